@@ -1,0 +1,184 @@
+"""deranged_disk: one sick leaf among healthy peers, and everything that must NOT alarm."""
+from __future__ import annotations
+
+from zdash.checks import deranged_disk
+from zdash.checks.finding import Severity
+from zdash.config import CheckConfig
+
+from .builders import (GiB, MiB, evidence, healthy_two_mirrors, history, leaf, mirror, one,
+                       pool, space)
+
+CFG = CheckConfig()
+SLOW = "/dev/mapper/slowdisk"
+
+
+def fast(name, **kw):
+    kw.setdefault("util", 12.0)
+    kw.setdefault("write_ms", 3.0)
+    kw.setdefault("write_bps", 4 * MiB)
+    return leaf(name, **kw)
+
+
+def sick(**kw):
+    kw.setdefault("util", 100.0)
+    kw.setdefault("write_ms", 100.0)
+    kw.setdefault("write_bps", 4 * MiB)      # a mirror writes the same bytes to both sides
+    return leaf("slowdisk", path=SLOW, **kw)
+
+
+def two_mirrors(slow_leaf):
+    return pool("deranged",
+                mirror(0, fast("loop0"), fast("loop1"), **space(GiB, 20)),
+                mirror(1, fast("loop2"), slow_leaf, **space(GiB, 20)))
+
+
+def run(make, n, cfg=CFG):
+    return deranged_disk.check(history(make, n), cfg)
+
+
+def test_sustained_slow_disk_is_named_with_its_numbers_and_offline_then_replace():
+    findings = run(lambda i: two_mirrors(sick()), 6)
+    f = one(findings, subject=SLOW)
+    assert f.severity == Severity.WARNING and f.subject_kind == "leaf" and f.pool == "deranged"
+    assert "mirror-1" in f.title and SLOW in f.title
+    ev = evidence(f)
+    assert ev["%util"] == "100.0 % vs peers 12.0 %"
+    assert ev["Disk wait write"] == "100 ms vs peers 3.00 ms"
+    assert ev["Compared with"] == "/dev/loop2"
+    assert "slowest disk" in f.why and "whole pool" in f.why
+    assert [a.action for a in f.actions] == ["offline", "replace"]
+    assert f.actions[0].argv == ("zpool", "offline", "deranged", SLOW)
+    assert f.actions[1].argv == ("zpool", "replace", "deranged", SLOW)
+
+
+def test_one_spike_is_not_a_finding():
+    findings = run(lambda i: two_mirrors(sick() if i == 7 else fast("slowdisk", path=SLOW)), 10)
+    assert findings == []
+
+
+def test_sustain_boundary_four_slow_samples_are_not_enough_five_are():
+    # samples 0..5 normal, then the last 4 (or 5) slow
+    def make(n_slow):
+        return lambda i: two_mirrors(sick() if i >= 10 - n_slow else fast("slowdisk", path=SLOW))
+    assert run(make(4), 10) == []
+    f = one(run(make(5), 10), subject=SLOW)
+    assert evidence(f)["Slow samples"].startswith("5 in a row")
+
+
+def test_a_normal_sample_breaks_the_run():
+    findings = run(lambda i: two_mirrors(fast("slowdisk", path=SLOW) if i == 7 else sick()), 10)
+    assert findings == []        # only 2 slow samples since the normal one
+
+
+def test_idle_pool_produces_nothing():
+    idle = lambda name, **kw: leaf(name, util=0.0, **kw)          # noqa: E731 - latency None
+    findings = run(lambda i: pool("tank", mirror(0, idle("sda"), idle("sdb")),
+                                  mirror(1, idle("sdc"), idle("sdd"))), 12)
+    assert findings == []
+
+
+def test_no_latency_and_no_disk_data_means_no_verdict():
+    blind = lambda name: leaf(name, kind="file", write_bps=MiB)    # noqa: E731
+    findings = run(lambda i: pool("tank", mirror(0, blind("/f/a"), blind("/f/b"))), 12)
+    assert findings == []
+
+
+def test_file_vdevs_are_judged_on_latency_alone():
+    def make(i):
+        return pool("files", mirror(0, leaf("/f/a", kind="file", write_ms=2.0, write_bps=MiB),
+                                    leaf("/f/b", kind="file", write_ms=80.0, write_bps=MiB)))
+    f = one(run(make, 6), subject="/f/b")
+    assert "disk wait (write) 80.0 ms vs 2.00 ms" in f.title
+    assert evidence(f)["%util"] == "unknown vs peers unknown"
+
+
+def test_samples_where_peers_are_idle_neither_count_nor_break_the_run():
+    # Every other second the peers did nothing (no latency, no util data): unknown, skipped.
+    def make(i):
+        if i % 2:
+            return two_mirrors(sick(util=None))
+        return pool("deranged", mirror(0, leaf("loop0"), leaf("loop1")),
+                    mirror(1, leaf("loop2"), sick(util=None)))
+    assert one(run(make, 10), subject=SLOW).severity == Severity.WARNING
+    assert run(make, 9) == []    # 4 measured slow samples only
+
+
+def test_a_disk_busier_because_it_does_more_work_is_not_deranged():
+    findings = run(lambda i: two_mirrors(sick(write_bps=12 * MiB)), 8)   # 3x its peer's bytes
+    assert findings == []
+
+
+def test_below_the_latency_floor_a_big_ratio_is_not_an_alarm():
+    findings = run(lambda i: two_mirrors(sick(util=20.0, write_ms=8.0)), 8)  # 8 ms vs 3 ms
+    assert findings == []
+
+
+def test_latency_floor_boundary():
+    cfg = CheckConfig(deranged_latency_floor_ms=10.0)
+    just_under = run(lambda i: two_mirrors(sick(util=None, write_ms=9.99)), 8, cfg)
+    at_floor = run(lambda i: two_mirrors(sick(util=None, write_ms=12.0)), 8, cfg)
+    assert just_under == [] and len(at_floor) == 1
+
+
+def test_leaf_without_vdev_peers_is_compared_with_the_pool():
+    def make(i):
+        return pool("stripe", fast("sda"), fast("sdb"), sick())
+    f = one(run(make, 6), subject=SLOW)
+    assert "slowdisk is dragging slowdisk" in f.title.replace(SLOW, "slowdisk")
+    assert evidence(f)["Compared with"] == "/dev/sda, /dev/sdb"
+    assert [a.action for a in f.actions] == ["replace"]      # offline would be refused
+
+
+def test_single_leaf_pool_has_nothing_to_compare():
+    assert run(lambda i: pool("solo", sick()), 10) == []
+
+
+def test_ssd_is_not_the_yardstick_for_a_hard_disk():
+    def make(i):
+        return pool("mixed", mirror(0, fast("nvme0", rotational=False, write_ms=0.2, util=5.0),
+                                    leaf("sda", rotational=True, util=60.0, write_ms=15.0, write_bps=4 * MiB)))
+    assert run(make, 8) == []
+
+
+def test_growing_slow_io_counter_is_a_warning_a_static_one_is_history():
+    growing = run(lambda i: two_mirrors(fast("slowdisk", path=SLOW, slow_ios=300 + i)), 5)
+    f = one(growing, subject=SLOW)
+    assert f.severity == Severity.WARNING and "4 new slow I/Os" in f.title
+    assert evidence(f)["Slow I/Os (SLOW)"] == "304 (+4)"
+    # deranged-disk capture: healthy loop2 shows SLOW 2 next to the sick disk; not a verdict
+    assert run(lambda i: two_mirrors(fast("slowdisk", path=SLOW, slow_ios=2)), 5) == []
+    with_latency = one(run(lambda i: two_mirrors(sick(slow_ios=1271)), 6), subject=SLOW)
+    assert evidence(with_latency)["Slow I/Os (SLOW)"] == "1271"
+
+
+def test_zed_degraded_leaf_is_flagged():
+    f = one(run(lambda i: two_mirrors(fast("slowdisk", path=SLOW, state="DEGRADED",
+                                           aux="too many errors")), 3), subject=SLOW)
+    assert f.severity == Severity.WARNING and "ZFS marked it DEGRADED (too many errors)" in f.title
+
+
+def test_faulted_leaf_with_slow_ios_offers_only_replace_plain_faulted_is_left_to_health():
+    def faulted(slow_ios):
+        return two_mirrors(fast("slowdisk", path=SLOW, state="FAULTED", aux="too many errors",
+                                util=None, write_ms=None, slow_ios=slow_ios))
+    f = one(run(lambda i: faulted(40), 3), subject=SLOW)
+    assert f.severity == Severity.WARNING and "FAULTED" in f.why
+    assert [a.action for a in f.actions] == ["replace"]
+    assert run(lambda i: faulted(None), 3) == []
+
+
+def test_offline_is_not_offered_when_the_vdev_already_lost_a_member():
+    def make(i):
+        return pool("deg", mirror(0, fast("sda"), fast("sdb"), leaf("sdx", state="OFFLINE", io=False)),
+                    mirror(1, fast("sdc"), fast("sdd")), mirror(2, fast("sde"), sick()), state="DEGRADED")
+    f = one(run(make, 6), subject=SLOW)
+    assert "offline" in [a.action for a in f.actions]     # its own vdev is intact
+    def make2(i):
+        return pool("deg", mirror(0, fast("sda"), fast("sdb")),
+                    mirror(1, sick(), leaf("sdx", state="OFFLINE", io=False)), state="DEGRADED")
+    f2 = one(run(make2, 6), subject=SLOW)
+    assert [a.action for a in f2.actions] == ["replace"]
+
+
+def test_healthy_mirrors_under_even_load_produce_nothing():
+    assert run(lambda i: healthy_two_mirrors(i), 30) == []

@@ -1,0 +1,100 @@
+"""registry: every check runs, failures are isolated, results come worst first."""
+from __future__ import annotations
+
+import types
+
+from zdash.checks import health, registry
+from zdash.checks.finding import Finding, Severity
+from zdash.config import CheckConfig
+
+from .builders import (GiB, T0, fs, healthy_two_mirrors, history, leaf, mirror, one, pool, snap,
+                       space, worst)
+
+
+def fake_check(check_id, fn):
+    return types.SimpleNamespace(ID=check_id, check=fn)
+
+
+def boom(history, cfg):
+    raise KeyError("mirror-9")
+
+
+def test_every_check_module_follows_the_interface():
+    ids = [m.ID for m in registry.CHECKS]
+    assert sorted(ids) == sorted(["health", "deranged_disk", "capacity", "scan", "imbalance",
+                                  "ashift", "topology", "clones"])
+    for m in registry.CHECKS:
+        assert m.__name__ == f"zdash.checks.{m.ID}" and callable(m.check)
+
+
+def test_a_failing_check_becomes_one_warning_and_the_others_still_run():
+    degraded = pool("tank", mirror(0, leaf("sda"), leaf("sdb", state="OFFLINE")), state="DEGRADED")
+    findings = registry.run_checks([snap(T0, degraded)], CheckConfig(),
+                                   checks=(fake_check("boom", boom), health))
+    failed = one(findings, check="boom")
+    assert failed.severity == Severity.WARNING and failed.pool is None
+    assert failed.title == "check boom failed: KeyError: 'mirror-9'"
+    assert dict(failed.evidence)["Where"].startswith("test_registry.py:")
+    assert any(f.check == "health" and f.subject == "/dev/sdb" for f in findings)
+
+
+def test_a_check_returning_garbage_is_a_failure_too():
+    findings = registry.run_checks([snap(T0)], CheckConfig(),
+                                   checks=(fake_check("bad", lambda h, c: "oops"),))
+    assert "returned str, not a list of Finding" in one(findings, check="bad").title
+
+
+def test_findings_come_worst_first():
+    p = pool("tank", mirror(0, leaf("sda"), leaf("sdb", state="OFFLINE"), **space(GiB, 95.0)),
+             mirror(1, leaf("sdc"), leaf("sdd"), **space(GiB, 94.0)), state="DEGRADED")
+    findings = registry.run_checks([snap(T0, p)])
+    severities = [f.severity for f in findings]
+    assert severities == sorted(severities, reverse=True)
+    assert findings[0].severity == Severity.CRITICAL and findings[0].check == "capacity"
+    assert findings[-1].severity == Severity.INFO        # e.g. no scrub on record
+
+
+def test_disabled_checks_do_not_run():
+    p = pool("tank", mirror(0, leaf("sda"), leaf("sdb"), **space(GiB, 95.0)))
+    findings = registry.run_checks([snap(T0, p)], CheckConfig(disabled=("capacity", "scan")))
+    assert not any(f.check in ("capacity", "scan") for f in findings)
+
+
+def test_empty_history_is_no_findings():
+    assert registry.run_checks([]) == []
+
+
+def test_keys_are_unique_so_the_ui_can_keep_selection():
+    ds = (fs("tank", compression="off", atime="on", dedup="on", xattr="dir"),)
+    p = pool("tank", mirror(0, leaf("sda"), leaf("sdb"), ashift=9), leaf("sdc"), state="ONLINE")
+    findings = registry.run_checks([snap(T0, p, datasets=ds)])
+    keys = [f.key for f in findings]
+    assert len(keys) == len(set(keys)) and len(keys) > 5
+
+
+def test_healthy_pool_of_two_mirrors_under_even_load_is_nothing_above_info():
+    datasets = (fs("tank", atime="on", xattr="on", compression="on"), fs("tank/data", atime="on", xattr="on"))
+    h = history(lambda i: healthy_two_mirrors(i), 120, datasets=datasets)
+    findings = registry.run_checks(h)
+    assert worst(findings) in (None, Severity.INFO)
+    assert not any(f.check in ("deranged_disk", "health", "capacity", "imbalance") for f in findings)
+
+
+def test_every_finding_has_a_subject_kind_and_argv_tuples():
+    p = pool("tank", mirror(0, leaf("sda", errors=(1, 0, 0)), leaf("sdb", state="FAULTED")),
+             leaf("sdc"), state="DEGRADED", error_count=2, **space(2 * GiB, 91.0))
+    for f in registry.run_checks([snap(T0, p, datasets=(fs("tank", compression="off"),))]):
+        assert isinstance(f, Finding) and f.subject_kind in ("pool", "vdev", "leaf", "dataset")
+        assert f.title and f.why
+        for label, value in f.evidence:
+            assert isinstance(label, str) and isinstance(value, str)
+        for a in f.actions:
+            assert isinstance(a.argv, tuple) and all(isinstance(x, str) for x in a.argv)
+            assert a.argv[0] in ("zpool", "zfs")
+
+
+def test_no_ui_toolkit_in_the_diagnosis_engine():
+    import pathlib
+    import zdash.checks
+    for path in pathlib.Path(zdash.checks.__file__).parent.glob("*.py"):
+        assert "textual" not in path.read_text().lower(), path.name

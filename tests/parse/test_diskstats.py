@@ -1,0 +1,101 @@
+"""diskstats: /proc/diskstats of the deranged-disk scenario (dm-0 = slowdisk, dm-delay 100 ms
+over loop3; loop0..loop2 are the healthy members)."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from zdash.parse import ParseError
+from zdash.parse.diskstats import DiskCounters, disk_rates, parse_diskstats
+
+DERANGED = Path(__file__).resolve().parents[1] / "captures" / "deranged-disk"
+SNAPSHOTS = sorted(DERANGED.glob("proc-diskstats.[0-9].txt"))
+
+
+def _series() -> list[tuple[float, dict[str, DiskCounters]]]:
+    """proc-diskstats-series.txt: blocks of `--- uptime_s=<s>` then the file's content."""
+    blocks = (DERANGED / "proc-diskstats-series.txt").read_text().split("--- uptime_s=")[1:]
+    return [(float(b.split("\n", 1)[0]), parse_diskstats(b.split("\n", 1)[1])) for b in blocks]
+
+
+def _snapshot(i: int) -> dict[str, DiskCounters]:
+    return parse_diskstats((DERANGED / f"proc-diskstats.{i}.txt").read_text())
+
+
+@pytest.mark.parametrize("path", SNAPSHOTS, ids=lambda p: p.name)
+def test_every_snapshot_parses(path):
+    disks = parse_diskstats(path.read_text())
+    assert set(disks) == {f"loop{i}" for i in range(8)} | {"dm-0"}
+
+
+def test_loop0_by_hand():
+    assert _snapshot(0)["loop0"] == DiskCounters(
+        "loop0", reads=3300, read_sectors=623403, read_ms=3094, writes=6910,
+        write_sectors=1239124, write_ms=18670, in_flight=0, io_ms=8364, weighted_ms=22041)
+
+
+def test_slow_disk_has_the_highest_util_and_the_dm_delay_await():
+    """.0 -> .1 were read right after series blocks 0 and 1, so their uptime delta is the
+    wall time between them (1.57 s under TCG, not the nominal 1 s)."""
+    (t0, _), (t1, _) = _series()[:2]
+    dt = t1 - t0
+    assert dt == pytest.approx(1.57)
+    before, after = _snapshot(0), _snapshot(1)
+    rates = {d: disk_rates(before[d], after[d], dt) for d in ("loop0", "loop1", "loop2", "loop3", "dm-0")}
+    assert max(rates, key=lambda d: rates[d].util_pct) == "dm-0"
+    dm = rates["dm-0"]
+    assert dm.util_pct == pytest.approx(1248 / 1570 * 100)             # Δio_ms 23372-22124
+    assert dm.write_await_ms == pytest.approx(2492 / 24)               # ~100 ms: the dm-delay
+    assert dm.write_bytes_per_s == pytest.approx((44318 - 38174) * 512 / dt)
+    assert dm.read_await_ms is None and dm.reads_per_s == 0           # no reads: unknown await
+    assert rates["loop3"].write_await_ms == pytest.approx(62 / 24)     # the disk under dm-0
+
+
+def test_series_rates_stay_sane():
+    series = _series()
+    for (t0, a), (t1, b) in zip(series, series[1:]):
+        for dev in a:
+            r = disk_rates(a[dev], b[dev], t1 - t0)
+            assert r is not None and 0 <= r.util_pct <= 100
+            assert r.writes_per_s >= 0 and r.write_bytes_per_s >= 0
+
+
+def test_older_kernels_field_counts():
+    """14 fields before 4.18, 18 before 5.5 (reference §7.2): same counters."""
+    line = (DERANGED / "proc-diskstats.0.txt").read_text().splitlines()[0]
+    for n in (14, 18):
+        short = " ".join(line.split()[:n])
+        assert parse_diskstats(short)["loop0"] == _snapshot(0)["loop0"]
+
+
+def test_malformed_lines_are_skipped():
+    text = "   7 0 loop0 1 2 3\nnot a line\n" + (DERANGED / "proc-diskstats.0.txt").read_text()
+    assert parse_diskstats(text) == _snapshot(0)
+    with pytest.raises(ParseError):
+        parse_diskstats("garbage\n1 2 3\n")
+    assert parse_diskstats("") == {}
+
+
+def test_util_is_capped():
+    """iostat -x showed dm-0 at 103.37 %util; a percentage of wall time stays <= 100 here."""
+    a = _snapshot(0)["dm-0"]
+    b = dataclasses.replace(a, io_ms=a.io_ms + 1100)
+    assert disk_rates(a, b, 1.0).util_pct == 100.0
+
+
+@pytest.mark.parametrize("change", [
+    {"reads": 0},                 # counter back: reboot, wrap, device replaced
+    {"io_ms": 0},
+    {"device": "loop1"},          # another device
+])
+def test_going_backwards_is_unknown_not_negative(change):
+    a = _snapshot(1)["loop0"]
+    assert disk_rates(a, dataclasses.replace(a, **change), 1.0) is None
+
+
+@pytest.mark.parametrize("dt", [0, -1, float("nan"), float("inf")])
+def test_bad_interval(dt):
+    a = _snapshot(0)["loop0"]
+    assert disk_rates(a, a, dt) is None

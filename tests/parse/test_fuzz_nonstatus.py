@@ -1,0 +1,153 @@
+"""Hypothesis: mutated and truncated real outputs never make a parser (other than zpool
+status, fuzzed elsewhere) raise anything but ParseError, nor return the wrong type."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zdash.model import Dataset, DiskIo
+from zdash.parse import ParseError
+from zdash.parse.diskstats import DiskCounters, disk_rates, parse_diskstats
+from zdash.parse.vdev_ashift import (TopVdevAshift, ashift_by_vdev_name, parse_get_ashift,
+                                     parse_zdb_config)
+from zdash.parse.zfs_list import parse_zfs_list
+from zdash.parse.zpool_iostat import IostatRow, StreamSplitter, parse_iostat, split_reports
+from zdash.parse.zpool_list import ListPool, ListVdev, parse_list
+from zdash.parse.zpool_version import parse_version
+
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+FUZZ = settings(max_examples=1000, deadline=None, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _seeds(*globs: str, extra: tuple[str, ...] = ()) -> list[str]:
+    texts = [p.read_text()[:3000] for g in globs for p in sorted(CAPTURES.glob(g))[:6]]
+    return texts + list(extra)
+
+
+# Characters the formats care about, plus anything at all now and then.
+_TOKENS = st.sampled_from(list("\t\n -0123456789.%xKMG:'[]{}\",@/") + ["children[0]:", "root-0", "\n\n"])
+_SNIPPET = st.one_of(_TOKENS, st.text(max_size=4))
+
+
+_EDITS = st.lists(st.tuples(st.sampled_from(["cut", "drop", "insert", "dupline", "tabs"]),
+                            st.integers(0, 1 << 16), st.integers(0, 40), _SNIPPET), max_size=4)
+
+
+def _apply(text: str, edits) -> str:
+    for op, at, length, snippet in edits:
+        i = at % (len(text) + 1)
+        j = min(len(text), i + length)
+        if op == "cut":
+            text = text[:i]
+        elif op == "drop":
+            text = text[:i] + text[j:]
+        elif op == "insert":
+            text = text[:i] + snippet + text[i:]
+        elif op == "dupline":
+            start = text.rfind("\n", 0, i) + 1
+            text = text[:start] + text[start:i] + "\n" + text[start:]
+        else:
+            text = text[:i] + text[i:j].replace("\t", " ").replace(" ", "\t") + text[j:]
+    return text
+
+
+def mutated(seeds: list[str]):
+    """A real output, cut, spliced, with lines duplicated or tabs and spaces swapped."""
+    return st.builds(_apply, st.sampled_from(seeds), _EDITS)
+
+
+LIST_SEEDS = _seeds("*/zpool-list-v-H-p*.txt", "*/zpool-list-v.txt")
+IOSTAT_SEEDS = _seeds("*/zpool-iostat-v-l-H-p-1-2*.txt", "deranged-disk/zpool-iostat-v-q-H-p-1-2.txt")
+ZFS_SEEDS = _seeds("*/zfs-list-H-p*.txt")
+ZDB_SEEDS = _seeds("ashift-mismatch/zdb-*.txt")
+GET_SEEDS = ["root-0\t0\nmirror-0\t9\n/tmp/d1\t9\n", "mirror-0\tashift\t12\t-\nsda\tashift\t9\t-\n"]
+DISK_SEEDS = _seeds("deranged-disk/proc-diskstats.*.txt")
+VERSION_SEEDS = _seeds("healthy/zpool-version*.txt", extra=("zfs-0.8.6-1\nzfs-kmod-0.8.6-1\n",))
+
+
+@FUZZ
+@given(mutated(LIST_SEEDS))
+def test_zpool_list(text):
+    try:
+        pools = parse_list(text)
+    except ParseError:
+        return
+    assert all(isinstance(p, ListPool) and all(isinstance(v, ListVdev) for v in p.vdevs)
+               for p in pools.values())
+
+
+@FUZZ
+@given(mutated(IOSTAT_SEEDS), st.integers(1, 50))
+def test_zpool_iostat(text, chunk):
+    stream = "1763782000\n" + text.replace("\nhealthy\t", "\n1763782001\nhealthy\t")
+    assert all(isinstance(ts, (int, type(None))) and isinstance(r, str) for ts, r in split_reports(stream))
+    try:
+        splitter = StreamSplitter()
+        for i in range(0, len(stream), chunk):
+            assert all(isinstance(ts, int) for ts, _ in splitter.feed(stream[i:i + chunk]))
+        splitter.flush()
+    except ParseError:
+        pass
+    try:
+        rows = parse_iostat(text)
+    except ParseError:
+        return
+    assert isinstance(rows, tuple) and all(isinstance(r, IostatRow) for r in rows)
+
+
+@FUZZ
+@given(mutated(ZFS_SEEDS))
+def test_zfs_list(text):
+    try:
+        datasets = parse_zfs_list(text, ("name", "type", "used", "avail", "refer", "mountpoint", "origin"))
+    except ParseError:
+        return
+    assert isinstance(datasets, tuple) and all(isinstance(d, Dataset) for d in datasets)
+
+
+@FUZZ
+@given(mutated(ZDB_SEEDS), mutated(GET_SEEDS))
+def test_vdev_ashift(zdb_text, get_text):
+    try:
+        pools = parse_zdb_config(zdb_text)
+        for tops in pools.values():
+            assert all(isinstance(t, TopVdevAshift) for t in tops)
+            assert all(isinstance(a, int) for a in ashift_by_vdev_name(tops).values())
+    except ParseError:
+        pass
+    try:
+        assert all(isinstance(v, int) for v in parse_get_ashift(get_text).values())
+    except ParseError:
+        pass
+
+
+REAL_DISKS = parse_diskstats((CAPTURES / "deranged-disk/proc-diskstats.1.txt").read_text())
+
+
+@FUZZ
+@given(mutated(DISK_SEEDS), st.floats(allow_nan=True, allow_infinity=True))
+def test_diskstats(text, dt):
+    try:
+        disks = parse_diskstats(text)
+    except ParseError:
+        return
+    assert all(isinstance(c, DiskCounters) for c in disks.values())
+    for dev in disks.keys() & REAL_DISKS.keys():     # mutated counters on either side
+        for prev, cur in ((disks[dev], REAL_DISKS[dev]), (REAL_DISKS[dev], disks[dev])):
+            r = disk_rates(prev, cur, dt)
+            assert r is None or (isinstance(r, DiskIo) and 0 <= r.util_pct <= 100
+                                 and min(r.reads_per_s, r.writes_per_s, r.read_bytes_per_s) >= 0)
+
+
+@FUZZ
+@given(mutated(VERSION_SEEDS))
+def test_zpool_version(text):
+    try:
+        userland, kmod = parse_version(text)
+    except ParseError:
+        return
+    assert userland is not None or kmod is not None
+    assert all(isinstance(n, int) for v in (userland, kmod) if v for n in v)

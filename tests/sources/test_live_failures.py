@@ -1,0 +1,75 @@
+"""The live source on a host whose zpool misbehaves: every failure becomes a one-line message,
+the last good data stays (marked stale) and ticks keep coming. A stand-in zpool
+(tests/fakes/bin) replays real captured output and misbehaves on demand."""
+import os
+
+import pytest
+
+from zdash.builder import SnapshotBuilder
+from zdash.sources.live import LiveSource
+
+FAKES = os.path.join(os.path.dirname(__file__), "..", "fakes", "bin")
+
+
+def _path(monkeypatch, with_zpool=True, **env):
+    base = "/usr/bin:/bin"
+    monkeypatch.setenv("PATH", f"{os.path.abspath(FAKES)}:{base}" if with_zpool else base)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+
+
+async def _snapshots(n, **kw):
+    src = LiveSource(kw.pop("interval", 0.2), structure_every=0.2, timeout=kw.pop("timeout", 2.0), **kw)
+    b = SnapshotBuilder(src.interval)
+    out = []
+    gen = src.ticks()
+    async for tick in gen:
+        out.append(b.feed(tick))
+        if len(out) >= n:
+            break
+    await gen.aclose()
+    return out
+
+
+async def test_fake_host_gives_pools_with_io(monkeypatch):
+    _path(monkeypatch, FAKE_ZPOOL_SCENARIO="deranged-disk")
+    snaps = await _snapshots(4)
+    pool = snaps[-1].pool("deranged")
+    assert pool is not None and pool.state == "ONLINE"
+    assert [v.name for v in pool.top_level] == ["mirror-0", "mirror-1"]
+    assert pool.top_level[0].alloc is not None               # from zpool list
+    assert any(v.io is not None for v in pool.leaves())      # from the iostat stream
+
+
+async def test_no_zpool_is_one_clear_message(monkeypatch):
+    _path(monkeypatch, with_zpool=False)
+    snaps = await _snapshots(2)
+    msgs = {s.message for s in snaps[-1].problems}
+    assert snaps[-1].pools == ()
+    assert "zpool not found on PATH (is ZFS installed?)" in msgs
+
+
+@pytest.mark.parametrize("mode, expect", [
+    ("hang", "timed out after 1 s"),
+    ("garbage", "unreadable output"),
+    ("fail", "cannot open 'tank': no such pool"),
+])
+async def test_failing_status_keeps_last_good_data_marked_stale(monkeypatch, mode, expect):
+    _path(monkeypatch, FAKE_ZPOOL_SCENARIO="healthy")
+    src = LiveSource(0.2, structure_every=0.2, timeout=1.0)
+    b = SnapshotBuilder(src.interval)
+    gen = src.ticks()
+    good = b.feed(await gen.__anext__())
+    assert good.pool("healthy") is not None
+    monkeypatch.setenv("FAKE_ZPOOL_MODE", mode)               # the pool falls sick now
+    snap = good
+    for _ in range(40):
+        snap = b.feed(await gen.__anext__())
+        status = next(s for s in snap.sources if s.key == "status")
+        if not status.ok:
+            break
+    await gen.aclose()
+    assert not status.ok and expect in status.message
+    tree = lambda p: [(v.name, v.state, v.alloc) for v in p.root.walk()]
+    kept = snap.pool("healthy")                                # the last good tree is still shown
+    assert kept is not None and tree(kept) == tree(good.pool("healthy"))

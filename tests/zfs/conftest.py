@@ -1,0 +1,24 @@
+import os
+
+import pytest
+
+from .lab import Lab, zfs_available
+
+WHY_NOT = zfs_available()
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "tests/zfs/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.zfs)
+            if WHY_NOT:
+                item.add_marker(pytest.mark.skip(reason=WHY_NOT))
+
+
+@pytest.fixture
+def lab(tmp_path_factory):
+    lab = Lab(str(tmp_path_factory.mktemp("lab", numbered=True)))
+    try:
+        yield lab
+    finally:
+        lab.cleanup()

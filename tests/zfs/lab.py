@@ -1,0 +1,118 @@
+"""Build real pools for the `zfs` tests: sparse files, loop devices, dm-delay slow disks.
+
+Runs inside ../shared/zfslab (root, real OpenZFS). Everything lives under a per-test folder in
+/tmp (guest tmpfs), and `Lab.cleanup()` destroys pools, dm and loop devices it made, so tests
+can run one after another in one VM. Keep pools small: the VM is an emulator.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+
+def sh(*argv: str, check: bool = True, timeout: float = 120) -> str:
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    if check and p.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} -> {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def zfs_available() -> str | None:
+    """None when real ZFS is usable here, else why not (the skip reason)."""
+    # These tests create and destroy pools: never on a real host unless asked explicitly.
+    if socket.gethostname() != "zfslab" and os.environ.get("ZDASH_ZFS_TESTS") != "1":
+        return "not in the zfslab VM (set ZDASH_ZFS_TESTS=1 to run on a disposable ZFS host)"
+    if shutil.which("zpool") is None:
+        return "no zpool on PATH (run the zfs tests inside ../shared/zfslab)"
+    if os.geteuid() != 0:
+        return "zfs tests need root"
+    if not os.path.exists("/dev/zfs"):
+        return "no /dev/zfs: the ZFS kernel module is not loaded"
+    return None
+
+
+class Load(subprocess.Popen):
+    """fio forks one process per job: kill the whole group, or the pool stays busy."""
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.wait()
+
+
+class Lab:
+    def __init__(self, root: str) -> None:
+        self.root = root
+        os.makedirs(root, exist_ok=True)
+        self.pools: list[str] = []
+        self.loops: list[str] = []
+        self.dms: list[str] = []
+        self.loads: list[Load] = []
+
+    def file(self, name: str, size: str = "256M") -> str:
+        path = os.path.join(self.root, name)
+        sh("truncate", "-s", size, path)
+        return path
+
+    def loop(self, name: str, size: str = "256M", sector: int | None = None) -> str:
+        args = ["losetup", "-f", "--show"] + (["--sector-size", str(sector)] if sector else [])
+        dev = sh(*args, self.file(name, size)).strip()
+        self.loops.append(dev)
+        return dev
+
+    def slow(self, name: str, ms: int, size: str = "256M") -> str:
+        """A dm-delay device: every read and write waits `ms` ms (a sick disk)."""
+        dev = self.loop(name + ".img", size)
+        sectors = sh("blockdev", "--getsz", dev).strip()
+        sh("dmsetup", "create", name, "--table", f"0 {sectors} delay {dev} 0 {ms} {dev} 0 {ms}")
+        self.dms.append(name)
+        sh("udevadm", "settle")
+        return f"/dev/mapper/{name}"
+
+    def pool(self, name: str, *vdev_spec: str, opts: tuple[str, ...] = ()) -> str:
+        sh("zpool", "create", "-f", *opts, name, *vdev_spec)
+        self.pools.append(name)
+        return name
+
+    def fill(self, path: str, mib: int) -> None:
+        """Incompressible data, then a txg sync so zpool list sees it."""
+        with open("/dev/urandom", "rb") as src, open(path, "wb") as dst:
+            for _ in range(mib):
+                dst.write(src.read(1 << 20))
+        sh("zpool", "sync")
+
+    def load(self, directory: str, seconds: int, size: str = "32M") -> "Load":
+        """fio random read/write in the background, fsync-heavy so I/O reaches the disks."""
+        load = Load(
+            ["fio", "--name=load", f"--directory={directory}", f"--size={size}", "--rw=randrw",
+             "--bs=64k", "--ioengine=psync", "--numjobs=2", "--fsync=4", "--time_based",
+             f"--runtime={seconds}", "--group_reporting"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self.loads.append(load)
+        return load
+
+    def cleanup(self) -> None:
+        for load in self.loads:
+            load.kill()
+        for p in reversed(self.pools):
+            for _ in range(10):   # "pool is busy" while a killed writer still lets go of files
+                r = subprocess.run(["zpool", "destroy", "-f", p], capture_output=True, text=True)
+                if r.returncode == 0:
+                    break
+                time.sleep(0.5)
+            else:
+                print(f"lab cleanup: cannot destroy {p}: {r.stderr.strip()}")
+        for d in self.dms:
+            for _ in range(5):   # udev may still hold it for a moment after the pool goes
+                if subprocess.run(["dmsetup", "remove", d], capture_output=True).returncode == 0:
+                    break
+                time.sleep(0.5)
+        for l in self.loops:
+            sh("losetup", "-d", l, check=False)
+        shutil.rmtree(self.root, ignore_errors=True)

@@ -1,0 +1,150 @@
+"""Fold raw ticks into Snapshots. Live and replay both go through here, so a replay yields
+exactly the Snapshots the live run showed.
+
+Deterministic by construction: the only inputs are the ticks (their samples and times), never
+the wall clock or the host. State kept between ticks: the last good parse of each command
+(slow commands run every few seconds; their result stays until the next one) and the previous
+/proc/diskstats counters (rates are deltas).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+from .model import Dataset, DiskIo, Pool, Snapshot, SourceState
+from .parse import ParseError, join
+from .parse.devices import parse_devices
+from .parse.diskstats import disk_rates, parse_diskstats
+from .parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
+from .parse.zfs_list import parse_zfs_list
+from .parse.zpool_iostat import parse_iostat, split_reports
+from .parse.zpool_list import parse_list
+from .parse.zpool_status import parse_status
+from .parse.zpool_version import parse_version
+from .sources.raw import RawSample, Tick
+
+# How long a slow command's last good result is shown before it counts as stale, in ticks.
+STALE_AFTER = {"iostat": 3, "diskstats": 3, "status": 15, "list": 15, "devices": 120,
+               "datasets": 240, "ashift": 240, "version": 10**9}
+IO_KEEP_TICKS = 2.5   # iostat rows arriving slightly off-phase must not flicker to "no data"
+
+
+def _parse_iostat(s: RawSample):
+    """A stream sample is one `-T u` report: its epoch line, then the rows."""
+    reports = [text for _, text in split_reports(s.stdout) if text.strip()]
+    return parse_iostat(reports[-1]) if reports else ()
+
+
+def _parse_ashift(s: RawSample) -> dict[str, int]:
+    if s.argv and s.argv[0].endswith("zdb"):
+        tops = parse_zdb_config(s.stdout)
+        pool = s.key.split(":", 1)[1]
+        return ashift_by_vdev_name(tops.get(pool, []))
+    return parse_get_ashift(s.stdout)
+
+
+PARSERS: dict[str, Callable[[RawSample], Any]] = {
+    "status": lambda s: parse_status(list(s.argv), s.stdout),
+    "list": lambda s: parse_list(s.stdout),
+    "iostat": _parse_iostat,
+    "diskstats": lambda s: parse_diskstats(s.stdout),
+    "devices": lambda s: parse_devices(s.stdout),
+    "datasets": lambda s: parse_zfs_list(s.stdout),
+    "version": lambda s: parse_version(s.stdout),
+    "ashift": _parse_ashift,
+}
+
+
+@dataclasses.dataclass
+class _Slot:
+    value: Any = None
+    good_time: float | None = None
+    error: str | None = None
+
+
+class SnapshotBuilder:
+    def __init__(self, interval: float = 1.0, host: str | None = None) -> None:
+        self.interval = interval or 1.0
+        self.host = host
+        self._slots: dict[str, _Slot] = {}
+        self._prev_disk: tuple[float, dict] | None = None
+        self._disk_rates: dict[str, DiskIo] = {}
+        self._version_text: str | None = None
+
+    def _take(self, s: RawSample) -> None:
+        kind = s.key.split(":", 1)[0]
+        slot = self._slots.setdefault(s.key, _Slot())
+        if not s.ok:
+            slot.error = s.error or f"{' '.join(s.argv[:2])} exited {s.rc}"
+            return
+        try:
+            value = PARSERS[kind](s)
+        except ParseError as e:
+            slot.error = f"{' '.join(s.argv[:2])}: unreadable output ({e})"
+            return
+        except KeyError:
+            return  # a key this zdash does not know (newer recording): ignore, do not crash
+        slot.value, slot.good_time, slot.error = value, s.time, None
+        if kind == "diskstats":
+            self._on_diskstats(s.time, value)
+        if kind == "version":
+            self._version_text = s.stdout.splitlines()[0].strip() if s.stdout.strip() else None
+
+    def _on_diskstats(self, t: float, counters: dict) -> None:
+        if self._prev_disk is not None:
+            t0, prev = self._prev_disk
+            dt = t - t0
+            rates = {}
+            if dt > 0:
+                for dev, cur in counters.items():
+                    if dev in prev:
+                        r = disk_rates(prev[dev], cur, dt)
+                        if r is not None:
+                            rates[dev] = dataclasses.replace(r, device=dev)
+            self._disk_rates = rates
+        self._prev_disk = (t, counters)
+
+    def feed(self, tick: Tick) -> Snapshot:
+        for s in tick.samples:
+            self._take(s)
+        return self._build(tick.time)
+
+    def _value(self, key: str, now: float, max_age_ticks: float | None = None) -> Any:
+        slot = self._slots.get(key)
+        if slot is None or slot.good_time is None:
+            return None
+        if max_age_ticks is not None and now - slot.good_time > max_age_ticks * self.interval:
+            return None
+        return slot.value
+
+    def _build(self, now: float) -> Snapshot:
+        status: tuple[Pool, ...] = self._value("status", now) or ()
+        listed = self._value("list", now) or {}
+        devices = self._value("devices", now) or {}
+        rows = self._value("iostat", now, IO_KEEP_TICKS) or ()
+        by_pool = join.split_iostat_by_pool(rows, {p.name for p in status})
+        disks = self._disk_rates if self._value("diskstats", now, IO_KEEP_TICKS) else {}
+        pools = []
+        for p in status:
+            p = join.attach_space(p, listed.get(p.name))
+            p = join.attach_ashift(p, self._value(f"ashift:{p.name}", now))
+            p = join.attach_host(p, devices, disks)
+            p = join.attach_io(p, by_pool.get(p.name))
+            pools.append(p)
+        datasets: tuple[Dataset, ...] = self._value("datasets", now) or ()
+        return Snapshot(time=now, pools=tuple(pools), datasets=tuple(datasets),
+                        sources=self._source_states(now), host=self.host,
+                        zfs_version=self._version_text, interval=self.interval)
+
+    def _source_states(self, now: float) -> tuple[SourceState, ...]:
+        out = []
+        for key in sorted(self._slots):
+            slot = self._slots[key]
+            age = None if slot.good_time is None else max(0.0, now - slot.good_time)
+            limit = STALE_AFTER.get(key.split(":", 1)[0], 60) * self.interval
+            ok = slot.error is None and age is not None and age <= limit
+            msg = slot.error
+            if msg is None and not ok:
+                msg = f"{key}: no fresh data for {age:.0f} s" if age is not None else f"{key}: no data yet"
+            out.append(SourceState(key, ok, age, msg))
+        return tuple(out)

@@ -1,0 +1,99 @@
+"""Clones: what `zfs destroy -R <origin snapshot>` would take with it, and clones that have
+diverged so completely from their origin that only the dependency is left (promote them)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from zdash.checks._common import act, fmt_bytes, fmt_list, plural
+from zdash.checks.finding import Finding, Severity
+from zdash.config import CheckConfig
+from zdash.model import Dataset, Snapshot
+
+ID = "clones"
+
+
+def clone_graph(datasets: Sequence[Dataset]) -> dict[str, set[str]]:
+    """origin snapshot -> its clones, from both sides (snapshot `clones` and clone `origin`)."""
+    graph: dict[str, set[str]] = {}
+    for d in datasets:
+        for c in d.clones:
+            graph.setdefault(d.name, set()).add(c)
+        if d.origin:
+            graph.setdefault(d.origin, set()).add(d.name)
+    return graph
+
+
+def destroyed_with(snapshot: str, graph: dict[str, set[str]], names: Sequence[str]) -> list[str]:
+    """Everything `zfs destroy -R snapshot` removes besides the snapshot: each clone, its
+    children and snapshots, and recursively the clones of those snapshots."""
+    taken: list[str] = []
+    pending = sorted(graph.get(snapshot, ()))
+    while pending:
+        clone = pending.pop(0)
+        if clone in taken:
+            continue
+        below = [n for n in names if n == clone or n.startswith((clone + "/", clone + "@"))]
+        for n in below:
+            if n not in taken:
+                taken.append(n)
+            pending.extend(sorted(graph.get(n, ())))
+    return taken
+
+
+def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
+    datasets = history[-1].datasets
+    by_name = {d.name: d for d in datasets}
+    names = sorted(by_name)
+    graph = clone_graph(datasets)
+    out: list[Finding] = []
+    for origin in sorted(graph):
+        clones = sorted(graph[origin])
+        taken = destroyed_with(origin, graph, names)
+        parent = origin.split("@", 1)[0]
+        space = sum(by_name[n].used or 0 for n in clones if n in by_name)
+        out.append(Finding(
+            ID, Severity.INFO, origin.split("/", 1)[0].split("@", 1)[0], origin, "dataset",
+            title=f"{origin} has {plural(len(clones), 'clone')}: destroy -R would also take "
+                  f"{plural(len(taken), 'dataset')}",
+            why=(f"{fmt_list(clones)} {'was' if len(clones) == 1 else 'were'} created from this "
+                 "snapshot and still depend on it: ZFS refuses to destroy it ('snapshot has "
+                 f"dependent clones'), and `zfs destroy -r {parent}` refuses too. `zfs destroy -R` "
+                 "gets past that by destroying every dependent clone with its children, snapshots "
+                 "and their own clones. To keep a clone, `zfs promote` it first."),
+            evidence=(("Clones", fmt_list(clones)), ("destroy -R also destroys", fmt_list(taken, 12)),
+                      ("Space used by the clones", fmt_bytes(space))),
+            actions=(act("Preview what destroy -R would remove (dry run)", None,
+                         "zfs", "destroy", "-nvR", origin),)))
+    for d in datasets:
+        f = _diverged(d, by_name, cfg)
+        if f is not None:
+            out.append(f)
+    return out
+
+
+def _diverged(d: Dataset, by_name: dict[str, Dataset], cfg: CheckConfig) -> Finding | None:
+    if not d.origin or d.refer is None or d.used_by_dataset is None:
+        return None
+    if d.refer < cfg.clone_min_refer_bytes or d.used_by_dataset < cfg.clone_diverged_ratio * d.refer:
+        return None
+    parent = d.origin.split("@", 1)[0]
+    mine = {n.split("@", 1)[1] for n in by_name if n.startswith(d.name + "@")}
+    theirs = {n.split("@", 1)[1] for n in by_name if n.startswith(parent + "@")}
+    clash = sorted(mine & theirs)
+    why = (f"{d.name} references {fmt_bytes(d.refer)} of which {fmt_bytes(d.used_by_dataset)} is its "
+           f"own: it no longer shares data with {d.origin}, so being a clone saves nothing, but the "
+           f"dependency remains: {d.origin} cannot be destroyed, nor {parent} without -R taking "
+           f"{d.name} along. `zfs promote {d.name}` reverses it: the origin snapshot (and the older "
+           f"snapshots of {parent}) move to {d.name}, and {parent} becomes the clone, free to be "
+           "destroyed. Worth it when it is the original you want to get rid of.")
+    if clash:
+        why += (f" Snapshot names {fmt_list(clash)} exist on both: if one of them is among the "
+                "snapshots that move, promote fails with 'conflicting snapshot'; rename it first.")
+    return Finding(
+        ID, Severity.INFO, d.pool, d.name, "dataset",
+        title=f"{d.name} shares nothing with its origin {d.origin} any more",
+        why=why,
+        evidence=(("Origin", d.origin), ("Referenced", fmt_bytes(d.refer)),
+                  ("Own data (usedbydataset)", fmt_bytes(d.used_by_dataset)),
+                  ("Still shared", fmt_bytes(max(d.refer - d.used_by_dataset, 0)))),
+        actions=(act(f"Promote {d.name}", "promote", "zfs", "promote", d.name),))

@@ -1,0 +1,41 @@
+"""What a check says: a finding carries its own evidence and reasoning, so every consumer
+(`zdash check --json`, the dashboard, the wall) can show *why* without re-deriving it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Severity(IntEnum):
+    INFO = 0
+    WARNING = 1
+    CRITICAL = 2
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestedAction:
+    label: str                       # "Offline the slow disk"
+    argv: tuple[str, ...]            # ("zpool", "offline", "tank", "/dev/sdb") - never a shell string
+    action: str | None = None        # catalog name for guided actions: attach, replace, offline, scrub...
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    check: str                       # module id: deranged_disk, imbalance, ashift, capacity, ...
+    severity: Severity
+    pool: str | None                 # None only for host-level findings
+    subject: str                     # pool name, vdev name, leaf path or dataset name
+    subject_kind: str                # pool, vdev, leaf, dataset
+    title: str                       # one line: "/dev/mapper/slowdisk is dragging mirror-1"
+    why: str                         # the expert's reasoning, a few sentences
+    evidence: tuple[tuple[str, str], ...] = ()   # (label, formatted value) pairs
+    actions: tuple[SuggestedAction, ...] = ()
+    # Tells apart several findings of one check about one subject (scan: "scrub" progress vs
+    # "scrub-history"; topology: "atime" vs "xattr" on one pool). Empty for most findings.
+    topic: str = ""
+
+    @property
+    def key(self) -> tuple[str, str | None, str]:
+        """Stable identity across ticks (the UI keeps selection/expansion by it).
+        The topic, when set, is folded into the subject part so the key stays a 3-tuple."""
+        return (self.check, self.pool, f"{self.subject}#{self.topic}" if self.topic else self.subject)

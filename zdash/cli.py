@@ -1,0 +1,152 @@
+"""Command line: `zdash` (dashboard), `zdash record`, `zdash replay`, `zdash check`.
+
+Only the dashboard commands import Textual (lazily, below); record and check stay headless
+so they run on a minimal server and in cron.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _positive(text: str) -> float:
+    v = float(text)
+    if v <= 0:
+        raise argparse.ArgumentTypeError("must be > 0")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="zdash", description="Terminal dashboard for live ZFS pools.",
+                                epilog="`zdash [--wall] [--theme NAME] [--interval S] [POOL ...]` opens "
+                                       "the dashboard on this host (all pools by default).")
+    p.add_argument("--version", action="version", version=_version())
+    _dashboard_options(p, live=True)
+    sub = p.add_subparsers(dest="cmd")
+
+    rp = sub.add_parser("replay", help="the dashboard on a recorded session file")
+    rp.add_argument("file", help="session file (.yaml or .yaml.gz)")
+    _dashboard_options(rp, live=False)
+    rp.add_argument("--speed", type=_positive, default=1.0, help="playback speed, 0.25 to 64 (default 1)")
+
+    r = sub.add_parser("record", help="record the live pools to a session file (headless)")
+    r.add_argument("-o", "--output", required=True, help="session file (.yaml, or .yaml.gz)")
+    r.add_argument("--interval", type=_positive, default=1.0, help="seconds per tick (default 1)")
+    r.add_argument("--duration", type=_positive, help="stop after this many seconds")
+    r.add_argument("--description", help="what a viewer should look for (shown on replay)")
+    r.add_argument("pools", nargs="*", help="pools to record (default: all)")
+
+    c = sub.add_parser("check", help="diagnose once and exit like a Nagios plugin (0/1/2/3)")
+    c.add_argument("--json", action="store_true", help="print findings as JSON (schema 1)")
+    c.add_argument("--replay", metavar="FILE", help="diagnose a recording instead of the live host")
+    c.add_argument("--samples", type=int, default=5, help="live ticks to collect (default 5)")
+    c.add_argument("--interval", type=_positive, default=1.0, help="seconds between ticks")
+    c.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
+    c.add_argument("pools", nargs="*", help="pools to report on (default: all)")
+
+    s = sub.add_parser("summary", help="print one line per tick of a session file (headless)")
+    s.add_argument("file")
+    return p
+
+
+def _dashboard_options(p: argparse.ArgumentParser, live: bool) -> None:
+    p.add_argument("--wall", action="store_true",
+                   help="wall mode: read-only, big per-pool tiles, cycles through the pools")
+    p.add_argument("--theme", metavar="NAME", help="zdash-dark (default), zdash-light, zdash-wall")
+    if live:
+        p.add_argument("--demo", action="store_true", help="show the bundled demo recording")
+        p.add_argument("--interval", type=_positive, default=1.0, help="seconds per tick (default 1)")
+
+
+_VALUED = ("--theme", "--interval")   # top-level options that take a value
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    """`zdash [options] POOL...` shares the command line with `zdash COMMAND`: a first
+    positional that is not a command name is a pool, parsed by a dashboard-only parser."""
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    first, skip = None, False
+    for tok in argv:
+        if skip:
+            skip = False
+        elif tok in _VALUED:
+            skip = True
+        elif not tok.startswith("-"):
+            first = tok
+            break
+    if first is None or first in commands:
+        args = parser.parse_args(argv)
+        if args.cmd is None:
+            args.pools = []
+        return args
+    dash = argparse.ArgumentParser(prog="zdash", description="The dashboard on the given pools.")
+    _dashboard_options(dash, live=True)
+    dash.add_argument("pools", nargs="+", metavar="POOL", help="pools to show (default: all)")
+    args = dash.parse_args(argv)
+    args.cmd = None
+    return args
+
+
+def _dashboard(args: argparse.Namespace) -> int:
+    import shutil
+    reason = None
+    if args.cmd != "replay" and not args.demo and shutil.which("zpool") is None:
+        print("zdash: no `zpool` command on this host; showing the bundled demo recording "
+              "instead (zdash --demo)", file=sys.stderr)
+        args.demo, reason = True, "no zpool on this host"
+    from .ui.launch import run_dashboard   # Textual loads only here
+    return run_dashboard(args, reason)
+
+
+def _version() -> str:
+    from . import __version__
+    return f"zdash {__version__}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse(argv)
+    try:
+        if args.cmd == "record":
+            from .sources.recorder import run_record
+            return run_record(args.output, args.interval, args.duration, tuple(args.pools),
+                              args.description)
+        if args.cmd == "check":
+            return _check(args)
+        if args.cmd == "summary":
+            return _summary(args.file)
+        return _dashboard(args)   # no command, or `replay`
+    except BrokenPipeError:
+        return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .check_command import run_check
+    from .config import ConfigError, load_config
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as e:
+        print(f"zdash: {e}", file=sys.stderr)
+        return 3
+    return run_check(args.json, args.replay, max(2, args.samples), args.interval,
+                     tuple(args.pools), cfg)
+
+
+def _summary(path: str) -> int:
+    from .sources.recorder import summary
+    from .sources.replay import replay_snapshots
+    from .sources.session import SessionError
+    try:
+        header, snaps = replay_snapshots(path)
+        print(f"{path}: recorded {header.created} on {header.host}, interval {header.interval} s")
+        for n, snap in enumerate(snaps, 1):
+            print(summary(n, snap))
+    except SessionError as e:
+        print(f"zdash: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""Thresholds for the diagnosis engine, with defaults an admin can override.
+
+~/.config/zdash/config.yaml holds them as flat keys under `checks:`, named like the fields below:
+
+    checks:
+      capacity_pool_warn_pct: 85
+      scrub_max_age_days: 60
+      disabled: [topology]
+
+Other top-level sections of the file belong to other parts of zdash and are ignored here.
+A bad file never crashes zdash with a traceback: `load_config` raises `ConfigError`, whose
+message names the file, the key and what is wrong, for the CLI to print.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """The config file is unreadable or holds an unknown key or a bad value (message is user-facing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckConfig:
+    # capacity: % of the pool (zpool list CAP) and of each top-level data vdev.
+    capacity_pool_warn_pct: float = 80.0
+    capacity_pool_crit_pct: float = 90.0
+    capacity_vdev_warn_pct: float = 80.0
+    capacity_vdev_crit_pct: float = 90.0
+    # time-to-full: needs this much history before extrapolating, and warns below this horizon.
+    fill_trend_min_span_s: float = 60.0
+    fill_trend_min_samples: int = 5
+    fill_warn_hours: float = 24.0
+
+    # scan
+    scrub_max_age_days: float = 35.0
+    scan_rate_window_s: float = 60.0       # rolling window for zdash's own scan rate / ETA
+    scan_rate_min_span_s: float = 10.0     # below this the rate is "still measuring"
+
+    # imbalance: spread in percentage points of fill between the fullest and emptiest data vdev.
+    imbalance_info_spread_pct: float = 10.0
+    imbalance_warn_spread_pct: float = 25.0
+    imbalance_size_tolerance_pct: float = 10.0   # vdev sizes within this are "equal"
+
+    # topology
+    raidz_max_width: int = 8
+
+    # ashift
+    ashift_recommended_min: int = 12
+
+    # deranged_disk: a leaf is "slow" in a sample when a metric is >= ratio x its peers' median
+    # AND above the floor (so 0.3 ms vs 0.1 ms, or 20 % vs 5 % busy, never alarms).
+    deranged_util_ratio: float = 3.0
+    deranged_util_floor_pct: float = 50.0
+    deranged_latency_ratio: float = 4.0
+    deranged_latency_floor_ms: float = 10.0
+    deranged_throughput_tolerance: float = 2.0   # its mean bytes/s over the window <= 2 x peers'
+    deranged_sustain_samples: int = 5            # consecutive measured slow samples needed
+    deranged_lookback_samples: int = 10          # how far back the sustain run may reach
+
+    # clones: a clone is "fully diverged" when usedbydataset >= ratio x referenced.
+    clone_diverged_ratio: float = 0.95
+    clone_min_refer_bytes: int = 1 << 20
+
+    # check ids to skip entirely
+    disabled: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        problems = []
+        for warn, crit in (("capacity_pool_warn_pct", "capacity_pool_crit_pct"),
+                           ("capacity_vdev_warn_pct", "capacity_vdev_crit_pct"),
+                           ("imbalance_info_spread_pct", "imbalance_warn_spread_pct")):
+            if getattr(self, warn) > getattr(self, crit):
+                problems.append(f"{warn} ({getattr(self, warn)}) must not exceed {crit} ({getattr(self, crit)})")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+                problems.append(f"{f.name} must not be negative (got {value})")
+        if self.deranged_lookback_samples < self.deranged_sustain_samples:
+            problems.append("deranged_lookback_samples must be >= deranged_sustain_samples")
+        if problems:
+            raise ConfigError("; ".join(problems))
+
+
+DEFAULT_PATH = Path("~/.config/zdash/config.yaml")
+
+
+def default_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME")
+    return Path(base) / "zdash" / "config.yaml" if base else DEFAULT_PATH.expanduser()
+
+
+def load_config(path: str | Path | None = None) -> CheckConfig:
+    """Read the `checks:` section. No file at the default place (or no section) means all
+    defaults; a file named explicitly (--config) must exist."""
+    file = Path(path).expanduser() if path is not None else default_path()
+    if not file.exists():
+        if path is not None:
+            raise ConfigError(f"{file}: no such config file")
+        return CheckConfig()
+    from ruamel.yaml import YAML, YAMLError  # only needed when a file exists
+
+    try:
+        doc = YAML(typ="safe").load(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: cannot read: {exc}") from None
+    except YAMLError as exc:
+        raise ConfigError(f"{file}: not valid YAML: {' '.join(str(exc).split())}") from None
+    if doc is None:
+        return CheckConfig()
+    if not isinstance(doc, dict):
+        raise ConfigError(f"{file}: expected a mapping at the top level")
+    section = doc.get("checks")
+    if section is None:
+        return CheckConfig()
+    if not isinstance(section, dict):
+        raise ConfigError(f"{file}: 'checks' must be a mapping of threshold names to values")
+    try:
+        return config_from_mapping(section)
+    except ConfigError as exc:
+        raise ConfigError(f"{file}: {exc}") from None
+
+
+def config_from_mapping(values: dict[str, Any]) -> CheckConfig:
+    fields = {f.name: f for f in dataclasses.fields(CheckConfig)}
+    defaults = CheckConfig()
+    kwargs: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in fields:
+            close = difflib.get_close_matches(str(key), list(fields), n=1)
+            hint = f" (did you mean 'checks.{close[0]}'?)" if close else ""
+            raise ConfigError(f"unknown key 'checks.{key}'{hint}")
+        kwargs[key] = _coerce(key, value, getattr(defaults, key))
+    return CheckConfig(**kwargs)
+
+
+def _coerce(key: str, value: Any, default: Any) -> Any:
+    """Accept what YAML gives for the field's type; int where a float is expected is fine."""
+    if isinstance(default, tuple):
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"'checks.{key}' must be a list of check ids")
+        return tuple(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"'checks.{key}' must be a number (got {value!r})")
+    if isinstance(default, int):
+        if isinstance(value, float) and not value.is_integer():
+            raise ConfigError(f"'checks.{key}' must be a whole number (got {value!r})")
+        return int(value)
+    return float(value)

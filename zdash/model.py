@@ -1,0 +1,221 @@
+"""The immutable snapshot model: everything downstream of the parsers sees only these types.
+
+Units are fixed so no consumer has to guess: sizes and throughput in bytes (per second for
+rates), latencies in nanoseconds (as `zpool iostat -p` prints them), times as epoch seconds.
+`None` always means "not known / not applicable", never zero: a leaf with no I/O in the
+interval has latency None, a file vdev has no kernel disk, a first sample has no rates.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+# Vdev states as zpool's *text* output names them (the JSON raw enum is mapped onto these).
+BAD_STATES = frozenset({"DEGRADED", "FAULTED", "UNAVAIL", "REMOVED", "OFFLINE", "SUSPENDED", "SPLIT"})
+
+
+@dataclass(frozen=True, slots=True)
+class IoStats:
+    """One `zpool iostat -l -p` row: per-second rates over the last interval."""
+
+    read_ops: float = 0.0
+    write_ops: float = 0.0
+    read_bytes: float = 0.0
+    write_bytes: float = 0.0
+    # Latencies in ns; None where zpool printed '-' (no I/O of that kind), never 0.
+    total_wait_read: float | None = None
+    total_wait_write: float | None = None
+    disk_wait_read: float | None = None
+    disk_wait_write: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DiskIo:
+    """Kernel block-device view of a leaf, from /proc/diskstats counter deltas."""
+
+    device: str                      # kernel name: sda1, nvme0n1p1, dm-0, loop2
+    util_pct: float | None = None    # io_ticks delta / wall time, capped at 100
+    read_await_ms: float | None = None
+    write_await_ms: float | None = None
+    reads_per_s: float | None = None
+    writes_per_s: float | None = None
+    read_bytes_per_s: float | None = None
+    write_bytes_per_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Vdev:
+    """A node of the vdev tree: the pool's root, a top-level vdev, an interior
+    (replacing-N, spare-N) vdev or a leaf. Top-level vdevs are root.children."""
+
+    name: str                        # as zpool prints it: mirror-0, sda, /tmp/d1, a GUID when missing
+    kind: str                        # root, mirror, raidz1/2/3, draid, disk, file, replacing, spare, hole, missing
+    state: str                       # ONLINE, DEGRADED, FAULTED, UNAVAIL, OFFLINE, REMOVED, AVAIL, INUSE, ...
+    vclass: str = "normal"           # normal, special, dedup, log, cache, spare
+    children: tuple["Vdev", ...] = ()
+    path: str | None = None          # /dev/disk/by-id/...-part1, /tmp/d1
+    guid: str | None = None
+    read_errors: int = 0
+    write_errors: int = 0
+    checksum_errors: int = 0
+    slow_ios: int | None = None      # leaves only (zpool status -s / JSON slow_ios)
+    aux: str | None = None           # annotation: "cannot open", "too many errors", "(resilvering)"...
+    was: str | None = None           # missing device: the path it "was"
+    # Space, top-level vdevs only (zpool list -v -p).
+    size: int | None = None
+    alloc: int | None = None
+    free: int | None = None
+    frag_pct: int | None = None
+    cap_pct: float | None = None     # vdev CAP is permyriad-precise in zpool (11.9%)
+    ashift: int | None = None        # top-level: the configured ashift
+    physical_ashift: int | None = None  # leaf: only when zpool warns "configured < native"
+    # Host facts about a leaf's block device (None for file vdevs / unknown).
+    device: str | None = None        # kernel name it resolves to (sdb1, dm-0, loop0)
+    native_sector: int | None = None # physical_block_size in bytes
+    rotational: bool | None = None
+    # Per-tick measurements.
+    io: IoStats | None = None
+    disk: DiskIo | None = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.children and self.kind not in ("root",)
+
+    def walk(self) -> Iterator["Vdev"]:
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    def leaves(self) -> Iterator["Vdev"]:
+        return (v for v in self.walk() if v.is_leaf)
+
+    @property
+    def fill_pct(self) -> float | None:
+        """alloc / (alloc + free), zpool's own CAP definition, unrounded."""
+        if self.alloc is not None and self.free is not None and self.alloc + self.free > 0:
+            return 100.0 * self.alloc / (self.alloc + self.free)
+        return self.cap_pct
+
+    @property
+    def label(self) -> str:
+        """The name an admin types: path for leaves when known, name otherwise."""
+        return self.path or self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """The scrub / resilver / rebuild state of a pool (the last or current one)."""
+
+    function: str                    # scrub, resilver, rebuild, errorscrub
+    state: str                       # scanning, paused, finished, canceled
+    start_time: float | None = None
+    end_time: float | None = None
+    pause_time: float | None = None
+    to_examine: int | None = None    # bytes
+    examined: int | None = None
+    issued: int | None = None
+    skipped: int | None = None
+    processed: int | None = None     # repaired (scrub) / resilvered bytes
+    errors: int | None = None
+    pct_done: float | None = None    # issued / (to_examine - skipped), as zpool computes it
+    zpool_eta_s: float | None = None # what zpool itself claims (often wrong; checks compute their own)
+    vdev: str | None = None          # sequential rebuild: the top-level vdev it runs on
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    name: str
+    state: str                       # ONLINE, DEGRADED, FAULTED, SUSPENDED, UNAVAIL...
+    root: Vdev                       # kind "root"; children are top-level + class vdevs
+    guid: str | None = None
+    status: str | None = None        # zpool's own "status:" text (only when unhealthy)
+    action: str | None = None
+    msgid: str | None = None         # ZFS-8000-xx
+    scans: tuple[Scan, ...] = ()     # scrub block and/or resilver block
+    error_count: int | None = None   # data errors (errors: line / error_count)
+    error_files: tuple[str, ...] = ()
+    size: int | None = None
+    alloc: int | None = None
+    free: int | None = None
+    frag_pct: int | None = None
+    cap_pct: int | None = None
+    dedup_ratio: float | None = None
+    properties: tuple[tuple[str, str], ...] = ()   # selected pool properties (name, value)
+
+    @property
+    def top_level(self) -> tuple[Vdev, ...]:
+        return self.root.children
+
+    def data_vdevs(self) -> tuple[Vdev, ...]:
+        """Top-level vdevs that hold pool data (normal/special/dedup, not log/cache/spare)."""
+        return tuple(v for v in self.root.children if v.vclass in ("normal", "special", "dedup"))
+
+    def leaves(self) -> Iterator[Vdev]:
+        return self.root.leaves()
+
+    def find(self, name: str) -> Vdev | None:
+        for v in self.root.walk():
+            if v.name == name or v.path == name:
+                return v
+        return None
+
+    def prop(self, key: str) -> str | None:
+        return dict(self.properties).get(key)
+
+    @property
+    def scan(self) -> Scan | None:
+        """The scan an admin cares about now: a running one first, else the newest."""
+        running = [s for s in self.scans if s.state in ("scanning", "paused")]
+        if running:
+            return running[0]
+        return max(self.scans, key=lambda s: s.end_time or s.start_time or 0, default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    name: str
+    kind: str                        # filesystem, volume, snapshot
+    origin: str | None = None        # clones: the origin snapshot
+    clones: tuple[str, ...] = ()     # snapshots: dependent clones
+    used: int | None = None
+    avail: int | None = None
+    refer: int | None = None
+    used_by_dataset: int | None = None
+    used_by_snapshots: int | None = None
+    compression: str | None = None
+    compressratio: float | None = None
+    dedup: str | None = None
+    atime: str | None = None
+    xattr: str | None = None
+
+    @property
+    def pool(self) -> str:
+        return self.name.split("/", 1)[0].split("@", 1)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceState:
+    """How fresh one input is: shown as 'stale' in the UI when not ok or old."""
+
+    key: str                         # status, list, iostat, diskstats, ashift, datasets, devices
+    ok: bool
+    age_s: float | None = None       # seconds since the last good sample (None: never had one)
+    message: str | None = None       # one line for the admin when not ok
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    time: float                      # epoch seconds of the tick
+    pools: tuple[Pool, ...] = ()
+    datasets: tuple[Dataset, ...] = ()
+    sources: tuple[SourceState, ...] = ()
+    host: str | None = None
+    zfs_version: str | None = None   # userland, e.g. zfs-2.3.2-2~bpo12+2
+    interval: float | None = None
+
+    def pool(self, name: str) -> Pool | None:
+        return next((p for p in self.pools if p.name == name), None)
+
+    @property
+    def problems(self) -> tuple[SourceState, ...]:
+        return tuple(s for s in self.sources if not s.ok)

@@ -1,0 +1,107 @@
+"""Join the per-command results onto the status tree. Pure: parsed records in, new Pools out.
+
+The tree comes from `zpool status` (the only output that keeps depth); `zpool list -v -H` and
+`zpool iostat -v -H` lose depth (reference §1.3, §2.3), so their rows are matched to tree nodes
+by pool and by name (iostat runs with -P, so a leaf row carries its path).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Mapping
+
+from ..model import DiskIo, IoStats, Pool, Vdev
+from .devices import DeviceFacts
+
+
+def map_tree(v: Vdev, fn: Callable[[Vdev, int], Vdev], depth: int = 0) -> Vdev:
+    """Rebuild a vdev tree bottom-up, letting fn replace fields of each node."""
+    kids = tuple(map_tree(c, fn, depth + 1) for c in v.children)
+    node = dataclasses.replace(v, children=kids) if kids != v.children else v
+    return fn(node, depth)
+
+
+def attach_space(pool: Pool, listed) -> Pool:
+    """`listed` is a zpool_list.ListPool. Top-level rows carry alloc/free/frag/cap; leaf rows
+    only their physical size (2.1.6+)."""
+    if listed is None:
+        return pool
+    by_name = {r.name: r for r in listed.vdevs}
+
+    def fn(v: Vdev, depth: int) -> Vdev:
+        r = by_name.get(v.name) or (by_name.get(v.path) if v.path else None)
+        if depth == 0 or r is None:
+            return v
+        if depth == 1:   # a single-disk top-level row shows the raw disk size: use alloc+free
+            return dataclasses.replace(v, size=r.space if r.space is not None else r.size, alloc=r.alloc, free=r.free,
+                                       frag_pct=r.frag_pct, cap_pct=r.cap_pct)
+        return dataclasses.replace(v, size=r.size) if v.is_leaf and r.size else v
+
+    root = map_tree(pool.root, fn)
+    return dataclasses.replace(pool, root=root, size=listed.size, alloc=listed.alloc,
+                               free=listed.free, frag_pct=listed.frag_pct,
+                               cap_pct=listed.cap_pct, dedup_ratio=listed.dedup_ratio)
+
+
+def attach_ashift(pool: Pool, ashift: Mapping[str, int] | None) -> Pool:
+    if not ashift:
+        return pool
+
+    def fn(v: Vdev, depth: int) -> Vdev:
+        a = ashift.get(v.name) if depth == 1 else None
+        if a is None and depth == 1 and v.path:   # get all-vdevs names a disk by its short name
+            a = ashift.get(v.path, ashift.get(v.path.rsplit("/", 1)[-1]))
+        return dataclasses.replace(v, ashift=a) if a is not None else v
+
+    return dataclasses.replace(pool, root=map_tree(pool.root, fn))
+
+
+def attach_host(pool: Pool, devices: Mapping[str, DeviceFacts], disks: Mapping[str, DiskIo]) -> Pool:
+    """Kernel device, sector size and rotational flag per leaf, then its diskstats rates."""
+
+    def fn(v: Vdev, depth: int) -> Vdev:
+        if not v.is_leaf or not v.path:
+            return v
+        facts = devices.get(v.path)
+        dev = facts.device if facts else None
+        if facts is None:
+            return v
+        return dataclasses.replace(v, device=dev, native_sector=facts.native_sector,
+                                   rotational=facts.rotational,
+                                   disk=disks.get(dev) if dev else None)
+
+    return dataclasses.replace(pool, root=map_tree(pool.root, fn))
+
+
+def split_iostat_by_pool(rows, pool_names: set[str]) -> dict[str, list]:
+    """Rows of one report in order; a row named like a pool starts that pool's block."""
+    out: dict[str, list] = {}
+    current = None
+    for r in rows:
+        if r.name in pool_names and r.name not in out:
+            current = r.name
+            out[current] = []
+        if current is not None:
+            out[current].append(r)
+    return out
+
+
+def attach_io(pool: Pool, rows) -> Pool:
+    """rows: this pool's IostatRows, the first being the pool itself."""
+    if not rows:
+        return pool
+    pool_row, rest = rows[0], rows[1:]
+    by_key: dict[str, IoStats] = {}
+    for r in rest:
+        by_key.setdefault(r.name, r.io)
+
+    def fn(v: Vdev, depth: int) -> Vdev:
+        if depth == 0:
+            return dataclasses.replace(v, io=pool_row.io)
+        io = by_key.get(v.name) or (by_key.get(v.path) if v.path else None)
+        return dataclasses.replace(v, io=io) if io is not None else v
+
+    return dataclasses.replace(pool, root=map_tree(pool.root, fn))
+
+
+def leaf_paths(pools) -> list[str]:
+    return [v.path for p in pools for v in p.leaves() if v.path and v.path.startswith("/dev/")]

@@ -1,0 +1,175 @@
+"""The configured ashift of each top-level vdev (reference §5).
+
+2.2+: the vdev property, `zpool get -H -p -o name,value ashift <pool> all-vdevs`. The pool
+property `zpool get ashift <pool>` is only a hint for future vdevs and says nothing here.
+0.8-2.1: `zdb -C [pool]`, whose nvlist dump carries `ashift:` on each top-level children[N]
+only. Leaves have no configured ashift of their own (a leaf's vdev property is its logical
+ashift), so the caller keeps the rows named like top-level vdevs.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import ParseError
+
+_NOT_PRINTED = ("hole", "indirect")      # zpool never shows these (reference §0, vdev names)
+_CHILD = re.compile(r"children\[(\d{1,9})\]", re.ASCII)
+_SMALL_INT = re.compile(r"\d{1,20}", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class TopVdevAshift:
+    index: int                   # N of children[N] in vdev_tree
+    name: str                    # as zpool prints it: mirror-1, raidz2-0, sdb, /tmp/d1, a GUID
+    type: str                    # mirror, raidz, draid, disk, file, hole, indirect, ...
+    ashift: int | None
+    is_log: bool = False
+    alloc_bias: str | None = None   # special / dedup when present; 2.3.2's zdb -C omits it
+    guid: str | None = None
+    leaf_paths: tuple[str, ...] = ()
+
+
+def parse_get_ashift(text: str) -> dict[str, int]:
+    """Rows `name<TAB>value` (-o name,value) or the default `name<TAB>property<TAB>value
+    <TAB>source`. root-0 is the root vdev, not a top-level one: skipped. '-' values skipped."""
+    if not isinstance(text, str):
+        raise ParseError(f"zpool get ashift: expected text, got {type(text).__name__}")
+    out: dict[str, int] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        cols = line.split("\t")
+        if len(cols) == 2:
+            name, value = cols
+        elif len(cols) in (3, 4) and cols[1] == "ashift":
+            name, value = cols[0], cols[2]
+        else:
+            raise ParseError(f"zpool get ashift line {n}: expected name<TAB>value or "
+                             f"name<TAB>ashift<TAB>value<TAB>source, got {line.strip()[:50]!r}")
+        if name == "root-0" or value == "-":
+            continue
+        if not name or not _SMALL_INT.fullmatch(value):
+            raise ParseError(f"zpool get ashift line {n}: bad row {line.strip()[:50]!r}")
+        out[name] = int(value)
+    return out
+
+
+def _nvlist_tree(text: str) -> dict:
+    """zdb's nvlist dump: `key: value`, `key:` opening a nested list (indented deeper),
+    bare `key` for booleans. Strings keep their quotes here."""
+    root: dict = {}
+    stack: list[tuple[int, dict]] = [(-1, root)]
+    for line in text.splitlines():
+        body = line.strip()
+        if not body:
+            continue
+        indent = len(line) - len(line.lstrip())
+        while stack[-1][0] >= indent:
+            stack.pop()
+        parent = stack[-1][1]
+        if body.endswith(":"):
+            parent[body[:-1]] = node = {}
+            stack.append((indent, node))
+        elif ": " in body:
+            key, value = body.split(": ", 1)
+            parent[key] = value
+        else:
+            parent[body] = True
+    return root
+
+
+def _str(node: dict, key: str) -> str | None:
+    v = node.get(key)
+    return v.strip("'") if isinstance(v, str) else None
+
+
+def _int(node: dict, key: str) -> int | None:
+    v = _str(node, key)
+    return int(v) if v is not None and _SMALL_INT.fullmatch(v) else None
+
+
+def _children(node: dict) -> list[tuple[int, dict]]:
+    kids = [(int(m.group(1)), v) for k, v in node.items()
+            if isinstance(v, dict) and (m := _CHILD.fullmatch(k))]
+    return sorted(kids, key=lambda kv: kv[0])
+
+
+def _leaf_paths(top: dict) -> tuple[str, ...]:
+    """Paths of the leaves under a top-level vdev, in order (iterative: no recursion limit)."""
+    paths, todo = [], [top]
+    while todo:
+        node = todo.pop()
+        kids = _children(node)
+        if not kids and _str(node, "path"):
+            paths.append(_str(node, "path"))
+        todo.extend(k for _, k in reversed(kids))
+    return tuple(paths)
+
+
+def _strip_partition(dev: str) -> str:
+    """zfs_strip_partition() (lib/libzutil/os/linux): a whole-disk leaf loses -partN, pN or
+    N; as in C, only the first applicable rule is tried."""
+    if dev.find("-part") > 0:
+        base, _, num = dev.partition("-part")
+    elif (p := dev.rfind("p")) > 1 and dev[p - 1].isdigit():
+        base, num = dev[:p], dev[p + 1:]
+    elif m := re.match(r"(?:[hsv]d|xvd)[A-Za-z]+", dev):
+        base, num = m.group(0), dev[m.end():]
+    else:
+        return dev
+    return base if num.isascii() and num.isdigit() else dev
+
+
+def _zpool_name(top: dict, index: int) -> str:
+    """zpool_vdev_name() without -P/-g/-L, with VDEV_NAME_TYPE_ID."""
+    vtype, vid, guid = _str(top, "type") or "?", _int(top, "id"), _str(top, "guid")
+    vid = index if vid is None else vid
+    path = _str(top, "path")
+    if vtype in ("disk", "file") or path:
+        if path is None or "not_present" in top:
+            return guid or f"{vtype}-{vid}"        # a missing device shows as its GUID
+        if vtype == "file":
+            return path
+        dev = path.rsplit("/", 1)[-1]
+        return _strip_partition(dev) if _int(top, "whole_disk") == 1 else dev
+    if vtype == "raidz":
+        return f"raidz{_int(top, 'nparity') or 1}-{vid}"   # pools older than raidz2 lack nparity
+    if vtype == "draid":   # zpool_draid_name(): parity, data, children, spares (in that order)
+        return (f"draid{_int(top, 'nparity')}:{_int(top, 'draid_ndata')}d:"
+                f"{len(_children(top))}c:{_int(top, 'draid_nspares')}s-{vid}")
+    return f"{vtype}-{vid}"
+
+
+def parse_zdb_config(text: str) -> dict[str, list[TopVdevAshift]]:
+    """`zdb -C pool` ("MOS Configuration:") or `zdb -C` (the cache file, one `<pool>:` block
+    per pool). A later block for the same pool wins."""
+    if not isinstance(text, str):
+        raise ParseError(f"zdb -C: expected text, got {type(text).__name__}")
+    if not text.strip():
+        return {}
+    tree = _nvlist_tree(text)
+    blocks = [(k, v) for k, v in tree.items() if isinstance(v, dict)] + [("", tree)]
+    out: dict[str, list[TopVdevAshift]] = {}
+    for header, cfg in blocks:
+        vt = cfg.get("vdev_tree")
+        if not isinstance(vt, dict) or _str(vt, "type") != "root":
+            continue
+        pool = _str(cfg, "name") or header
+        out[pool] = [TopVdevAshift(i, _zpool_name(top, i), _str(top, "type") or "?",
+                                   _int(top, "ashift"), _int(top, "is_log") == 1,
+                                   _str(top, "alloc_bias"), _str(top, "guid"), _leaf_paths(top))
+                     for i, top in _children(vt)]
+    if not out:
+        raise ParseError("zdb -C: no pool configuration (vdev_tree of type 'root') found")
+    return out
+
+
+def ashift_by_vdev_name(tops) -> dict[str, int]:
+    """One pool's TopVdevAshift list -> {name zpool prints: ashift}, like parse_get_ashift."""
+    try:
+        tops = list(tops)
+    except TypeError:
+        raise ParseError("ashift_by_vdev_name: expected one pool's TopVdevAshift list") from None
+    return {t.name: t.ashift for t in tops if isinstance(t, TopVdevAshift)
+            and t.ashift is not None and t.type not in _NOT_PRINTED}

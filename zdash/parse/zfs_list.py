@@ -1,0 +1,73 @@
+"""`zfs list -H -p -t filesystem,volume,snapshot -o <fields>` into model.Dataset records.
+
+The collector builds its -o list from ZFS_LIST_FIELDS; other -o lists (the captures use
+name,type,used,avail,refer,mountpoint,origin) parse when their fields are passed. Columns this
+model has no slot for (mountpoint, ...) are read and ignored. '-' survives -p for values that
+do not apply (avail of a snapshot, origin of a non-clone, clones of a snapshot without any):
+they become None / (). `clones` is comma-separated in nvlist order, not sorted (reference §6).
+"""
+from __future__ import annotations
+
+import re
+
+from ..model import Dataset
+from . import ParseError
+
+ZFS_LIST_FIELDS = ("name", "type", "origin", "clones", "used", "avail", "refer", "usedbydataset",
+                   "usedbysnapshots", "compression", "compressratio", "dedup", "atime", "xattr")
+
+# zfs accepts short and long property names in -o; map both onto Dataset's field names.
+_ALIASES = {"name": "name", "type": "kind", "origin": "origin", "clones": "clones",
+            "used": "used", "avail": "avail", "available": "avail",
+            "refer": "refer", "referenced": "refer",
+            "usedbydataset": "used_by_dataset", "usedds": "used_by_dataset",
+            "usedbysnapshots": "used_by_snapshots", "usedsnap": "used_by_snapshots",
+            "compression": "compression", "compress": "compression",
+            "compressratio": "compressratio", "ratio": "compressratio",
+            "dedup": "dedup", "atime": "atime", "xattr": "xattr"}
+_BYTES = {"used", "avail", "refer", "used_by_dataset", "used_by_snapshots"}
+_INT = re.compile(r"\d{1,20}", re.ASCII)      # u64; bounded so int() cannot blow up
+_RATIO = re.compile(r"(\d{1,20}(?:\.\d{1,20})?)x?", re.ASCII)
+
+
+def _value(attr: str, s: str, n: int):
+    if attr == "clones":
+        return () if s in ("-", "") else tuple(c for c in s.split(",") if c)
+    if s == "-":
+        return None
+    if attr in _BYTES:
+        if not _INT.fullmatch(s):
+            raise ParseError(f"zfs list line {n}: {attr} {s[:20]!r} is not an integer "
+                             "(run with -p)")
+        return int(s)
+    if attr == "compressratio":
+        m = _RATIO.fullmatch(s)
+        if not m:
+            raise ParseError(f"zfs list line {n}: compressratio {s[:20]!r} is not a ratio")
+        return float(m.group(1))
+    return s
+
+
+def parse_zfs_list(text: str, fields: tuple[str, ...] = ZFS_LIST_FIELDS) -> tuple[Dataset, ...]:
+    if not isinstance(text, str):
+        raise ParseError(f"zfs list: expected text, got {type(text).__name__}")
+    try:
+        fields = tuple(fields.split(",") if isinstance(fields, str) else map(str, fields))
+    except TypeError:
+        raise ParseError("zfs list: fields must be a sequence of property names") from None
+    attrs = [_ALIASES.get(f.strip().lower()) for f in fields]
+    if "name" not in attrs or "kind" not in attrs:
+        raise ParseError("zfs list: the -o list must include name and type")
+    out: list[Dataset] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        cols = line.split("\t")
+        if len(cols) != len(fields):
+            raise ParseError(f"zfs list line {n}: {len(cols)} fields, expected {len(fields)} "
+                             f"({','.join(fields)[:60]})")
+        kw = {a: _value(a, c, n) for a, c in zip(attrs, cols) if a is not None}
+        if not kw["name"] or not kw["kind"]:
+            raise ParseError(f"zfs list line {n}: empty name or type")
+        out.append(Dataset(**kw))
+    return tuple(out)

@@ -1,0 +1,152 @@
+"""`zpool iostat -v -H -p [-l] [-y] -T u <interval>`: split the stream, parse one report.
+
+Traps (reference §2.2, §2.3, §12.2, §12.4): under -H the depth is gone and a blank line is the
+only class marker; nothing separates pools; a zero latency prints '-' even with -p (no I/O,
+not 0 ns); leaf alloc/free print 0 under -p. -l adds 10 latency columns (0.8-2.1) or 11 (2.2+,
+rebuild); the first four are total_wait r/w and disk_wait r/w in both.
+
+Stream shape (zpool_do_iostat() in master, and checked on 2.3.2 in zfslab): -T u prints its
+epoch line under -H too, and print_timestamp() runs *before* the -y skip test, so the stream
+opens with an epoch line whose report is empty; each later epoch line starts a report. A
+report is known complete only when the next epoch line arrives, an interval later, or when
+the reader sees the pipe go quiet (zpool fflush()es once per report): StreamSplitter.flush().
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model import IoStats
+from . import ParseError
+
+_EPOCH = re.compile(r"\d{1,20}", re.ASCII)  # `-T u`: printf("%lld\n", time(NULL)); rows have TABs
+_INT = re.compile(r"\d{1,20}", re.ASCII)    # u64 counters; bounded so int() cannot blow up
+# numeric columns -> latency columns present: none, 0.8-2.1 -l, 2.2+ -l, and -l -q in both.
+_LAYOUTS = {6: 0, 16: 10, 17: 11, 28: 10, 31: 11}
+_MAX_PENDING = 1 << 20                  # chars buffered without an epoch line before we give up
+
+
+@dataclass(frozen=True, slots=True)
+class IostatRow:
+    name: str
+    group: int          # 0 = pool + normal vdevs; +1 at each blank line (dedup/special/logs/cache)
+    alloc: int | None   # bytes; 0 on leaves under -p, '-' -> None
+    free: int | None
+    io: IoStats
+
+
+def _is_epoch(line: str) -> bool:
+    return bool(_EPOCH.fullmatch(line.strip()))
+
+
+def split_reports(text: str) -> list[tuple[int | None, str]]:
+    """(epoch, report text) per `-T u` line, in order, empty reports (the -y skip) and the
+    trailing, possibly incomplete, report included; each text exactly as printed, newlines
+    kept (the same text StreamSplitter gives). Text before the first epoch line comes first
+    with epoch None, but only if it holds something."""
+    if not isinstance(text, str):
+        raise ParseError(f"zpool iostat: expected text, got {type(text).__name__}")
+    reports: list[tuple[int | None, str]] = []
+    epoch: int | None = None
+    lines: list[str] = []
+    *whole, tail = text.split("\n")
+    for line in [w + "\n" for w in whole] + ([tail] if tail else []):
+        if _is_epoch(line):
+            if epoch is not None or any(s.strip() for s in lines):
+                reports.append((epoch, "".join(lines)))
+            epoch, lines = int(line), []
+        else:
+            lines.append(line)
+    if epoch is not None or any(s.strip() for s in lines):
+        reports.append((epoch, "".join(lines)))
+    return reports
+
+
+class StreamSplitter:
+    """Feed arbitrary chunks of the live stream; get back each report once the next epoch line
+    shows it complete. Lines before the first epoch line and empty reports are dropped."""
+
+    def __init__(self) -> None:
+        self._partial: list[str] = []      # pieces of the line still waiting for its newline
+        self._partial_len = 0
+        self._epoch: int | None = None
+        self._lines: list[str] = []
+        self._held = 0                     # chars since the last epoch line: bounded (see feed)
+
+    def feed(self, chunk: str) -> list[tuple[int, str]]:
+        if not isinstance(chunk, str):
+            raise ParseError(f"zpool iostat stream: expected text, got {type(chunk).__name__}")
+        done: list[tuple[int, str]] = []
+        if "\n" not in chunk:             # no line completed: O(1), whatever the chunk size
+            self._partial.append(chunk)
+            self._partial_len += len(chunk)
+        else:
+            *complete, last = ("".join(self._partial) + chunk).split("\n")
+            self._partial, self._partial_len = [last], len(last)
+            for line in complete:
+                if _is_epoch(line):
+                    report = self._take()
+                    if report is not None:
+                        done.append(report)
+                    self._epoch, self._held = int(line), 0
+                    continue
+                if self._epoch is not None:
+                    self._lines.append(line)
+                self._held += len(line) + 1
+        if self._held + self._partial_len > _MAX_PENDING:   # -T u missing, or not iostat at all
+            self.__init__()
+            raise ParseError("zpool iostat stream: no -T u epoch line in 1 MiB of output")
+        return done
+
+    def flush(self) -> tuple[int, str] | None:
+        """The pending report (at EOF, or when the pipe has gone quiet), then forget it."""
+        last = "".join(self._partial)
+        if last and self._epoch is not None and not _is_epoch(last):
+            self._lines.append(last)
+        report = self._take()
+        self.__init__()
+        return report
+
+    def _take(self) -> tuple[int, str] | None:
+        lines, self._lines = self._lines, []
+        if self._epoch is None or not any(s.strip() for s in lines):
+            return None
+        return self._epoch, "\n".join(lines) + "\n"
+
+
+def _count(s: str, n: int) -> int | None:
+    if s == "-":
+        return None
+    if not _INT.fullmatch(s):
+        raise ParseError(f"zpool iostat line {n}: {s[:20]!r} is not an integer (run with -p)")
+    return int(s)
+
+
+def parse_iostat(text: str) -> tuple[IostatRow, ...]:
+    """One report (a leading epoch line is tolerated). Several pools: rows in order."""
+    if not isinstance(text, str):
+        raise ParseError(f"zpool iostat: expected text, got {type(text).__name__}")
+    rows: list[IostatRow] = []
+    group, gap = 0, False
+    for n, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            gap = bool(rows)                # leading / repeated blank lines open no group
+            continue
+        if "\t" not in line:
+            if _is_epoch(line) and not rows:
+                continue
+            what = "a second epoch line (split the stream first)" if _is_epoch(line) else \
+                f"no TAB (not -H output?): {line.strip()[:40]!r}"
+            raise ParseError(f"zpool iostat line {n}: {what}")
+        name, *vals = line.split("\t")
+        nlat = _LAYOUTS.get(len(vals))
+        if not name or nlat is None:
+            raise ParseError(f"zpool iostat line {n}: {len(vals)} values after the name, "
+                             f"expected one of {sorted(_LAYOUTS)}")
+        if gap:
+            group, gap = group + 1, False
+        v = [_count(s, n) for s in vals]
+        ops_bw = [float(x) if x is not None else 0.0 for x in v[2:6]]
+        lat = [float(x) if x is not None else None for x in v[6:10]] if nlat else [None] * 4
+        rows.append(IostatRow(name, group, v[0], v[1], IoStats(*ops_bw, *lat)))
+    return tuple(rows)

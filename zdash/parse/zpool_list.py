@@ -1,0 +1,130 @@
+"""`zpool list -v -H -p` (0.8 to 2.4+) into per-pool space records.
+
+Traps (reference §1.2, §1.3, §12.1-3): vdev rows start with a TAB and have lost their depth;
+class header rows (logs, dedup, special, cache, spare) are space-padded even under -H; '-'
+survives -p (ckpoint, expandsz, leaf alloc/free/frag/cap, vdev dedup); the vdev CAP is a
+permyriad float without -p (11.9%). Vdev rows carry 9 values up to 2.4.0 and a 10th (altroot)
+from 2.4.1. The human layout (no -H, with or without -p) is accepted too, for old recordings.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+from . import ParseError
+from .units import parse_size
+
+# Header word -> model vclass. `spare` is singular in zpool list (unlike zpool status).
+CLASS_HEADERS = {"logs": "log", "log": "log", "dedup": "dedup", "special": "special",
+                 "cache": "cache", "spare": "spare", "spares": "spare"}
+_DECIMAL = re.compile(r"\d{1,20}(?:\.\d{1,20})?", re.ASCII)   # bounded: no int() blow-up
+
+
+@dataclass(frozen=True, slots=True)
+class ListVdev:
+    name: str
+    size: int | None       # top-level: vs_space; leaf (2.1.6+): the device's physical size
+    alloc: int | None
+    free: int | None
+    frag_pct: int | None
+    cap_pct: float | None  # permyriad-precise in human output (46.3), integer under -p (46)
+    health: str | None
+    vclass: str = "normal"
+
+    @property
+    def space(self) -> int | None:
+        """alloc + free: the usable space. Use this, not size, as a fill denominator: a
+        single-disk top-level vdev prints its *physical* size (captures: c85 1073741824 vs
+        alloc+free 1006632960)."""
+        return self.alloc + self.free if self.alloc is not None and self.free is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class ListPool:
+    name: str
+    size: int | None
+    alloc: int | None
+    free: int | None
+    frag_pct: int | None
+    cap_pct: int | None
+    dedup_ratio: float | None
+    health: str | None
+    expandsize: int | None   # '-' (None) means 0 here (§1.1)
+    checkpoint: int | None   # likewise
+    vdevs: tuple[ListVdev, ...] = ()
+
+
+def _num(s: str, what: str, n: int, convert=int):
+    """'-' -> None. Sizes: exact under -p, nicenum ('1.50K', base 1024) in the human layout.
+    Percents ('46.3%') and ratios ('1.00x') lose their sign; convert picks int or float."""
+    try:
+        if what not in ("cap", "frag", "dedup"):
+            return parse_size(s)
+        if s == "-":
+            return None
+        bare = s.removesuffix("x" if what == "dedup" else "%")
+        if not _DECIMAL.fullmatch(bare):
+            raise ParseError(f"{s[:20]!r} is not a number")
+        return float(bare) if convert is float else round(float(bare))
+    except ParseError as e:
+        raise ParseError(f"zpool list line {n}: {what}: {e}") from None
+
+
+def _values(name: str, vals: list[str], n: int) -> tuple:
+    if len(vals) not in (9, 10):   # 9 fixed values; 10 with the pool / 2.4.1+ altroot column
+        raise ParseError(f"zpool list line {n}: {name[:40]!r} has {len(vals) + 1} fields, "
+                         "expected 10 or 11")
+    size, alloc, free, ckpt, expand, frag, cap, dedup, health = vals[:9]
+    return (_num(size, "size", n), _num(alloc, "alloc", n), _num(free, "free", n),
+            _num(frag, "frag", n), cap, _num(dedup, "dedup", n, float),
+            None if health == "-" else health,
+            _num(expand, "expandsz", n), _num(ckpt, "ckpoint", n))
+
+
+def _rows(text: str):
+    """Yield (line_no, is_vdev, fields). -H if any line has a TAB, else the human layout,
+    where indentation marks a vdev and whitespace separates fields."""
+    scripted = "\t" in text
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if scripted and "\t" in line:
+            vdev = line.startswith("\t")
+            yield n, vdev, (line[1:] if vdev else line).split("\t")
+        elif not scripted and line.split()[0] == "NAME":
+            continue                              # the header, once per report
+        else:
+            yield n, line[0] in " \t", line.split()
+
+
+def parse_list(text: str) -> dict[str, ListPool]:
+    if not isinstance(text, str):
+        raise ParseError(f"zpool list: expected text, got {type(text).__name__}")
+    pools: dict[str, ListPool] = {}
+    pool = None
+    vdevs: list[ListVdev] = []
+    vclass = "normal"
+    for n, is_vdev, f in _rows(text):
+        if f[0] in CLASS_HEADERS and all(v == "-" for v in f[1:]):
+            if pool is None:
+                raise ParseError(f"zpool list line {n}: class header before any pool")
+            vclass = CLASS_HEADERS[f[0]]          # a pool row always has a health value
+            continue
+        if len(f) == 1 or not f[0]:
+            raise ParseError(f"zpool list line {n}: not a pool or vdev row: {f[0][:40]!r}")
+        size, alloc, free, frag, cap, dedup, health, expand, ckpt = _values(f[0], f[1:], n)
+        if is_vdev:
+            if pool is None:
+                raise ParseError(f"zpool list line {n}: vdev row before any pool row")
+            vdevs.append(ListVdev(f[0], size, alloc, free, frag,
+                                  _num(cap, "cap", n, float), health, vclass))
+            continue
+        if pool is not None:
+            pools[pool.name] = dataclasses.replace(pool, vdevs=tuple(vdevs))
+        pool = ListPool(f[0], size, alloc, free, frag, _num(cap, "cap", n), dedup, health,
+                        expand, ckpt)
+        vdevs, vclass = [], "normal"
+    if pool is not None:
+        pools[pool.name] = dataclasses.replace(pool, vdevs=tuple(vdevs))
+    return pools

@@ -1,0 +1,89 @@
+"""One long-lived `zpool iostat -v -H -p -l -y -P -T u <interval>` read as a stream.
+
+Why a stream: a fork of zpool per tick costs more than the sample on a wall display that runs
+for weeks, and iostat's own interval deltas are exact. zpool fflush()es once per report, so a
+report arrives as one burst followed by silence: a report is complete when the next `-T u`
+epoch line arrives or the pipe goes quiet.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+
+from .raw import RawSample
+from .runner import command_env, kill
+
+QUIET = 0.15  # s of silence after a burst that marks the end of a report
+
+
+def iostat_argv(interval: float, pools: tuple[str, ...] = (), latency: bool = True) -> tuple[str, ...]:
+    flags = ["-v", "-H", "-p"] + (["-l"] if latency else []) + ["-y", "-P", "-T", "u"]
+    return ("zpool", "iostat", *flags, *pools, f"{interval:g}")
+
+
+class IostatStream:
+    def __init__(self, argv: tuple[str, ...]) -> None:
+        self.argv = argv
+        self.reports: asyncio.Queue[RawSample] = asyncio.Queue(maxsize=4)
+        self.error: str | None = None
+        self._proc: asyncio.subprocess.Process | None = None
+        self._started = 0.0
+
+    async def run(self) -> None:
+        """Read until the process ends; a dead stream leaves `error` set for the caller."""
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                *self.argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, env=command_env(), start_new_session=True)
+        except FileNotFoundError:
+            self.error = f"{self.argv[0]} not found on PATH (is ZFS installed?)"
+            return
+        except OSError as e:
+            self.error = f"cannot run {self.argv[0]}: {e.strerror or e}"
+            return
+        self._started = time.time()
+        buf = ""
+        try:
+            while True:
+                try:
+                    chunk = await asyncio.wait_for(self._proc.stdout.read(1 << 16), QUIET)
+                except asyncio.TimeoutError:
+                    buf = self._emit_complete(buf, quiet=True)
+                    continue
+                if not chunk:
+                    break
+                buf = self._emit_complete(buf + chunk.decode("utf-8", "replace"), quiet=False)
+            err = (await self._proc.stderr.read()).decode("utf-8", "replace").strip()
+            rc = await self._proc.wait()
+            first = err.splitlines()[0] if err else f"exit code {rc}"
+            self.error = f"zpool iostat stopped: {first}"
+        finally:
+            await self.stop()
+
+    def _emit_complete(self, buf: str, quiet: bool) -> str:
+        """Push whole reports; keep a partial one. Split on epoch lines (digits only)."""
+        lines = buf.split("\n")
+        tail = lines.pop()          # text after the last newline: never complete
+        starts = [i for i, l in enumerate(lines) if l.strip().isdigit()]
+        if not starts:
+            return buf
+        cut = len(lines) if quiet else starts[-1]
+        for a, b in zip(starts, starts[1:] + [len(lines)]):
+            if a >= cut:
+                break
+            self._push("\n".join(lines[a:b]) + "\n")
+        rest = lines[cut:] + [tail]
+        return "\n".join(rest)
+
+    def _push(self, text: str) -> None:
+        if text.count("\n") < 2:
+            return   # -y prints the epoch line of the skipped first report with no rows
+        now = time.time()
+        sample = RawSample("iostat", self.argv, None, text, "", now, 0.0)
+        if self.reports.full():   # a slow consumer sees the newest report, not a backlog
+            self.reports.get_nowait()
+        self.reports.put_nowait(sample)
+
+    async def stop(self) -> None:
+        if self._proc is not None:
+            await kill(self._proc)

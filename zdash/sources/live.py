@@ -1,0 +1,175 @@
+"""The live source: produces one Tick per interval from the host.
+
+Tiers (cost matters on a wall display that runs for weeks): every tick the streamed iostat
+report and /proc/diskstats; every few seconds `zpool status` and `zpool list -v`; rarely the
+dataset list, the per-vdev ashift and the device facts (also whenever the set of leaves
+changes). Slow commands run as background tasks: a tick never waits for them, their output
+joins the first tick after they finish, and the Runner never starts a second copy.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+from typing import AsyncIterator
+
+from ..parse import ParseError
+from ..parse.zfs_list import ZFS_LIST_FIELDS
+from ..parse.zpool_status import parse_status
+from ..parse.zpool_version import parse_version
+from .iostat_stream import IostatStream, iostat_argv
+from .procfs import describe_devices, read_diskstats
+from .raw import RawSample, Tick
+from .runner import Busy, Runner
+
+
+class LiveSource:
+    def __init__(self, interval: float = 1.0, pools: tuple[str, ...] = (),
+                 structure_every: float = 5.0, rare_every: float = 60.0,
+                 timeout: float = 10.0) -> None:
+        self.interval = interval
+        self.pools = tuple(pools)
+        self.structure_every = max(structure_every, interval)
+        self.rare_every = max(rare_every, interval)
+        self.runner = Runner(timeout)
+        self.host = socket.gethostname()
+        self.version: tuple[int, int, int] | None = None
+        self._pending: list[RawSample] = []
+        self._tasks: set[asyncio.Task] = set()
+        self._due: dict[str, float] = {}
+        self._leaves: frozenset[str] = frozenset()
+        self._pool_names: frozenset[str] | None = None
+        self._stream: IostatStream | None = None
+        self._stream_task: asyncio.Task | None = None
+        self._stream_retry_at = 0.0
+
+    # -- command selection by version (reference §11) -------------------------------------
+    def _status_argv(self) -> tuple[str, ...]:
+        if self.version and self.version >= (2, 3, 0):
+            return ("zpool", "status", "-j", "--json-int", "-p", "-s", *self.pools)
+        return ("zpool", "status", "-p", "-P", "-s", *self.pools)
+
+    def _ashift_argv(self, pool: str) -> tuple[str, ...]:
+        if self.version and self.version >= (2, 2, 0):
+            return ("zpool", "get", "-H", "-p", "-o", "name,value", "ashift", pool, "all-vdevs")
+        return ("zdb", "-C", pool)
+
+    # -- background commands ----------------------------------------------------------------
+    def _spawn(self, key: str, argv: tuple[str, ...]) -> None:
+        if self.runner.busy(key):
+            return  # the previous run is still going: keep its last good data
+
+        async def go() -> None:
+            with contextlib.suppress(Busy):
+                sample = await self.runner.run(key, argv)
+                self._pending.append(sample)
+                if key == "status":
+                    self._after_status(sample)
+        task = asyncio.get_running_loop().create_task(go())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _due_now(self, name: str, every: float, now: float) -> bool:
+        if now >= self._due.get(name, 0.0):
+            self._due[name] = now + every
+            return True
+        return False
+
+    def _after_status(self, sample: RawSample) -> None:
+        """Topology changes: new device facts now, ashift now, restart iostat if pools changed."""
+        if not sample.ok:
+            return
+        try:
+            pools = parse_status(list(sample.argv), sample.stdout)
+        except ParseError:
+            return
+        leaves = frozenset(v.path for p in pools for v in p.leaves() if v.path)
+        names = frozenset(p.name for p in pools)
+        if leaves != self._leaves:
+            self._leaves = leaves
+            self._pending.append(describe_devices(sorted(leaves)))
+            self._due.pop("ashift", None)
+        if self._pool_names is not None and names != self._pool_names and self._stream_task:
+            self._stream_task.cancel()   # iostat before 2.4 never learns of new pools
+        self._pool_names = names
+
+    def _schedule(self, now: float) -> None:
+        if self._due_now("structure", self.structure_every, now):
+            self._spawn("status", self._status_argv())
+            self._spawn("list", ("zpool", "list", "-v", "-H", "-p", "-P", *self.pools))
+        if self._due_now("datasets", self.rare_every, now):
+            self._spawn("datasets", ("zfs", "list", "-H", "-p", "-t", "filesystem,volume,snapshot",
+                                     "-o", ",".join(ZFS_LIST_FIELDS), *self.pools))
+        if self._pool_names and self._due_now("ashift", self.rare_every, now):
+            for pool in sorted(self._pool_names):
+                self._spawn(f"ashift:{pool}", self._ashift_argv(pool))
+        if self._leaves and self._due_now("devices", self.rare_every, now):
+            self._pending.append(describe_devices(sorted(self._leaves)))
+
+    # -- the iostat stream ------------------------------------------------------------------
+    def _ensure_stream(self, now: float) -> None:
+        if self._stream_task and not self._stream_task.done():
+            return
+        if self._stream and self._stream.error:
+            self._pending.append(RawSample("iostat", self._stream.argv, None, "", "", now, 0.0,
+                                           self._stream.error))
+            self._stream = None
+            self._stream_retry_at = now + 5 * self.interval
+        if now < self._stream_retry_at:
+            return
+        self._stream = IostatStream(iostat_argv(self.interval, self.pools))
+        self._stream_task = asyncio.get_running_loop().create_task(self._stream.run())
+
+    async def _next_report(self) -> RawSample | None:
+        if self._stream is None:
+            await asyncio.sleep(self.interval)
+            return None
+        try:
+            return await asyncio.wait_for(self._stream.reports.get(), self.interval * 1.5)
+        except asyncio.TimeoutError:
+            return None
+
+    # -- the tick loop ----------------------------------------------------------------------
+    async def start(self) -> Tick:
+        """First tick: the version decides which commands to run; wait for the structure."""
+        v = await self.runner.run("version", ("zpool", "version"))
+        with contextlib.suppress(ParseError):
+            self.version = parse_version(v.stdout)[0] if v.ok else None
+        self._pending.append(v)
+        self._schedule(time.time())
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=self.runner.timeout)
+        self._schedule(time.time())   # ashift and devices once the pools are known
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=self.runner.timeout)
+        return self._tick(time.time())
+
+    def _tick(self, now: float) -> Tick:
+        self._pending.append(read_diskstats())
+        samples, self._pending = tuple(self._pending), []
+        return Tick(now, samples)
+
+    async def ticks(self) -> AsyncIterator[Tick]:
+        try:
+            yield await self.start()
+            while True:
+                now = time.time()
+                self._ensure_stream(now)
+                self._schedule(now)
+                report = await self._next_report()
+                if report is not None:
+                    self._pending.append(report)
+                yield self._tick(time.time())
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        if self._stream_task:
+            self._stream_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._stream_task
+        for t in list(self._tasks):
+            t.cancel()
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=5)

@@ -1,0 +1,20 @@
+"""The replay source: a session file read back through the same SnapshotBuilder live uses."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..builder import SnapshotBuilder
+from ..model import Snapshot
+from .session import SessionHeader, read_session
+
+
+def replay_snapshots(path: str) -> tuple[SessionHeader, Iterator[Snapshot]]:
+    header, ticks = read_session(path)
+    builder = SnapshotBuilder(header.interval or 1.0, header.host)
+    return header, (builder.feed(t) for t in ticks)
+
+
+def load_replay(path: str) -> tuple[SessionHeader, list[Snapshot]]:
+    """All snapshots at once: seeking backwards needs them, and the fold cannot run backwards."""
+    header, snaps = replay_snapshots(path)
+    return header, list(snaps)

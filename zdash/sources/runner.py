@@ -1,0 +1,93 @@
+"""Run one command without ever blocking the caller or the UI.
+
+Why each rule: argv only (a pool or device name must never be parsed by a shell); a timeout
+with the child killed (a hung `zpool` on a sick pool is normal, a pile of them is not); one
+run per key in flight (a slow `zpool status` must not be started again on the next tick);
+LC_ALL=C TZ=UTC (zpool's text and ctime() dates depend on both); ZPOOL_VDEV_NAME_* cleared
+(they silently change every vdev name zpool prints).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+from .raw import RawSample
+
+NAME_VARS = ("ZPOOL_VDEV_NAME_PATH", "ZPOOL_VDEV_NAME_GUID", "ZPOOL_VDEV_NAME_FOLLOW_LINKS")
+
+
+def command_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in NAME_VARS}
+    env.update(LC_ALL="C", LANG="C", TZ="UTC")
+    return env
+
+
+class Busy(Exception):
+    """The same key is still running: the caller keeps its last good data."""
+
+
+class Runner:
+    def __init__(self, timeout: float = 10.0) -> None:
+        self.timeout = timeout
+        self._in_flight: set[str] = set()
+
+    def busy(self, key: str) -> bool:
+        return key in self._in_flight
+
+    async def run(self, key: str, argv: list[str] | tuple[str, ...], timeout: float | None = None) -> RawSample:
+        if key in self._in_flight:
+            raise Busy(key)
+        self._in_flight.add(key)
+        try:
+            return await _run(key, tuple(argv), timeout or self.timeout)
+        finally:
+            self._in_flight.discard(key)
+
+
+async def _run(key: str, argv: tuple[str, ...], timeout: float) -> RawSample:
+    start = time.time()
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=command_env(), start_new_session=True)
+    except FileNotFoundError:
+        return _failed(key, argv, start, f"{argv[0]} not found on PATH (is ZFS installed?)")
+    except PermissionError:
+        return _failed(key, argv, start, f"permission denied running {argv[0]}")
+    except OSError as e:
+        return _failed(key, argv, start, f"cannot run {argv[0]}: {e.strerror or e}")
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    except asyncio.TimeoutError:
+        await kill(proc)
+        return _failed(key, argv, start, f"{' '.join(argv[:2])} timed out after {timeout:g} s")
+    except asyncio.CancelledError:
+        await kill(proc)   # never leave an orphan zpool behind a cancelled tick
+        raise
+    end = time.time()
+    stderr = err.decode("utf-8", "replace")
+    error = None
+    if proc.returncode != 0:
+        first = stderr.strip().splitlines()[0] if stderr.strip() else f"exit code {proc.returncode}"
+        error = f"{' '.join(argv[:2])}: {first}"
+    return RawSample(key, argv, proc.returncode, out.decode("utf-8", "replace"), stderr,
+                     end, end - start, error)
+
+
+async def kill(proc: asyncio.subprocess.Process) -> None:
+    if proc.returncode is not None:
+        return
+    try:
+        proc.kill()
+    except ProcessLookupError:
+        return
+    try:
+        await asyncio.wait_for(proc.wait(), 5)
+    except asyncio.TimeoutError:   # stuck in D state in the kernel: nothing more we can do
+        pass
+
+
+def _failed(key: str, argv: tuple[str, ...], start: float, msg: str) -> RawSample:
+    now = time.time()
+    return RawSample(key, argv, None, "", "", now, now - start, msg)
