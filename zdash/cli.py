@@ -1,4 +1,4 @@
-"""Command line: `zdash` (dashboard), `zdash record`, `zdash replay`, `zdash check`.
+"""Command line: `zdash` (dashboard), `zdash record`, `zdash replay`, `zdash check`, `zdash import`.
 
 Only the dashboard commands import Textual (lazily, below); record and check stay headless
 so they run on a minimal server and in cron.
@@ -38,7 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="diagnose once and exit like a Nagios plugin (0/1/2/3)")
     c.add_argument("--json", action="store_true", help="print findings as JSON (schema 1)")
-    c.add_argument("--replay", metavar="FILE", help="diagnose a recording instead of the live host")
+    src = c.add_mutually_exclusive_group()
+    src.add_argument("--replay", metavar="FILE", help="diagnose a recording instead of the live host")
+    src.add_argument("--text", metavar="FILE", help="diagnose pasted zpool/zfs output ('-': stdin)")
     c.add_argument("--samples", type=int, default=5, help="live ticks to collect (default 5)")
     c.add_argument("--interval", type=_positive, default=1.0, help="seconds between ticks")
     c.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
@@ -46,7 +48,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("summary", help="print one line per tick of a session file (headless)")
     s.add_argument("file")
+
+    im = sub.add_parser("import", help="turn pasted zpool status/list/iostat, zfs list output "
+                                       "into a one-tick session file")
+    im.add_argument("file", help="text file with the pasted output ('-': stdin)")
+    im.add_argument("-o", "--output", required=True, help="session file (.yaml, or .yaml.gz)")
+    im.add_argument("--description", help="what a viewer should look for (shown on replay)")
+
+    pl = sub.add_parser("plan", help="print a repair plan and its pre-flight checks; runs nothing "
+                                     "(exit 0 all pass, 1 a check fails, 3 cannot read the pool)")
+    pl.add_argument("action", choices=_PLAN_ACTIONS, metavar="ACTION", help=", ".join(_PLAN_ACTIONS))
+    pl.add_argument("pool", metavar="POOL")
+    pl.add_argument("device", nargs="?", metavar="DEVICE",
+                    help="the pool's device (path, name or GUID); the clone for promote")
+    pl.add_argument("new_device", nargs="?", metavar="NEW_DEVICE", help="the new disk (attach, replace)")
+    pl.add_argument("--json", action="store_true", help="print the plan as JSON (schema 1)")
     return p
+
+
+# Kept here, not imported from zdash.actions, so `zdash --help` stays cheap.
+_PLAN_ACTIONS = ("attach", "detach", "replace", "offline", "online", "clear", "scrub",
+                 "scrub-pause", "scrub-stop", "promote")
 
 
 def _dashboard_options(p: argparse.ArgumentParser, live: bool) -> None:
@@ -116,6 +138,12 @@ def main(argv: list[str] | None = None) -> int:
             return _check(args)
         if args.cmd == "summary":
             return _summary(args.file)
+        if args.cmd == "import":
+            from .import_command import run_import
+            return run_import(args.file, args.output, args.description)
+        if args.cmd == "plan":
+            from .actions.cli_plan import run_plan
+            return run_plan(args.action, args.pool, args.device, args.new_device, args.json)
         return _dashboard(args)   # no command, or `replay`
     except BrokenPipeError:
         return 0
@@ -129,6 +157,9 @@ def _check(args: argparse.Namespace) -> int:
     except ConfigError as e:
         print(f"zdash: {e}", file=sys.stderr)
         return 3
+    if args.text:
+        from .import_command import run_check_text
+        return run_check_text(args.text, args.json, tuple(args.pools), cfg)
     return run_check(args.json, args.replay, max(2, args.samples), args.interval,
                      tuple(args.pools), cfg)
 

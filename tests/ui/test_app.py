@@ -1,0 +1,257 @@
+"""Pilot tests: the app driven by keys on recordings (the lab fixtures when present)."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.capture_ticks import capture_tick
+from zdash.checks.registry import run_checks
+from zdash.ui.app import ZdashApp
+from zdash.ui.live_feed import LiveFeed
+from zdash.ui.paths import ResourceError
+from zdash.ui.screens.dashboard import DashboardScreen
+from zdash.ui.screens.datasets import DatasetsScreen
+from zdash.ui.screens.finding import FindingScreen
+from zdash.ui.screens.help import HelpScreen
+from zdash.ui.screens.wall import WallScreen
+from zdash.ui.widgets.findings import FindingsTable
+from zdash.ui.widgets.status_bar import StatusBar
+
+from .conftest import first_tick, replay_app, wait_frame
+from .test_feed import FakeSource
+
+
+def _status(app) -> str:
+    return app.screen.query_one(StatusBar).text
+
+
+async def _open_finding(pilot, check: str) -> FindingScreen:
+    app = pilot.app
+    table = app.screen.query_one(FindingsTable)
+    await pilot.press("f")
+    row = next(i for i, f in enumerate(app.frame.findings) if f.check == check)
+    table.move_cursor(row=row)
+    await pilot.press("enter")
+    await pilot.pause()
+    assert isinstance(app.screen, FindingScreen)
+    return app.screen
+
+
+async def test_deranged_disk_finding_appears_marks_the_leaf_and_opens(recordings):
+    path = recordings["deranged"]
+    app = replay_app(path, start=first_tick(path, "deranged_disk"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        frame = await wait_frame(pilot, lambda f: any(x.check == "deranged_disk" for x in f.findings))
+        finding = next(x for x in frame.findings if x.check == "deranged_disk")
+        rows = app.screen.query_one(FindingsTable)
+        assert rows.row_count == len(frame.findings)
+        vdevs = app.screen.query_one("#vdevs")
+        marked = [r for r in vdevs._rows.values() if any(t == "! " for t, _ in r.cells[0])]
+        assert [r.kind for r in marked] == ["leaf"]
+        screen = await _open_finding(pilot, "deranged_disk")
+        body = str(screen.query_one("#finding-body").render())
+        assert "Why" in body and "Evidence" in body and "Suggested actions" in body
+        assert finding.why.split()[0] in body and "$ zpool" in body     # argv shown, read-only
+        await pilot.press("escape")
+        assert isinstance(app.screen, DashboardScreen)
+
+
+async def test_degraded_findings_appear_and_open(recordings):
+    path = recordings["degraded"]
+    app = replay_app(path, start=first_tick(path, "health"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        frame = await wait_frame(pilot, lambda f: any(x.check == "health" for x in f.findings))
+        assert any(p.state == "DEGRADED" for p in frame.snapshot.pools)
+        screen = await _open_finding(pilot, "health")
+        assert "Why" in str(screen.query_one("#finding-body").render())
+
+
+async def test_pause_step_seek_move_the_replay_time(sessions):
+    app = replay_app(sessions["degraded"], start=0, playing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        f0 = await wait_frame(pilot)
+        times = app.feed.times
+        assert f0.position.index == 0 and "❚❚" in _status(app)
+        await pilot.press("full_stop")
+        f1 = await wait_frame(pilot, lambda f: f.position.index == 1)
+        assert f1.time == times[1] and f1 is not f0
+        await pilot.press("full_stop", "full_stop", "comma")
+        assert (await wait_frame(pilot, lambda f: f.position.index == 2)).time == times[2]
+        await pilot.press("end")
+        await wait_frame(pilot, lambda f: f.position.at_end)
+        await pilot.press("home")
+        await wait_frame(pilot, lambda f: f.position.index == 0)
+        # seek to a tick, then to a clock time typed as the status bar shows it
+        await pilot.press("t")
+        await pilot.press(*"#5", "enter")
+        assert (await wait_frame(pilot, lambda f: f.position.index == 4)).time == times[4]
+        import time as _t
+        await pilot.press("t")
+        await pilot.press(*_t.strftime("%H:%M:%S", _t.localtime(times[8])), "enter")
+        assert (await wait_frame(pilot, lambda f: f.position.index == 8)).time == times[8]
+        assert times[8] and "03:40:08" in _status(app)
+        # a bad seek says why and stays open
+        await pilot.press("t", *"later", "enter")
+        assert "cannot read" in str(app.screen.query_one("#seek-error").render())
+        await pilot.press("escape")
+        # resume: time moves by itself; speed changes show in the status bar
+        await pilot.press("plus", "plus", "plus", "plus", "space")
+        await wait_frame(pilot, lambda f: f.position.index > 8)     # it played on by itself
+        assert "16×" in _status(app)
+        await pilot.press("space")
+        await wait_frame(pilot, lambda f: not f.position.playing)
+
+
+async def test_live_dashboard_says_live_and_hides_replay_keys(tmp_path):
+    ticks = [capture_tick("scrub", "scrubbing", 1_700_000_000.0 + k) for k in range(4)]
+    feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: FakeSource(ticks))
+    app = ZdashApp(feed, record_dir=str(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot, lambda f: len(f.history) == 4)
+        assert "LIVE" in _status(app) and "lab" in _status(app)
+        keys = {b.binding.action for b in app.screen.active_bindings.values()}
+        assert "record" in keys and not keys & {"pause", "step(1)", "seek"}
+        assert "scrub" in str(app.screen.query_one("#pool-header").render())
+
+
+async def test_live_recording_badge_and_no_data_banner(tmp_path):
+    ticks = [capture_tick("healthy", None, 1_700_000_000.0 + k) for k in range(200)]
+
+    gate = asyncio.Event()
+
+    class Gated(FakeSource):
+        async def ticks(self):
+            for n, t in enumerate(self._ticks):
+                if n == 2:
+                    await gate.wait()        # two ticks, then wait for the test to press r
+                yield t
+            await asyncio.sleep(3600)        # then the host stops answering
+
+    now = [0.0]
+    feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: Gated(ticks[:6]))
+    app = ZdashApp(feed, record_dir=str(tmp_path), clock=lambda: now[0])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot, lambda f: len(f.history) == 2)
+        await pilot.press("r")
+        gate.set()
+        await wait_frame(pilot, lambda f: f.recording is not None)
+        assert "● REC" in _status(app) and "zdash-lab-" in _status(app)
+        await wait_frame(pilot, lambda f: len(f.history) == 6)
+        now[0] = 30.0                         # 30 s without a frame (fake clock)
+        app._check_silence()
+        await pilot.pause()
+        assert "NO DATA" in _status(app) and "30s" in _status(app)
+        await pilot.press("r")
+    recorded = list(tmp_path.glob("zdash-lab-*.yaml.gz"))
+    assert len(recorded) == 1
+
+
+async def test_wall_mode_binds_no_action(recordings):
+    app = replay_app(recordings["deranged"], playing=True, loop=True, wall=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        assert isinstance(app.screen, WallScreen) and app.theme == "zdash-wall"
+        actions = {b.binding.action for b in app.screen.active_bindings.values()}
+        assert actions <= {"quit", "help_quit"}, actions      # only the App's own ctrl+q / ctrl+c
+        assert not app.use_command_palette
+        index = app.frame.position.index
+        await pilot.press("space", "comma", "t", "d", "r", "question_mark", "ctrl+p", "q", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, WallScreen) and len(app.screen_stack) == 1
+        assert app.feed.playing and app.feed.speed == 1.0 and app.return_code is None
+        assert app.frame.position.index >= index
+        assert "ONLINE" in str(app.screen.query_one("PoolTile .tile-state").render()) or \
+            "DEGRADED" in str(app.screen.query_one("PoolTile .tile-state").render())
+
+
+async def test_wall_banner_when_data_is_stale(sessions):
+    app = replay_app(sessions["healthy"], wall=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_frame(pilot)
+        app.feed_error = "FileNotFoundError: zpool"
+        await pilot.pause()
+        banner = app.screen.query_one("#wall-banner")
+        assert banner.has_class("-failed") and "FAILED" in str(banner.render())
+        app.feed_error = None
+        await pilot.pause()
+        assert not banner.has_class("-failed") and not banner.has_class("-stale")
+
+
+async def test_demo_starts_where_there_is_no_zpool(sessions, monkeypatch, capsys):
+    """`zdash` on a host without zpool: one line on stderr, then the demo in the UI."""
+    from zdash import cli
+    monkeypatch.setenv("ZDASH_DEMO", sessions["deranged"])
+    monkeypatch.setenv("PATH", "/nonexistent")
+    started = []
+    monkeypatch.setattr(ZdashApp, "run", lambda self: started.append(self))
+    assert cli.main([]) == 0
+    assert "no `zpool`" in capsys.readouterr().err
+    (app,) = started
+    assert app.feed.mode == "demo"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        status = _status(app)
+        assert "DEMO" in status and "no zpool on this host" in status
+
+
+async def test_datasets_view_shows_what_destroy_R_takes(sessions):
+    app = replay_app(sessions["clones"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        await pilot.press("d")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, DatasetsScreen)
+        detail = str(app.screen.query_one("#dataset-detail").render())
+        assert "zfs destroy -R clones/base@s1" in detail
+        assert "clones/clone1" in detail and "clones/clone2" in detail
+        await pilot.press("escape")
+        assert isinstance(app.screen, DashboardScreen)
+
+
+async def test_help_lists_the_keys_that_apply(sessions):
+    app = replay_app(sessions["healthy"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_frame(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        assert "Pause or resume" in text and "Seek to a time" in text
+        assert "recording the live data" not in text          # r applies to live only
+        await pilot.press("escape")
+        assert isinstance(app.screen, DashboardScreen)
+
+
+async def test_themes_from_the_themes_folder(sessions):
+    app = replay_app(sessions["healthy"], theme="zdash-light")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_frame(pilot)
+        assert app.theme == "zdash-light" and not app.current_theme.dark
+        assert set(app.available_themes) == {"zdash-dark", "zdash-light", "zdash-wall"}
+        app.theme = "zdash-dark"              # as the command palette does
+        await pilot.pause()
+        assert app.current_theme.dark
+    with pytest.raises(ResourceError, match="unknown theme 'nope'"):
+        replay_app(sessions["healthy"], theme="nope")
+
+
+async def test_theme_from_the_config_file(sessions, tmp_path, monkeypatch):
+    from zdash.ui.settings import load_ui_settings
+    (tmp_path / "zdash").mkdir()
+    (tmp_path / "zdash" / "config.yaml").write_text("ui:\n  theme: zdash-light\n  wall_cycle_s: 5\n")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    settings = load_ui_settings()
+    assert settings.theme == "zdash-light" and settings.wall_cycle_s == 5.0
+    app = replay_app(sessions["healthy"], settings=settings)
+    assert app.theme == "zdash-light"
+
+
+def test_bundled_demo_recording_replays():
+    """fixtures/demo.yaml.gz (committed from the lab) is what a newcomer sees first."""
+    from zdash.ui.paths import ROOT
+    demo = ROOT / "fixtures" / "demo.yaml.gz"
+    if not demo.exists():
+        pytest.skip("fixtures/demo.yaml.gz is not committed yet")
+    from zdash.sources.replay import load_replay
+    header, snaps = load_replay(str(demo))
+    assert len(snaps) >= 5 and any(s.pools for s in snaps)

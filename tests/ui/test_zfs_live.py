@@ -1,0 +1,75 @@
+"""On a real pool (marker `zfs`, run inside ../shared/zfslab): the dashboard on the live host
+shows the pool and its numbers move under load, and a recording made from the UI replays.
+
+    ../shared/zfslab/zfslab run --mem 4G '.venv/bin/pytest -q tests/ui/test_zfs_live.py'
+"""
+from __future__ import annotations
+
+import functools
+import time
+
+import pytest
+
+from tests.zfs.lab import Lab, zfs_available
+from zdash.checks.registry import run_checks
+from zdash.sources.replay import load_replay
+from zdash.ui.app import ZdashApp
+from zdash.ui.live_feed import LiveFeed
+from zdash.ui.vdev_rows import pool_key
+from zdash.ui.widgets.status_bar import StatusBar
+
+from .conftest import wait_frame
+
+WHY_NOT = zfs_available()
+pytestmark = [pytest.mark.zfs, pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")]
+
+
+@pytest.fixture
+def lab(tmp_path_factory):
+    lab = Lab(str(tmp_path_factory.mktemp("uilab", numbered=True)))
+    try:
+        yield lab
+    finally:
+        lab.cleanup()
+
+
+def _shown(app, key: str) -> tuple[str, ...]:
+    """What the vdev table shows for a row, as plain text per column."""
+    row = app.screen.query_one("#vdevs")._rows[key]
+    return tuple("".join(t for t, _ in cell) for cell in row.cells)
+
+
+async def test_live_dashboard_numbers_move(lab, tmp_path):
+    lab.pool("zdui", "mirror", lab.loop("a"), lab.loop("b"), "mirror", lab.loop("c"), lab.loop("d"))
+    lab.fill("/zdui/prefill", 16)
+    fio = lab.load("/zdui", 300, size="16M")
+    try:
+        feed = LiveFeed(functools.partial(run_checks), 1.0, ("zdui",))
+        app = ZdashApp(feed, record_dir=str(tmp_path))
+        # 28 rows: the chart is hidden, the emulated lab VM has little CPU to spare
+        async with app.run_test(size=(120, 28)) as pilot:
+            first = await wait_frame(pilot, lambda f: f.snapshot.pool("zdui") is not None, timeout=180)
+            key = pool_key(first.snapshot.pool("zdui"))
+            assert "LIVE" in app.screen.query_one(StatusBar).text
+            assert "zdui" in str(app.screen.query_one("#pool-header").render())
+            await pilot.press("r")                     # record from the UI while we watch
+            measured, last = set(), first
+            end = time.monotonic() + 240
+            while len(measured) < 3 and time.monotonic() < end:
+                last = await wait_frame(pilot, lambda f, prev=last: f is not prev, timeout=60)
+                shown = _shown(app, key)[3:5]           # OPS/s and MB/s of the pool row
+                if "-" not in shown:
+                    measured.add(shown)
+            assert len(measured) >= 3, f"the numbers did not move: {measured}"
+            assert any(float(ops) > 0 for ops, _ in measured)
+            leaves = [r for r in app.screen.query_one("#vdevs")._rows.values() if r.kind == "leaf"]
+            assert len(leaves) == 4
+            assert last.recording is not None and "REC" in app.screen.query_one(StatusBar).text
+            await pilot.press("r")
+            await wait_frame(pilot, lambda f: f.recording is None, timeout=60)
+    finally:
+        fio.kill()
+        fio.wait()
+    (path,) = tmp_path.glob("zdash-*.yaml.gz")
+    header, snaps = load_replay(str(path))
+    assert len(snaps) >= 5 and snaps[0].pool("zdui") is not None     # replayable from tick one

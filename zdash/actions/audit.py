@@ -1,0 +1,81 @@
+"""The audit log: one JSON object per line, appended, never rewritten.
+
+Why this shape: JSON lines survive a crash mid-write (at most the last line is torn, the
+rest stay readable), grep and jq read them, and O_APPEND makes each write land at the end even
+with two zdash instances logging at once (one write() per line, well under PIPE_BUF-like sizes
+on local filesystems). fsync after each line: the log matters most right after something went
+wrong, which is also when the machine may go down.
+
+Fields (schema 1): time (ISO 8601 UTC), user, sudo_user, host, mode, action, pool, device,
+new_device, argv, shell, via, outcome (ok, failed, refused, timeout), refused_reason,
+difference (what changed since the plan), exit_code, stderr, stdout, duration_s, preflight
+(the checks of the plan as confirmed) and preflight_fresh (as re-validated right before running).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import getpass
+import json
+import os
+import socket
+
+SCHEMA = 1
+
+
+def default_path() -> str:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "zdash", "audit.jsonl")
+
+
+class AuditError(OSError):
+    pass
+
+
+class AuditLog:
+    def __init__(self, path: str | None = None) -> None:
+        self.path = path or default_path()
+
+    def open(self) -> int:
+        """Opened before anything runs: an action whose record cannot be written is refused."""
+        try:
+            os.makedirs(os.path.dirname(self.path) or ".", mode=0o700, exist_ok=True)
+            return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as e:
+            raise AuditError(e.errno, f"cannot write the audit log {self.path}: {e.strerror}") from None
+
+    def write(self, record: dict, fd: int | None = None) -> dict:
+        full = {"schema": SCHEMA, "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
+                "user": _user(), "sudo_user": os.environ.get("SUDO_USER"), "host": socket.gethostname(),
+                **record}
+        line = (json.dumps(full, ensure_ascii=False, default=str) + "\n").encode()
+        own = fd is None
+        fd = self.open() if own else fd
+        try:
+            while line:   # one write() per line in practice; loop only on a partial write
+                line = line[os.write(fd, line):]
+            os.fsync(fd)
+        finally:
+            if own:
+                os.close(fd)
+        return full
+
+    def read(self) -> list[dict]:
+        """Every complete record (a torn last line is skipped): for tests and `zdash` history views."""
+        out = []
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                for line in f:
+                    try:
+                        out.append(json.loads(line))
+                    except ValueError:
+                        continue
+        except FileNotFoundError:
+            pass
+        return out
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:   # no passwd entry (containers): the uid still identifies
+        return str(os.getuid())

@@ -1,0 +1,46 @@
+"""One fresh look at the host, right before a plan is shown or run: the same commands the live
+source runs every few seconds, through the same Runner (argv, timeout, LC_ALL=C, no shell) and
+the same SnapshotBuilder, so a plan is checked against exactly what the dashboard would show.
+
+Not LiveSource.start(): that also lists every dataset and snapshot of the host and waits for
+it, which can take many seconds on a big host and is needed only for promote.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+from ..builder import SnapshotBuilder
+from ..model import Snapshot
+from ..parse import ParseError
+from ..parse.zfs_list import ZFS_LIST_FIELDS
+from ..parse.zpool_status import parse_status
+from ..parse.zpool_version import parse_version
+from ..sources.live import LiveSource
+from ..sources.procfs import describe_devices
+from ..sources.raw import Tick
+
+
+async def fresh_snapshot(pool: str | None = None, *, datasets: bool = False,
+                         timeout: float = 15.0) -> Snapshot:
+    """Status and space of every imported pool (a new disk must not be in *any* of them), the
+    device facts of their leaves, the ashift of `pool`, and its datasets when asked."""
+    src = LiveSource(timeout=timeout)   # used for its Runner and its version-aware argv choice
+    run = src.runner.run
+    version = await run("version", ("zpool", "version"))
+    with contextlib.suppress(ParseError):
+        src.version = parse_version(version.stdout)[0] if version.ok else None
+    jobs = [run("status", src._status_argv()), run("list", ("zpool", "list", "-v", "-H", "-p", "-P"))]
+    if datasets and pool:
+        jobs.append(run("datasets", ("zfs", "list", "-H", "-p", "-r", "-t", "filesystem,volume,snapshot",
+                                     "-o", ",".join(ZFS_LIST_FIELDS), pool)))
+    samples = [version, *await asyncio.gather(*jobs)]
+    pools = ()
+    if samples[1].ok:
+        with contextlib.suppress(ParseError):
+            pools = parse_status(list(samples[1].argv), samples[1].stdout)
+    samples.append(describe_devices([v.path for p in pools for v in p.leaves() if v.path]))
+    if pool and any(p.name == pool for p in pools):
+        samples.append(await run(f"ashift:{pool}", src._ashift_argv(pool)))
+    return SnapshotBuilder(1.0, src.host).feed(Tick(time.time(), tuple(samples)))

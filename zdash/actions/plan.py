@@ -1,0 +1,138 @@
+"""An action plan is data: what would run, why it is safe (or not), and what it was checked
+against. Nothing here runs anything, so the same plan is shown by the UI's confirm screen,
+printed by `zdash plan`, stored in the audit log and re-built right before execution.
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+
+from ..model import Pool, Vdev
+
+# Catalog names. Scrub is three actions because start, pause and stop are different commands
+# with different risks, and a running scrub turns "start" into a choice between the other two.
+ACTIONS = ("attach", "detach", "replace", "offline", "online", "clear",
+           "scrub", "scrub-pause", "scrub-stop", "promote")
+FAIL, WARN = "fail", "warn"
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One pre-flight check. `severity` matters only when not ok: a failed "fail" check blocks
+    the plan, a failed "warn" check is shown but does not (a bare /dev/sdX path, for one)."""
+
+    name: str
+    ok: bool
+    reason: str
+    severity: str = FAIL
+
+    @property
+    def blocks(self) -> bool:
+        return not self.ok and self.severity == FAIL
+
+    @property
+    def mark(self) -> str:
+        return "PASS" if self.ok else ("FAIL" if self.severity == FAIL else "WARN")
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "ok": self.ok, "severity": self.severity,
+                "result": self.mark.lower(), "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """What the admin asked for; a plan is re-built from it against fresh state."""
+
+    action: str
+    pool: str
+    device: str | None = None        # leaf path/name/GUID; the dataset for promote
+    new_device: str | None = None    # attach and replace
+
+
+@dataclass(frozen=True, slots=True)
+class ActionPlan:
+    request: Request
+    argv: tuple[str, ...]            # () when the request cannot even be expressed (no such pool)
+    title: str                       # one line: "Attach /dev/sdc to /dev/sdb in tank"
+    summary: str                     # what will happen, a few sentences
+    duration: str                    # how long it may take, in words
+    disruptive: bool                 # wipes a disk, drops redundancy, or loses progress
+    confirm_token: str | None        # text the admin must type; None: an explicit key will do
+    checks: tuple[Check, ...]
+    based_on: tuple[str, ...]        # fingerprint of the pool this plan was made from
+    via: str = "cli"                 # "cli", or "libzfs_core" (promote when pyzfs is importable)
+    alternatives: tuple[str, ...] = ()   # actions to offer instead (a running scrub: pause, stop)
+
+    @property
+    def action(self) -> str:
+        return self.request.action
+
+    @property
+    def pool(self) -> str:
+        return self.request.pool
+
+    @property
+    def shell_text(self) -> str:
+        """The argv as a shell would need it typed: quoting shown, never executed by one."""
+        return shlex.join(self.argv)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.argv) and not any(c.blocks for c in self.checks)
+
+    @property
+    def failures(self) -> tuple[Check, ...]:
+        return tuple(c for c in self.checks if c.blocks)
+
+    @property
+    def warnings(self) -> tuple[Check, ...]:
+        return tuple(c for c in self.checks if not c.ok and c.severity == WARN)
+
+    def to_dict(self) -> dict:
+        """`zdash plan --json` and the audit log (schema 1; fields are only ever added)."""
+        r = self.request
+        return {"schema": SCHEMA_VERSION, "action": r.action, "pool": r.pool, "device": r.device,
+                "new_device": r.new_device, "argv": list(self.argv), "shell": self.shell_text,
+                "title": self.title, "summary": self.summary, "duration": self.duration,
+                "disruptive": self.disruptive, "confirm_token": self.confirm_token,
+                "via": self.via, "alternatives": list(self.alternatives), "ok": self.ok,
+                "checks": [c.to_dict() for c in self.checks], "based_on": list(self.based_on)}
+
+
+def argv_for(r: Request) -> tuple[str, ...]:
+    """What runs, from the request alone (names resolved by the builders before this)."""
+    verb = {"scrub": ("scrub",), "scrub-pause": ("scrub", "-p"), "scrub-stop": ("scrub", "-s")}
+    if r.action == "promote":
+        return ("zfs", "promote", r.device or "")
+    if r.action in verb:
+        return ("zpool", *verb[r.action], r.pool)
+    return tuple(x for x in ("zpool", r.action, r.pool, r.device, r.new_device) if x is not None)
+
+
+def fingerprint(pool: Pool | None) -> tuple[str, ...]:
+    """The parts of a pool's state a plan depends on, one readable line each, so a re-check can
+    show exactly what changed. Counters and scan progress are left out on purpose: they move
+    every second and do not change what a command will do; states, membership and the kind of
+    scan running do."""
+    if pool is None:
+        return ("(pool not found)",)
+    lines = [f"pool {pool.name} {pool.state} guid={pool.guid or '?'}"]
+    scan = pool.scan
+    if scan is not None and scan.state in ("scanning", "paused"):
+        lines.append(f"scan {scan.function} {scan.state}")
+
+    def walk(v: Vdev, depth: int) -> None:
+        for c in v.children:
+            where = f" path={c.path}" if c.path and c.path != c.name else ""
+            lines.append(f"{'  ' * depth}{c.name} {c.kind} {c.state} guid={c.guid or '?'}{where}")
+            walk(c, depth + 1)
+    walk(pool.root, 1)
+    return tuple(lines)
+
+
+def difference(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
+    """'- line' for what is gone, '+ line' for what appeared; empty when nothing changed."""
+    gone = [f"- {l.strip()}" for l in old if l not in new]
+    came = [f"+ {l.strip()}" for l in new if l not in old]
+    return tuple(gone + came)

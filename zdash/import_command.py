@@ -1,0 +1,116 @@
+"""`zdash import FILE -o SESSION` and `zdash check --text FILE`: pasted human output of
+`zpool status`, `zpool list -v`, `zpool iostat -v [-l]` and `zfs list` as one zdash tick.
+
+import writes a one-tick session (the samples hold the converted text, their argv says which
+layout it is in); check runs the diagnosis on that one snapshot. Both print every line they
+could not read as `line N: <text> (<why>)` on stderr; the session header's description keeps
+the same report. import exits 0 when something was imported, 1 when nothing could be read.
+
+The tick's time is the file's modification time (now for stdin), or the newest time printed in
+the paste (a scan, a `-T` stamp) when that is later: scan ages and ETAs are measured from it.
+A paste has no history, so checks that want a sustained signal over several samples
+(deranged_disk) are asked for as many samples as there are: one.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import time
+
+from .parse.pasted_samples import Imported, import_paste
+from .sources.raw import Tick
+
+
+class PasteError(Exception):
+    """The file cannot be read; str() is one line for the admin."""
+
+
+def read_paste(path: str) -> tuple[str, float]:
+    """The text (UTF-8, UTF-16 with a BOM as Windows tools write it) and its time."""
+    try:
+        if path == "-":
+            data, mtime = sys.stdin.buffer.read(), time.time()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+            mtime = os.path.getmtime(path)
+    except OSError as e:
+        raise PasteError(f"cannot read {path}: {e.strerror or e}") from None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return data.decode("utf-16", errors="replace"), mtime
+    return data.decode("utf-8-sig", errors="replace"), mtime
+
+
+def paste_tick(imported: Imported, default_time: float) -> Tick:
+    t = max(default_time, imported.newest or 0.0)
+    return Tick(t, tuple(dataclasses.replace(s, time=t) for s in imported.samples))
+
+
+def describe(path: str, imported: Imported) -> str:
+    kinds = {"status": "zpool status", "list": "zpool list", "iostat": "zpool iostat", "zfs": "zfs list"}
+    parts = [f"{kinds[b.kind]} (lines {b.first}-{b.last})" for b in imported.doc.blocks
+             if b.kind in kinds and any(n in imported.used for n in range(b.first, b.last + 1))]
+    lines = [f"Imported by `zdash import` from the pasted output in {os.path.basename(path)}: "
+             + (", ".join(parts) or "nothing") + ". Human numbers carry 3 significant digits; "
+             "rates are what the pasted report showed, not measured by zdash."]
+    lines += imported.notes
+    if imported.unread:
+        lines.append(f"{len(imported.unread)} line(s) could not be read:")
+        lines += [str(u) for u in imported.unread]
+    return "\n".join(lines)
+
+
+def _report_unread(imported: Imported) -> None:
+    for u in imported.unread:
+        print(str(u), file=sys.stderr)
+
+
+def run_import(path: str, output: str, description: str | None = None) -> int:
+    from .sources.session import SessionWriter
+    try:
+        text, mtime = read_paste(path)
+    except PasteError as e:
+        print(f"zdash: {e}", file=sys.stderr)
+        return 1
+    imported = import_paste(text)
+    _report_unread(imported)
+    if not imported.ok:
+        print(f"zdash: nothing in {path} could be read as zpool status, zpool list, "
+              "zpool iostat or zfs list output; no session written", file=sys.stderr)
+        return 1
+    note = describe(path, imported)
+    try:
+        with SessionWriter(output, None, 1.0, (description + "\n\n" + note) if description else note) as w:
+            w.write(paste_tick(imported, mtime))
+    except OSError as e:
+        print(f"zdash: cannot write {output}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    for n in imported.notes:
+        print(f"zdash: {n}", file=sys.stderr)
+    kinds = sorted({s.key for s in imported.samples})
+    print(f"zdash: wrote {output}: one tick with {', '.join(kinds)}"
+          + (f"; {len(imported.unread)} line(s) not read" if imported.unread else ""), file=sys.stderr)
+    return 0
+
+
+def run_check_text(path: str, as_json: bool, pools: tuple[str, ...], cfg) -> int:
+    from .builder import SnapshotBuilder
+    from .check_command import exit_code, report, text_report
+    from .checks.registry import run_checks
+    try:
+        text, mtime = read_paste(path)
+    except PasteError as e:
+        print(f"zdash: {e}", file=sys.stderr)
+        return 3
+    imported = import_paste(text)
+    _report_unread(imported)
+    history = [SnapshotBuilder(1.0, None).feed(paste_tick(imported, mtime))]
+    cfg = dataclasses.replace(cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, len(history)))
+    findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]
+    code = exit_code(history, findings, pools)
+    doc = report(history, findings, code, f"text:{path}")
+    doc["unread"] = [{"line": u.line, "text": u.text, "why": u.why} for u in imported.unread]
+    print(json.dumps(doc, indent=2) if as_json else text_report(doc))
+    return code

@@ -1,0 +1,154 @@
+"""The dashboard: status, pool header, vdev table, findings, history chart, replay bar.
+
+Draws every frame from `app.frame`; each widget compares its input with what it shows and
+redraws only on a difference. Replay controls and recording are bound here and enabled by what
+the feed can do (check_action), so the footer shows exactly the keys that apply."""
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer
+
+from ...model import Pool
+from ..feed import Frame
+from ..outliers import outlier_leaves
+from ..vdev_rows import pool_key
+from ..widgets.findings import FindingsTable
+from ..widgets.history_chart import HistoryChart
+from ..widgets.pool_header import PoolHeader
+from ..widgets.pool_tabs import PoolTabs
+from ..widgets.replay_bar import ReplayBar
+from ..widgets.status_bar import StatusBar
+from ..widgets.vdev_table import VdevTable
+from .dashboard_actions import DashboardActions
+
+SHORT = 30     # rows below which the chart starts hidden
+
+
+class DashboardScreen(DashboardActions, Screen):
+    BINDINGS = [
+        Binding("question_mark", "help", "Keys", tooltip="This help: the keys that apply now"),
+        Binding("space", "pause", "Play/Pause", tooltip="Pause or resume the replay"),
+        Binding("comma", "step(-1)", "Back", tooltip="One tick back (pauses)"),
+        Binding("full_stop", "step(1)", "Fwd", tooltip="One tick forward (pauses)"),
+        Binding("minus", "speed(-1)", "Slower", show=False, tooltip="Half the replay speed"),
+        Binding("plus,equals_sign", "speed(1)", "Faster", show=False, tooltip="Double the replay speed"),
+        Binding("t", "seek", "Seek", tooltip="Seek to a time, +30s, 50% or #tick"),
+        Binding("home", "seek_edge(0)", "Start of the recording", show=False, priority=True),   # over the tables
+        Binding("end", "seek_edge(1)", "End of the recording", show=False, priority=True),
+        Binding("r", "record", "Rec", tooltip="Start or stop recording the live data to a session file"),
+        Binding("d", "datasets", "Datasets", tooltip="Datasets: clone graph and what destroy -R takes"),
+        Binding("g", "chart", "Chart", tooltip="Show or hide the history chart"),
+        Binding("left_square_bracket", "pool(-1)", "Prev pool", show=False),
+        Binding("right_square_bracket", "pool(1)", "Next pool", show=False),
+        Binding("f", "focus_panel('findings')", "Go to the findings", show=False),
+        Binding("v", "focus_panel('vdevs')", "Go to the vdevs", show=False),
+        Binding("i", "about", "About this recording", show=False),
+        Binding("q", "app.quit", "Quit", tooltip="Quit zdash"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pool_name: str | None = None
+        self.chart_pref: bool | None = None      # None: shown when the terminal is tall enough
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar()
+        yield PoolTabs(id="pool-tabs")
+        yield PoolHeader(id="pool-header")
+        yield VdevTable(id="vdevs")
+        yield FindingsTable(id="findings")
+        yield HistoryChart(id="history")
+        yield ReplayBar(id="replay-bar")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#vdevs").border_title = "Vdevs"
+        self.query_one("#replay-bar").display = self.app.feed.can_control
+        self.watch(self.app, "frame", self._on_frame, init=True)
+        self.query_one("#vdevs").focus()
+
+    def on_resize(self) -> None:
+        short = self.size.height < SHORT
+        self.set_class(short, "-short")
+        self.set_class(not (self.chart_pref if self.chart_pref is not None else not short), "-no-chart")
+
+    def on_screen_resume(self) -> None:
+        self._on_frame(self.app.frame)       # catch up with frames that arrived while covered
+
+    # -- drawing ----------------------------------------------------------------------------
+    def _pool(self, frame: Frame) -> Pool | None:
+        pools = frame.snapshot.pools
+        chosen = next((p for p in pools if p.name == self.pool_name), pools[0] if pools else None)
+        self.pool_name = chosen.name if chosen else None
+        return chosen
+
+    def _on_frame(self, frame: Frame | None) -> None:
+        if frame is None or not self.is_current:
+            return
+        pool = self._pool(frame)
+        header = self.query_one(PoolHeader)
+        self.query_one(PoolTabs).show(frame.snapshot.pools, self.pool_name)
+        self.query_one(FindingsTable).show(frame.findings, len(frame.snapshot.pools) > 1)
+        self.query_one(ReplayBar).show(frame.position)
+        table = self.query_one(VdevTable)
+        if pool is None:
+            header.show(None, frame.history, self.app.cfg, "no pools imported on this host"
+                        if frame.snapshot.sources else "waiting for the first sample…")
+            return
+        header.show(pool, frame.history, self.app.cfg)
+        table.show(pool, outlier_leaves(pool, frame.findings, self.app.cfg))
+        self._update_chart()
+
+    def _update_chart(self) -> None:
+        frame = self.app.frame
+        if frame is None or self.pool_name is None:
+            return
+        table = self.query_one(VdevTable)
+        pool = frame.snapshot.pool(self.pool_name)
+        key = table.selected_key or (pool_key(pool) if pool else "")
+        label = table.label_of(key) or self.pool_name
+        self.query_one(HistoryChart).show(frame.history, self.pool_name, key,
+                                          f"pool {self.pool_name}" if key.startswith("pool:") else label)
+
+    @on(DataTable.RowHighlighted, "#vdevs")
+    def _vdev_highlighted(self) -> None:
+        self._update_chart()
+
+    @on(FindingsTable.Open)
+    def _open_finding(self, event: FindingsTable.Open) -> None:
+        from .finding import FindingScreen
+        self.app.push_screen(FindingScreen(event.finding))
+
+    @on(ReplayBar.Seek)
+    def _bar_seek(self, event: ReplayBar.Seek) -> None:
+        pos = self.app.frame.position if self.app.frame else None
+        if pos is not None:
+            self.app.feed.seek_time(pos.start + event.fraction * (pos.end - pos.start))
+
+    # -- pools and chart --------------------------------------------------------------------
+    def action_chart(self) -> None:
+        shown = not self.has_class("-no-chart")
+        self.chart_pref = not shown
+        self.set_class(shown, "-no-chart")
+        if not shown:
+            self._update_chart()
+
+    def action_pool(self, step: int) -> None:
+        frame = self.app.frame
+        if frame is None or not frame.snapshot.pools:
+            return
+        names = [p.name for p in frame.snapshot.pools]
+        i = names.index(self.pool_name) if self.pool_name in names else 0
+        self.select_pool((i + step) % len(names))
+
+    def action_select_pool(self, index: int) -> None:
+        self.select_pool(index)
+
+    def select_pool(self, index: int) -> None:
+        frame = self.app.frame
+        if frame is not None and 0 <= index < len(frame.snapshot.pools):
+            self.pool_name = frame.snapshot.pools[index].name
+            self._on_frame(frame)

@@ -1,0 +1,96 @@
+"""The datasets view: the clone dependency graph (origin → clones) on the left; on the right,
+the highlighted dataset and everything `zfs destroy -R` on it would take."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static, Tree
+
+from .. import fmt
+from ..clonegraph import CloneGraph
+from ..feed import Frame
+from ..markup import tag
+from ..widgets.clone_tree import CloneTree
+from ..widgets.status_bar import StatusBar
+
+
+def detail_markup(graph: CloneGraph, name: str | None) -> str:
+    d = graph.by_name.get(name or "")
+    if d is None:
+        if not graph.by_name:
+            return tag("No dataset list yet (zfs list runs about once a minute).", "$foreground-muted")
+        return tag("Select a dataset or snapshot.", "$foreground-muted")
+    lines = [tag(d.name, "bold"), tag(d.kind + (f", clone of {d.origin}" if d.origin else ""), "$foreground-muted"), ""]
+    facts = [("used", fmt.size(d.used)), ("refer", fmt.size(d.refer))]
+    if d.used_by_dataset is not None:
+        facts.append(("own data", fmt.size(d.used_by_dataset)))
+    if d.used_by_snapshots is not None:
+        facts.append(("in snapshots", fmt.size(d.used_by_snapshots)))
+    lines.append("  ".join(f"{tag(k, '$foreground-muted')} {v}" for k, v in facts))
+    taken = graph.destroyed_by(d.name)
+    lines += ["", tag(f"zfs destroy -R {d.name}", "bold $text-accent")]
+    if "/" not in d.name and "@" not in d.name:
+        lines.append(tag("  not possible on a pool's root dataset (that is zpool destroy); "
+                         f"everything under it is {len(taken)}:", "$text-warning"))
+    elif not taken:
+        lines.append(tag("  takes nothing else: nothing depends on it", "$text-success"))
+    else:
+        lines.append(tag(f"  would also destroy {len(taken)}:", "$text-warning"))
+    for n in taken:
+        kind = "clone" if graph.is_clone(n) else graph.by_name[n].kind
+        lines.append(f"    {tag(n)}  {tag(kind, '$foreground-muted')}")
+    if d.origin:
+        lines += ["", tag("It depends on its origin snapshot: the origin cannot be destroyed "
+                          f"without it. `zfs promote {d.name}` reverses the dependency.",
+                          "$foreground-muted")]
+    return "\n".join(lines)
+
+
+class DatasetsScreen(Screen):
+    BINDINGS = [Binding("escape,d", "app.pop_screen", "Dashboard", tooltip="Back to the dashboard"),
+                Binding("question_mark", "help", "Keys", tooltip="This help"),
+                Binding("q", "app.quit", "Quit", tooltip="Quit zdash")]
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar()
+        with Horizontal(id="datasets-body"):
+            yield CloneTree(id="clone-tree")
+            with VerticalScroll(id="dataset-detail-scroll"):
+                yield Static(id="dataset-detail")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self._placed = False
+        tree = self.query_one(CloneTree)
+        tree.border_title = "Datasets · origin → clones"
+        self.query_one("#dataset-detail-scroll").border_title = "destroy -R"
+        self.watch(self.app, "frame", self._on_frame, init=True)
+        tree.focus()
+
+    def _on_frame(self, frame: Frame | None) -> None:
+        if frame is None or not self.is_current:
+            return
+        tree = self.query_one(CloneTree)
+        tree.show(frame.snapshot.datasets)
+        if not self._placed and frame.snapshot.datasets:
+            self._placed = True        # once: later the cursor is the viewer's
+            # Tree numbers its lines on the next refresh; place the cursor after it.
+            self.call_after_refresh(lambda: setattr(tree, "cursor_line", tree.first_interesting_line()))
+        self._detail()
+
+    def on_screen_resume(self) -> None:
+        self._on_frame(self.app.frame)
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        self._detail()
+
+    def _detail(self) -> None:
+        tree = self.query_one(CloneTree)
+        name = tree.cursor_node.data if tree.cursor_node is not None else None
+        self.query_one("#dataset-detail", Static).update(detail_markup(tree.graph, name))
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+        self.app.push_screen(HelpScreen(self))

@@ -1,0 +1,112 @@
+"""Wall mode: read-only, for a monitor nobody touches for weeks. Big per-pool tiles, the worst
+findings, and one pool's detail that moves to the next pool on its own. No bindings at all
+(ctrl+q from the App still quits), no command palette; a banner when the data is stale or a
+command failed. Widgets are created once (tiles only when the set of pools changes) and
+updated in place, so memory stays flat."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ...checks.finding import Severity
+from ..feed import Frame
+from ..markup import tag
+from ..outliers import outlier_leaves
+from ..palette import SEVERITY_ICON, SEVERITY_VAR
+from ..vdev_rows import pool_key
+from ..widgets.history_chart import HistoryChart
+from ..widgets.pool_header import PoolHeader
+from ..widgets.pool_tile import PoolTile
+from ..widgets.status_bar import StatusBar
+from ..widgets.vdev_table import VdevTable
+
+WORST = 5
+
+
+def banner_text(frame: Frame | None, silence: float | None, error: str | None) -> tuple[str, str]:
+    """(css class, text); no class when all is well."""
+    if error:
+        return "-failed", f"DATA COLLECTION FAILED: {error}"
+    if silence is not None:
+        return "-failed", f"NO DATA FOR {silence:.0f} s"
+    if frame is not None and frame.snapshot.problems:
+        msgs = "; ".join(s.message or s.key for s in frame.snapshot.problems[:3])
+        return "-stale", f"STALE DATA: {msgs}"
+    return "", ""
+
+
+class WallScreen(Screen, inherit_bindings=False):
+    BINDINGS = []
+    AUTO_FOCUS = None
+
+    def __init__(self, cycle_s: float = 15.0) -> None:
+        super().__init__()
+        self.cycle_s = cycle_s
+        self.focus_index = 0
+        self._tiles: dict[str, PoolTile] = {}
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar()
+        yield Static(id="wall-banner")
+        yield Horizontal(id="tiles")
+        yield Static(id="wall-findings")
+        yield PoolHeader(id="wall-detail-header")
+        table = VdevTable(id="wall-vdevs")
+        table.can_focus = False          # nothing to focus: no widget bindings become active
+        table.show_cursor = False
+        yield table
+        yield HistoryChart(id="wall-history")
+
+    def on_mount(self) -> None:
+        for attr in ("frame", "silence", "feed_error"):
+            self.watch(self.app, attr, lambda _v: self._draw(), init=False)
+        self.set_interval(self.cycle_s, self._cycle)
+        self._draw()
+
+    def _cycle(self) -> None:
+        self.focus_index += 1
+        self._draw()
+
+    def _draw(self) -> None:
+        app = self.app
+        frame: Frame | None = app.frame
+        cls, text = banner_text(frame, app.silence, app.feed_error)
+        banner = self.query_one("#wall-banner", Static)
+        banner.set_class(cls == "-stale", "-stale")
+        banner.set_class(cls == "-failed", "-failed")
+        banner.update(tag(text))
+        if frame is None:
+            return
+        pools = frame.snapshot.pools
+        self._sync_tiles([p.name for p in pools])
+        focus = pools[self.focus_index % len(pools)] if pools else None
+        for p in pools:
+            self._tiles[p.name].show(p, frame.findings, focus is not None and p.name == focus.name)
+        self.query_one("#wall-findings", Static).update(self._worst(frame))
+        header = self.query_one(PoolHeader)
+        header.show(focus, frame.history, app.cfg, "no pools")
+        if focus is not None:
+            self.query_one(VdevTable).show(focus, outlier_leaves(focus, frame.findings, app.cfg))
+            self.query_one(HistoryChart).show(frame.history, focus.name, pool_key(focus),
+                                              f"pool {focus.name}")
+
+    def _sync_tiles(self, names: list[str]) -> None:
+        if names == list(self._tiles):
+            return
+        box = self.query_one("#tiles", Horizontal)
+        box.remove_children()
+        self._tiles = {n: PoolTile(n) for n in names}
+        box.mount_all(self._tiles.values())
+
+    def _worst(self, frame: Frame) -> str:
+        shown = [f for f in frame.findings if f.severity > Severity.INFO][:WORST]
+        if not shown:
+            return tag("✓ nothing needs attention", "bold $text-success")
+        lines = [f"{tag(SEVERITY_ICON[f.severity], 'bold ' + SEVERITY_VAR[f.severity])}  {tag(f.title)}"
+                 for f in shown]
+        more = len([f for f in frame.findings if f.severity > Severity.INFO]) - len(shown)
+        if more > 0:
+            lines.append(tag(f"+{more} more", "$foreground-muted"))
+        return "\n".join(lines)

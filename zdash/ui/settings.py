@@ -1,0 +1,40 @@
+"""The dashboard's own section of ~/.config/zdash/config.yaml:
+
+    ui:
+      theme: zdash-light        # --theme wins over this
+      wall_cycle_s: 15          # seconds per pool in wall mode
+
+(The `checks:` section belongs to zdash.config.)"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..config import ConfigError, default_path
+
+
+@dataclass(frozen=True, slots=True)
+class UiSettings:
+    theme: str | None = None
+    wall_cycle_s: float = 15.0
+
+
+def load_ui_settings(path: str | Path | None = None) -> UiSettings:
+    file = Path(path).expanduser() if path is not None else default_path()
+    if not file.exists():
+        return UiSettings()
+    from ruamel.yaml import YAML, YAMLError
+    try:
+        doc = YAML(typ="safe").load(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, YAMLError) as e:
+        raise ConfigError(f"{file}: cannot read: {' '.join(str(e).split())}") from None
+    ui = (doc or {}).get("ui") if isinstance(doc, dict) else None
+    if ui is None:
+        return UiSettings()
+    if not isinstance(ui, dict) or set(ui) - {"theme", "wall_cycle_s"}:
+        raise ConfigError(f"{file}: 'ui' takes only theme and wall_cycle_s")
+    cycle = ui.get("wall_cycle_s", 15.0)
+    if isinstance(cycle, bool) or not isinstance(cycle, (int, float)) or cycle <= 0:
+        raise ConfigError(f"{file}: 'ui.wall_cycle_s' must be a positive number of seconds")
+    theme = ui.get("theme")
+    return UiSettings(str(theme) if theme is not None else None, float(cycle))

@@ -1,0 +1,49 @@
+"""Load the zdash themes from themes/*.yaml into Textual Themes. Every colour on screen comes
+from these (through $variables in themes/zdash.tcss, or ui.palette for table cells)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from textual.theme import Theme
+
+from .paths import ResourceError, themes_dir
+
+_COLOURS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground",
+            "background", "surface", "panel", "boost")
+DEFAULT_THEME = "zdash-dark"
+WALL_THEME = "zdash-wall"
+
+
+def load_theme(path: Path) -> Theme:
+    try:
+        doc = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    except (OSError, YAMLError) as e:
+        raise ResourceError(f"zdash: cannot read theme {path}: {e}") from None
+    if not isinstance(doc, dict) or "name" not in doc or "primary" not in doc:
+        raise ResourceError(f"zdash: {path} is not a theme (it needs at least name and primary)")
+    unknown = set(doc) - set(_COLOURS) - {"name", "dark", "variables", "description"}
+    if unknown:
+        raise ResourceError(f"zdash: {path}: unknown theme keys {', '.join(sorted(unknown))}")
+    variables = {str(k): str(v) for k, v in (doc.get("variables") or {}).items()}
+    # zdash's own variables, derived from the theme's colours when a theme leaves them out.
+    variables.setdefault("zd-bar-used", str(doc["primary"]))
+    variables.setdefault("zd-bar-free", str(doc.get("panel") or doc.get("surface") or doc["primary"]))
+    return Theme(name=str(doc["name"]), dark=bool(doc.get("dark", True)), variables=variables,
+                 **{k: str(doc[k]) for k in _COLOURS if doc.get(k) is not None})
+
+
+def load_themes() -> dict[str, Theme]:
+    themes = {}
+    for path in sorted(themes_dir().glob("*.yaml")):
+        theme = load_theme(path)
+        themes[theme.name] = theme
+    return themes
+
+
+def stylesheet() -> Path:
+    path = themes_dir() / "zdash.tcss"
+    if not path.is_file():
+        raise ResourceError(f"zdash: the stylesheet {path} is missing")
+    return path

@@ -1,0 +1,157 @@
+"""The vdev table's rows as plain data: (text, colour role) segments per cell. Kept apart from
+the widget so the table can diff rows cheaply (tuples compare by value) and tests can read
+them without an app."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from ..model import Pool, Vdev
+from . import fmt
+from .markup import merge_runs
+from .palette import state_role
+
+Cell = tuple[tuple[str, str], ...]        # ((text, role), ...)
+# (label, width in a wide table, width at 80 columns); the name column takes what is left.
+COLUMNS = (("VDEV", 0, 0), ("STATE", 9, 8), ("ERR r/w/ck", 10, 7), ("OPS/s", 6, 4),
+           ("MB/s", 6, 5), ("RD ms", 6, 4), ("WR ms", 6, 4), ("FILL · %UTIL", 17, 11))
+NARROW_LABELS = {2: "ERR", 3: "OPS", 5: "RDms", 6: "WRms", 7: "FILL/UTIL"}
+WIDE = 100     # terminal columns from which the wide layout fits
+DATA_CLASSES = ("normal", "special", "dedup")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    key: str
+    kind: str                  # pool, top, interior, leaf
+    cells: tuple[Cell, ...]
+    label: str = ""            # the vdev's name, for the chart title
+
+
+def vdev_key(v: Vdev) -> str:
+    """Same identity the checks use: the GUID survives a replace renaming the device."""
+    return v.guid or v.path or v.name
+
+
+def pool_key(pool: Pool) -> str:
+    return f"pool:{pool.name}"
+
+
+def _c(text: str, role: str = "text") -> Cell:
+    return ((text, role),)
+
+
+def _io_cells(v: Vdev) -> tuple[Cell, ...]:
+    io = v.io
+    if io is None:
+        return _c("-", "muted"), _c("-", "muted"), _c("-", "muted"), _c("-", "muted")
+    total_ops = io.read_ops + io.write_ops
+    total_bytes = io.read_bytes + io.write_bytes
+    role = "text" if total_ops else "muted"
+    return (_c(fmt.ops(total_ops), role), _c(fmt.mbps(total_bytes), role),
+            _c(fmt.ms(io.disk_wait_read), role), _c(fmt.ms(io.disk_wait_write), role))
+
+
+def _errors(v: Vdev) -> Cell:
+    text = f"{v.read_errors}/{v.write_errors}/{v.checksum_errors}"
+    return _c(text, "crit-bold" if (v.read_errors or v.write_errors or v.checksum_errors) else "muted")
+
+
+def _state(v: Vdev, resilvering: bool = False) -> Cell:
+    """↻: the disk a running resilver writes to (zpool marks it "(resilvering)" in text
+    output; in JSON only its place under replacing-N/spare-N tells)."""
+    text = v.state + (" ↻" if resilvering or (v.aux and "resilver" in v.aux) else "")
+    return _c(text, state_role(v.state))
+
+
+def bar(frac: float, role: str, mark: float | None = None, width: int = 8) -> Cell:
+    """An eighth-block bar; `mark` (0..1) draws a tick, here the pool mean fill."""
+    filled, empty = fmt.bar_cells(frac, width)
+    chars = [(ch, role) for ch in filled] + [(ch, "bar-free") for ch in empty]
+    if mark is not None:
+        chars[min(int(mark * width), width - 1)] = ("│", "mark")
+    return merge_runs(chars)
+
+
+def fill_role(pct: float) -> str:
+    return "crit" if pct >= 90 else "warn" if pct >= 80 else "bar"
+
+
+def _fill_cell(pct: float | None, mean: float | None, wide: bool) -> Cell:
+    if pct is None:
+        return _c("")
+    cell = bar(pct / 100, fill_role(pct), mean / 100 if mean is not None else None, 8 if wide else 6)
+    cell += ((f" {pct:3.0f}%", fill_role(pct) if pct >= 80 else "text"),)
+    if mean is not None and wide:       # the tick in the bar is the mean; the figure is the gap
+        delta = round(pct - mean)      # an int: no "-0"
+        cell += ((f" {delta:+3d}", "warn" if abs(delta) >= 10 else "muted"),)
+    return cell
+
+
+def _util_cell(v: Vdev, outlier: bool, wide: bool) -> Cell:
+    util = v.disk.util_pct if v.disk is not None else None
+    if util is None:
+        return _c("file" if v.kind == "file" else "-", "muted")
+    role = "crit" if outlier else "warn" if util >= 80 else "bar"
+    return bar(util / 100, role, None, 8 if wide else 6) + \
+        ((f" {util:3.0f}%", "crit-bold" if outlier else "text"),)
+
+
+def _name(prefix: str, name: str, width: int, role: str, marked: bool = False) -> Cell:
+    room = max(width - len(prefix) - (2 if marked else 0), 4)
+    cell: Cell = ((prefix, "muted"),) if prefix else ()
+    if marked:
+        cell += (("! ", "crit-bold"),)
+    return cell + ((fmt.shorten(name, room), "crit-bold" if marked else role),)
+
+
+def pool_fill(pool: Pool) -> float | None:
+    if pool.size and pool.alloc is not None:
+        return 100.0 * pool.alloc / pool.size
+    return None if pool.cap_pct is None else float(pool.cap_pct)
+
+
+def vdev_fill(v: Vdev) -> float | None:
+    space = v.alloc + v.free if v.alloc is not None and v.free is not None and v.alloc + v.free else v.size
+    return 100.0 * v.alloc / space if space and v.alloc is not None else v.cap_pct
+
+
+def build_rows(pool: Pool, outliers: Iterable[str], name_width: int, wide: bool = True) -> list[Row]:
+    marked = frozenset(outliers)
+    mean = pool_fill(pool)
+    root = pool.root
+    rows = [Row(pool_key(pool), "pool", (_name("", pool.name, name_width, "bold"), _state(root),
+                                         _errors(root), *_io_cells(root), _fill_cell(mean, None, wide)),
+                pool.name)]
+    seen: set[str] = set()
+    scan = pool.scan
+    resilver = scan is not None and scan.function == "resilver" and scan.state == "scanning"
+    targets = {id(c) for v in root.walk() if v.kind in ("replacing", "spare")
+               for c in v.children[1:] if c.state == "ONLINE"} if resilver else set()
+    for prefix, depth, v in _walk(root.children):
+        key = vdev_key(v)
+        while key in seen:          # a GUID-less duplicate name: keep keys unique
+            key += "#"
+        seen.add(key)
+        label = v.name + ("" if v.vclass == "normal" or depth > 1 else f" ({v.vclass})")
+        is_marked = v.is_leaf and (v.label in marked or v.name in marked)
+        if v.children:
+            kind = "top" if depth == 1 else "interior"
+            last = _fill_cell(vdev_fill(v), mean, wide) if depth == 1 and v.vclass in DATA_CLASSES else _c("")
+        elif depth == 1 and v.vclass in DATA_CLASSES and not is_marked:
+            # A single-disk vdev is both: its row shows the vdev's fill (the space view) unless
+            # the disk is the outlier, when its %util is what matters.
+            kind, last = "leaf", _fill_cell(vdev_fill(v), mean, wide)
+        else:
+            kind, last = "leaf", _util_cell(v, is_marked, wide)
+        name = _name(prefix, label, name_width, "text" if v.is_leaf else "bold", is_marked)
+        state = _state(v, id(v) in targets)
+        rows.append(Row(key, kind, (name, state, _errors(v), *_io_cells(v), last), v.name))
+    return rows
+
+
+def _walk(children: tuple[Vdev, ...], prefix: str = "", depth: int = 1) -> Iterator[tuple[str, int, Vdev]]:
+    for i, v in enumerate(children):
+        last = i == len(children) - 1
+        yield prefix + ("└ " if last else "├ "), depth, v
+        yield from _walk(v.children, prefix + ("  " if last else "│ "), depth + 1)

@@ -1,0 +1,89 @@
+"""The clone dependency graph as a Tree: filesystems, the snapshots that have clones, and each
+clone under its origin snapshot. Rebuilt only when the set of datasets or their relations
+change, keeping what was expanded and the cursor."""
+from __future__ import annotations
+
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from ...model import Dataset
+from .. import fmt
+from ..clonegraph import CloneGraph, Node
+from ..markup import cell_text
+from ..palette import palette
+
+
+def node_label(node: Node, graph: CloneGraph, parent: Dataset | None):
+    """(text, role) segments: Tree renders Rich text, so colours come from ui.palette."""
+    d = node.dataset
+    if d.kind == "snapshot":
+        n = len(node.children)
+        return (("@" + d.name.split("@", 1)[1], "info"), (f"  → {n} clone" + ("s" if n != 1 else ""), "muted"))
+    clone = graph.is_clone(d.name)
+    # Under its origin a clone shows its full name (it lives elsewhere in the namespace).
+    name = d.name if clone or parent is None else d.name.rsplit("/", 1)[-1]
+    cells = [(name, "bold" if parent is None else "text"), (f"  {fmt.size(d.used)}", "muted")]
+    if clone:
+        cells.append(("  clone", "warn"))
+    if node.snapshots:
+        cells.append((f"  +{node.snapshots} snap", "muted"))
+    return tuple(cells)
+
+
+class CloneTree(Tree[str]):
+    def __init__(self, **kwargs) -> None:
+        super().__init__("datasets", **kwargs)
+        self.show_root = False
+        self._signature: tuple | None = None
+        self.graph = CloneGraph(())
+
+    def on_mount(self) -> None:
+        self._pal = palette(self.app)
+        self._datasets: tuple[Dataset, ...] = ()
+        self.app.theme_changed_signal.subscribe(self, self._on_theme)
+
+    def _on_theme(self, _theme: object) -> None:
+        self._pal = palette(self.app)
+        self._signature = None
+        self.show(self._datasets)
+
+    def show(self, datasets: tuple[Dataset, ...]) -> None:
+        sig = tuple((d.name, d.kind, d.origin, d.clones, d.used) for d in datasets)
+        if sig == self._signature:
+            return
+        self._signature, self._datasets = sig, datasets
+        self.graph = CloneGraph(datasets)
+        expanded = {n.data for n in self._all(self.root) if n.is_expanded}
+        first = not expanded
+        keep = self.cursor_node.data if self.cursor_node is not None else None
+        self.clear()
+        for root in self.graph.roots():
+            self._add(self.root, root, None, expanded, first)
+        self.root.expand()
+        target = next((n for n in self._all(self.root) if n.data == keep), None)
+        if target is not None:
+            self.move_cursor(target)
+
+    def _add(self, parent: TreeNode[str], node: Node, parent_ds: Dataset | None,
+             expanded: set, first: bool) -> None:
+        label = cell_text(node_label(node, self.graph, parent_ds), self._pal)
+        if node.children:
+            branch = parent.add(label, data=node.dataset.name)
+            for child in node.children:
+                self._add(branch, child, node.dataset, expanded, first)
+            if first or node.dataset.name in expanded:
+                branch.expand()
+        else:
+            parent.add_leaf(label, data=node.dataset.name)
+
+    def _all(self, node: TreeNode[str]):
+        for child in node.children:
+            yield child
+            yield from self._all(child)
+
+    def first_interesting_line(self) -> int:
+        """Where the cursor starts: the first origin snapshot (what this view is for)."""
+        for node in self._all(self.root):
+            if "@" in (node.data or "") and node.children:
+                return node.line if node.line >= 0 else 0
+        return 0

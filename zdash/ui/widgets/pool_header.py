@@ -1,0 +1,110 @@
+"""Per pool: health and space on one line, the capacity gauge with its 80 % and 90 % marks,
+and the scrub/resilver line with progress and zdash's own ETA."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from textual.widgets import Static
+
+from ...checks.scan import rolling_rate
+from ...config import CheckConfig
+from ...model import Pool, Scan, Snapshot
+from .. import fmt
+from ..markup import ROLE_VAR, cell_markup, merge_runs, tag
+from ..palette import STATE_VAR, state_role
+from ..vdev_rows import fill_role, pool_fill
+
+MARKS = ((80, "warn"), (90, "crit"))
+
+
+def health_line(pool: Pool) -> str:
+    state = tag(f"● {pool.state}", "bold " + STATE_VAR[state_role(pool.state)])
+    io = pool.root.io
+    parts = [tag(pool.name, "bold"), state, f"{fmt.size(pool.size)}",
+             f"frag {fmt.pct(pool.frag_pct)}"]
+    if pool.dedup_ratio and pool.dedup_ratio != 1.0:
+        parts.append(f"dedup {pool.dedup_ratio:.2f}×")
+    if io is not None:
+        parts.append(tag(f"↓{fmt.mbps(io.read_bytes)} ↑{fmt.mbps(io.write_bytes)} MB/s  "
+                         f"{fmt.ops(io.read_ops + io.write_ops)} op/s", "$foreground-muted"))
+    return "  ".join(parts)
+
+
+def gauge_line(pool: Pool, width: int) -> str:
+    pct = pool_fill(pool)
+    if pct is None:
+        return tag("CAP  no space figures yet", "$foreground-muted")
+    role = fill_role(pct)
+    filled, empty = fmt.bar_cells(pct / 100, width)
+    chars = [(c, role) for c in filled] + [(c, "bar-free") for c in empty]
+    for mark, mark_role in MARKS:       # the 80 % and 90 % lines, drawn over the bar
+        chars[min(width * mark // 100, width - 1)] = ("┃", mark_role)
+    figure = tag(f"{pct:3.0f}%", "bold " + ROLE_VAR[role] if pct >= 80 else "bold")
+    used = tag(f"{fmt.size(pool.alloc)} used, {fmt.size(pool.free)} free", "$foreground-muted")
+    return f"CAP {cell_markup(merge_runs(chars))} {figure}  {used}"
+
+
+def scan_line(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig, now: float, width: int) -> str:
+    scan = pool.scan
+    if scan is None:
+        return tag("no scrub on record", "$text-warning")
+    if scan.state in ("scanning", "paused"):
+        return _running(pool, scan, history, cfg, width)
+    when = fmt.stamp(scan.end_time) if scan.end_time else "?"
+    errors = scan.errors or 0
+    done = f"{scan.function} {scan.state} {when}"
+    tail = f"{errors} errors" + (f", repaired {fmt.size(scan.processed)}" if scan.processed else "")
+    return f"{tag(done, '$foreground-muted')}  {tag(tail, '$text-error' if errors else '$foreground-muted')}"
+
+
+def _running(pool: Pool, scan: Scan, history: Sequence[Snapshot], cfg: CheckConfig, width: int) -> str:
+    total = scan.to_examine - (scan.skipped or 0) if scan.to_examine else None
+    pct = scan.pct_done if scan.pct_done is not None else (
+        100.0 * scan.issued / total if total and scan.issued is not None else 0.0)
+    role = "warn" if scan.function != "scrub" else "info"
+    gauge = cell_markup(_bar(pct / 100, max(10, min(30, width - 60)), role))
+    head = tag(f"{scan.function}{' (paused)' if scan.state == 'paused' else ''}", "bold " + ROLE_VAR[role])
+    out = f"{head} {gauge} {pct:5.1f}%"
+    if scan.state == "scanning":
+        rate, _span = rolling_rate(pool.name, scan, history, cfg)
+        left = max(total - scan.issued, 0) if total and scan.issued is not None else None
+        eta = left / rate if rate and left is not None else None
+        out += f"  {fmt.mbps(rate)} MB/s" if rate is not None else "  measuring rate…"
+        if eta is not None:
+            out += f"  ETA {tag(fmt.duration(eta), 'bold')}"
+        if scan.zpool_eta_s is not None:
+            out += tag(f" (zpool says {fmt.duration(scan.zpool_eta_s)})", "$foreground-muted")
+    return out
+
+
+def _bar(frac: float, width: int, role: str):
+    filled, empty = fmt.bar_cells(frac, width)
+    return ((filled, role), (empty, "bar-free"))
+
+
+class PoolHeader(Static):
+    def on_mount(self) -> None:
+        self._args: tuple | None = None
+        self._shown: str | None = None
+
+    def show(self, pool: Pool | None, history: Sequence[Snapshot], cfg: CheckConfig, note: str = "") -> None:
+        self._args = (pool, history, cfg, note)
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        if self._args is None:
+            return
+        pool, history, cfg, note = self._args
+        if pool is None:
+            text = tag(note or "no pools", "$foreground-muted")
+        else:
+            width = max(self.size.width, 40)
+            now = history[-1].time if history else 0.0
+            text = "\n".join((health_line(pool), gauge_line(pool, max(10, min(50, width - 42))),
+                              scan_line(pool, history, cfg, now, width)))
+        if text != self._shown:
+            self._shown = text
+            self.update(text, layout=False)     # fixed height: no layout pass

@@ -1,0 +1,28 @@
+"""One line naming every pool with its health, the shown one highlighted. `[` and `]` move
+between pools; a click works too. Hidden when there is a single pool."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from textual.widgets import Static
+
+from ...model import Pool
+from ..markup import tag
+from ..palette import STATE_VAR, state_role
+
+
+class PoolTabs(Static):
+    def on_mount(self) -> None:
+        self._shown: str | None = None
+
+    def show(self, pools: Sequence[Pool], current: str | None) -> None:
+        self.display = len(pools) > 1
+        parts = []
+        for i, p in enumerate(pools):
+            dot = tag("●", STATE_VAR[state_role(p.state)])
+            name = tag(f" {p.name} ", "reverse bold" if p.name == current else "")
+            parts.append(f"[@click=screen.select_pool({i})]{name}[/]{dot}")
+        text = "  ".join(parts)
+        if text != self._shown:
+            self._shown = text
+            self.update(text)
