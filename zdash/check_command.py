@@ -79,7 +79,7 @@ def text_report(doc: dict) -> str:
 
 
 def run_check(as_json: bool, replay: str | None, samples: int, interval: float,
-              pools: tuple[str, ...], cfg: CheckConfig) -> int:
+              pools: tuple[str, ...], cfg: CheckConfig, at: float | None = None) -> int:
     if replay:
         from .sources.replay import load_replay
         from .sources.session import SessionError
@@ -89,6 +89,10 @@ def run_check(as_json: bool, replay: str | None, samples: int, interval: float,
             print(f"zdash: {e}", file=sys.stderr)
             return 3
         source = f"replay:{replay}"
+        if at is not None and history:
+            # The history a live run would have had then: the same window the UI replays with.
+            history = [s for s in history if s.time <= history[0].time + at] or history[:1]
+            source += f"@{at:g}s"
     else:
         history = asyncio.run(live_history(samples, interval, pools))
         source = "live"

@@ -24,8 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     _dashboard_options(p, live=True)
     sub = p.add_subparsers(dest="cmd")
 
-    rp = sub.add_parser("replay", help="the dashboard on a recorded session file")
-    rp.add_argument("file", help="session file (.yaml or .yaml.gz)")
+    rp = sub.add_parser("replay", help="the dashboard on a recorded session file or a bundled scenario")
+    rp.add_argument("file", nargs="?", help="session file (.yaml or .yaml.gz), or a scenario name")
+    rp.add_argument("--list", action="store_true", help="list the bundled scenarios and exit")
     _dashboard_options(rp, live=False)
     rp.add_argument("--speed", type=_positive, default=1.0, help="playback speed, 0.25 to 64 (default 1)")
 
@@ -41,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     src = c.add_mutually_exclusive_group()
     src.add_argument("--replay", metavar="FILE", help="diagnose a recording instead of the live host")
     src.add_argument("--text", metavar="FILE", help="diagnose pasted zpool/zfs output ('-': stdin)")
+    c.add_argument("--at", type=float, metavar="S", help="with --replay: diagnose the recording as it "
+                   "stood S seconds after its start (default: its end)")
     c.add_argument("--samples", type=int, default=5, help="live ticks to collect (default 5)")
     c.add_argument("--interval", type=_positive, default=1.0, help="seconds between ticks")
     c.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
@@ -137,19 +140,30 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "check":
             return _check(args)
         if args.cmd == "summary":
-            return _summary(args.file)
+            from .scenarios import path_of
+            return _summary(path_of(args.file))
         if args.cmd == "import":
             from .import_command import run_import
             return run_import(args.file, args.output, args.description)
         if args.cmd == "plan":
             from .actions.cli_plan import run_plan
             return run_plan(args.action, args.pool, args.device, args.new_device, args.json)
+        if args.cmd == "replay":
+            from . import scenarios
+            if args.list:
+                return scenarios.print_list()
+            if not args.file:
+                print("zdash replay: give a session file or a scenario name (zdash replay --list)",
+                      file=sys.stderr)
+                return 2
+            args.file = scenarios.path_of(args.file)
         return _dashboard(args)   # no command, or `replay`
     except BrokenPipeError:
         return 0
 
 
 def _check(args: argparse.Namespace) -> int:
+    from .scenarios import path_of as scenarios_path
     from .check_command import run_check
     from .config import ConfigError, load_config
     try:
@@ -160,8 +174,11 @@ def _check(args: argparse.Namespace) -> int:
     if args.text:
         from .import_command import run_check_text
         return run_check_text(args.text, args.json, tuple(args.pools), cfg)
-    return run_check(args.json, args.replay, max(2, args.samples), args.interval,
-                     tuple(args.pools), cfg)
+    if args.at is not None and not args.replay:
+        print("zdash check: --at needs --replay FILE", file=sys.stderr)
+        return 3
+    return run_check(args.json, args.replay and scenarios_path(args.replay), max(2, args.samples),
+                     args.interval, tuple(args.pools), cfg, at=args.at)
 
 
 def _summary(path: str) -> int:

@@ -247,11 +247,11 @@ async def test_theme_from_the_config_file(sessions, tmp_path, monkeypatch):
 
 
 def test_bundled_demo_recording_replays():
-    """fixtures/demo.yaml.gz (committed from the lab) is what a newcomer sees first."""
-    from zdash.ui.paths import ROOT
-    demo = ROOT / "fixtures" / "demo.yaml.gz"
-    if not demo.exists():
-        pytest.skip("fixtures/demo.yaml.gz is not committed yet")
+    """The demo (a lab recording in fixtures/) is what a newcomer sees first: it must be there,
+    replay, and show its incident (a deranged disk) at some tick."""
+    from zdash.ui.paths import demo_recording
     from zdash.sources.replay import load_replay
-    header, snaps = load_replay(str(demo))
+    demo = str(demo_recording())
+    header, snaps = load_replay(demo)
+    assert header.description and first_tick(demo, "deranged_disk") > 0
     assert len(snaps) >= 5 and any(s.pools for s in snaps)

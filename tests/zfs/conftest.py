@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from .lab import Lab, zfs_available
+from .lab import Lab, cap_arc, zfs_available
 
 WHY_NOT = zfs_available()
 
@@ -22,3 +22,9 @@ def lab(tmp_path_factory):
         yield lab
     finally:
         lab.cleanup()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _small_arc():
+    if not WHY_NOT:
+        cap_arc()

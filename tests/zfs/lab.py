@@ -35,6 +35,17 @@ def zfs_available() -> str | None:
     return None
 
 
+def cap_arc(limit: int = 384 << 20) -> None:
+    """Pool disks are files in guest tmpfs (RAM): a default-sized ARC caching the same data
+    again pushes a 2.5 GiB capacity test into memory pressure, which in the emulator looks
+    like a hang. The lab is for behaviour, not speed; a small ARC costs nothing there."""
+    try:
+        with open("/sys/module/zfs/parameters/zfs_arc_max", "w") as f:
+            f.write(str(limit))
+    except OSError:
+        pass
+
+
 class Load(subprocess.Popen):
     """fio forks one process per job: kill the whole group, or the pool stays busy."""
 
@@ -80,6 +91,18 @@ class Lab:
         self.pools.append(name)
         return name
 
+    def grown_vdev_pool(self, name: str) -> str:
+        """Vdevs of different sizes, the way it happens: two mirrors of 256 MiB files filled to
+        ~60 %, then mirror-1's disks "upgraded" to 1 GiB and expanded in place."""
+        c, d = self.file("c"), self.file("d")
+        self.pool(name, "mirror", self.file("a"), self.file("b"), "mirror", c, d)
+        self.fill(f"/{name}/data", 260)
+        for f in (c, d):
+            sh("truncate", "-s", "1G", f)
+        sh("zpool", "online", "-e", name, c, d)
+        self.fill(f"/{name}/new", 8)
+        return name
+
     def fill(self, path: str, mib: int) -> None:
         """Incompressible data, then a txg sync so zpool list sees it."""
         with open("/dev/urandom", "rb") as src, open(path, "wb") as dst:
@@ -100,19 +123,43 @@ class Lab:
     def cleanup(self) -> None:
         for load in self.loads:
             load.kill()
+        for d in self.dms:   # a 40 ms disk drains a killed writer's queued I/O slowly: speed it up
+            set_delay(d, 0)
         for p in reversed(self.pools):
-            for _ in range(10):   # "pool is busy" while a killed writer still lets go of files
-                r = subprocess.run(["zpool", "destroy", "-f", p], capture_output=True, text=True)
-                if r.returncode == 0:
-                    break
-                time.sleep(0.5)
-            else:
-                print(f"lab cleanup: cannot destroy {p}: {r.stderr.strip()}")
+            self._destroy(p)
         for d in self.dms:
-            for _ in range(5):   # udev may still hold it for a moment after the pool goes
+            for _ in range(10):   # udev may still hold it for a moment after the pool goes
                 if subprocess.run(["dmsetup", "remove", d], capture_output=True).returncode == 0:
                     break
                 time.sleep(0.5)
         for l in self.loops:
             sh("losetup", "-d", l, check=False)
         shutil.rmtree(self.root, ignore_errors=True)
+
+    @staticmethod
+    def _destroy(pool: str) -> None:
+        """"pool is busy" while killed writers still let go of files: retry for 30 s, then
+        unmount lazily, so one stuck pool does not leave /POOL behind for the next test."""
+        r = None
+        for attempt in range(60):
+            if attempt == 40:
+                subprocess.run(["umount", "-l", f"/{pool}"], capture_output=True)
+            r = subprocess.run(["zpool", "destroy", "-f", pool], capture_output=True, text=True)
+            if r.returncode == 0 or "no such pool" in r.stderr:
+                break
+            time.sleep(0.5)
+        else:
+            print(f"lab cleanup: cannot destroy {pool}: {r.stderr.strip()}")
+        shutil.rmtree(f"/{pool}", ignore_errors=True)
+
+
+def set_delay(name: str, ms: int) -> None:
+    """Switch a dm-delay device's delay live (the onset of a sick disk, or its cure)."""
+    table = sh("dmsetup", "table", name, check=False).split()
+    if len(table) < 9:
+        return
+    table[5] = table[8] = str(ms)   # "0 N delay <dev> 0 <ms> <dev> 0 <ms>"
+    sh("dmsetup", "suspend", name, check=False)
+    sh("dmsetup", "reload", name, "--table", " ".join(table), check=False)
+    sh("dmsetup", "resume", name, check=False)
+

@@ -11,7 +11,7 @@ import pytest
 
 from zdash.cli import main
 
-from .lab import sh
+from .lab import set_delay, sh
 
 
 def check(*pools, samples=3, interval=1.0):
@@ -33,15 +33,6 @@ def found(doc, check_id, subject=None, severity=None):
 
 def above_info(doc):
     return [f for f in doc["findings"] if f["severity"] != "info"]
-
-
-def set_delay(name, ms):
-    """Switch a dm device's delay live: the onset of a sick disk, mid-load."""
-    table = sh("dmsetup", "table", name).split()
-    table[5] = table[8] = str(ms)   # "0 N delay <dev> 0 <ms> <dev> 0 <ms>"
-    sh("dmsetup", "suspend", name)
-    sh("dmsetup", "reload", name, "--table", " ".join(table))
-    sh("dmsetup", "resume", name)
 
 
 @pytest.mark.parametrize("layout", ["mirror", "raidz1"])
@@ -96,8 +87,7 @@ def test_mirror_added_to_full_pool_is_imbalance_by_late_add(lab):
 
 
 def test_vdevs_of_different_sizes_is_imbalance_by_size(lab):
-    lab.pool("sizes", lab.loop("big", "1G"), lab.loop("small", "256M"), opts=())
-    lab.fill("/sizes/data", 200)
+    lab.grown_vdev_pool("sizes")
     doc = check("sizes")
     hits = found(doc, "imbalance")
     assert hits and "size" in (hits[0]["title"] + hits[0]["why"]).lower(), doc["findings"]

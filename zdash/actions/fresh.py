@@ -31,7 +31,7 @@ async def fresh_snapshot(pool: str | None = None, *, datasets: bool = False,
     version = await run("version", ("zpool", "version"))
     with contextlib.suppress(ParseError):
         src.version = parse_version(version.stdout)[0] if version.ok else None
-    jobs = [run("status", src._status_argv()), run("list", ("zpool", "list", "-v", "-H", "-p", "-P"))]
+    jobs = [run("status", src.status_argv()), run("list", ("zpool", "list", "-v", "-H", "-p", "-P"))]
     if datasets and pool:
         jobs.append(run("datasets", ("zfs", "list", "-H", "-p", "-r", "-t", "filesystem,volume,snapshot",
                                      "-o", ",".join(ZFS_LIST_FIELDS), pool)))
@@ -42,5 +42,5 @@ async def fresh_snapshot(pool: str | None = None, *, datasets: bool = False,
             pools = parse_status(list(samples[1].argv), samples[1].stdout)
     samples.append(describe_devices([v.path for p in pools for v in p.leaves() if v.path]))
     if pool and any(p.name == pool for p in pools):
-        samples.append(await run(f"ashift:{pool}", src._ashift_argv(pool)))
+        samples.append(await run(f"ashift:{pool}", src.ashift_argv(pool)))
     return SnapshotBuilder(1.0, src.host).feed(Tick(time.time(), tuple(samples)))

@@ -45,12 +45,12 @@ class LiveSource:
         self._stream_retry_at = 0.0
 
     # -- command selection by version (reference §11) -------------------------------------
-    def _status_argv(self) -> tuple[str, ...]:
+    def status_argv(self) -> tuple[str, ...]:
         if self.version and self.version >= (2, 3, 0):
             return ("zpool", "status", "-j", "--json-int", "-p", "-s", *self.pools)
         return ("zpool", "status", "-p", "-P", "-s", *self.pools)
 
-    def _ashift_argv(self, pool: str) -> tuple[str, ...]:
+    def ashift_argv(self, pool: str) -> tuple[str, ...]:
         if self.version and self.version >= (2, 2, 0):
             return ("zpool", "get", "-H", "-p", "-o", "name,value", "ashift", pool, "all-vdevs")
         return ("zdb", "-C", pool)
@@ -96,14 +96,14 @@ class LiveSource:
 
     def _schedule(self, now: float) -> None:
         if self._due_now("structure", self.structure_every, now):
-            self._spawn("status", self._status_argv())
+            self._spawn("status", self.status_argv())
             self._spawn("list", ("zpool", "list", "-v", "-H", "-p", "-P", *self.pools))
         if self._due_now("datasets", self.rare_every, now):
-            self._spawn("datasets", ("zfs", "list", "-H", "-p", "-t", "filesystem,volume,snapshot",
+            self._spawn("datasets", ("zfs", "list", "-r", "-H", "-p", "-t", "filesystem,volume,snapshot",
                                      "-o", ",".join(ZFS_LIST_FIELDS), *self.pools))
         if self._pool_names and self._due_now("ashift", self.rare_every, now):
             for pool in sorted(self._pool_names):
-                self._spawn(f"ashift:{pool}", self._ashift_argv(pool))
+                self._spawn(f"ashift:{pool}", self.ashift_argv(pool))
         if self._leaves and self._due_now("devices", self.rare_every, now):
             self._pending.append(describe_devices(sorted(self._leaves)))
 

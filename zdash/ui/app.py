@@ -15,7 +15,9 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
+from ..actions import AuditLog
 from ..config import CheckConfig
+from .app_actions import ActionHost
 from .feed import Feed, Frame
 from .messages import FeedFailed, FrameReady
 from .paths import ResourceError
@@ -23,7 +25,7 @@ from .settings import UiSettings
 from .themes import DEFAULT_THEME, WALL_THEME, load_themes, stylesheet
 
 
-class ZdashApp(App[None]):
+class ZdashApp(ActionHost, App[None]):
     TITLE = "zdash"
     # repaint=False: a new frame must not repaint the whole screen; widgets that watch these
     # redraw themselves, and only where their content changed.
@@ -33,13 +35,15 @@ class ZdashApp(App[None]):
 
     def __init__(self, feed: Feed, *, cfg: CheckConfig | None = None, wall: bool = False,
                  theme: str | None = None, settings: UiSettings | None = None,
-                 clock: Callable[[], float] = time.monotonic, record_dir: str = ".") -> None:
+                 clock: Callable[[], float] = time.monotonic, record_dir: str = ".",
+                 audit: AuditLog | None = None, action_kwargs: dict | None = None) -> None:
         if wall:
             self.ENABLE_COMMAND_PALETTE = False   # read-only: not even a theme switch
         super().__init__(css_path=[stylesheet()])
         self.feed, self.cfg, self.wall = feed, cfg or CheckConfig(), wall
         self.settings = settings or UiSettings()
         self.clock, self.record_dir = clock, record_dir
+        self.init_actions(audit, action_kwargs)
         ours = load_themes()
         for t in ours.values():
             self.register_theme(t)

@@ -1,4 +1,4 @@
-"""Files zdash ships beside the package (themes/, fixtures/demo.yaml.gz). They live at the
+"""Files zdash ships beside the package (themes/, the fixtures/ recordings; the demo is one of them). They live at the
 repository root, next to the zdash/ package, which is also where an editable install
 (`pip install -e .`) finds them. ZDASH_THEMES / ZDASH_DEMO point elsewhere when needed."""
 from __future__ import annotations
@@ -23,7 +23,8 @@ def themes_dir() -> Path:
 
 
 def demo_recording() -> Path:
-    path = Path(os.environ.get("ZDASH_DEMO") or ROOT / "fixtures" / "demo.yaml.gz")
+    from ..scenarios import DEMO, SUFFIX, fixtures_dir
+    path = Path(os.environ.get("ZDASH_DEMO") or fixtures_dir() / f"{DEMO}{SUFFIX}")
     if not path.is_file():
         raise ResourceError(
             f"zdash: the demo recording is missing ({path}). It ships in the repository's "

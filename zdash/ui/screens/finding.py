@@ -1,6 +1,7 @@
-"""One finding opened: its why, its evidence and the suggested commands (read-only here:
-guided actions are a separate feature). Follows the finding live by its key, and says so when
-the check stops reporting it."""
+"""One finding opened: its why, its evidence and the suggested commands. Guided suggestions
+(a catalog action) are numbered and open their plan on 1..9; read-only ones are only shown.
+Not in wall mode: a wall is read-only and nobody stands at it. Follows the finding live by
+its key, and says so when the check stops reporting it."""
 from __future__ import annotations
 
 import shlex
@@ -11,15 +12,25 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...checks.finding import Finding
+from ...checks.finding import Finding, SuggestedAction
 from .. import fmt
 from ..feed import Frame
 from ..markup import tag
 from ..palette import SEVERITY_ICON, SEVERITY_VAR
 
+GUIDED_HINT = {
+    "live": "Press its number to open a plan: zdash checks it against the pool and asks you to "
+            "confirm before anything runs.",
+    "replay": "Press its number to see its plan and pre-flight checks (replay: read-only, nothing runs).",
+}
 
-def finding_markup(f: Finding, gone_at: float | None = None) -> tuple[str, str]:
-    """(title, body) markup."""
+
+def guided(f: Finding) -> tuple[SuggestedAction, ...]:
+    return tuple(a for a in f.actions if a.action is not None)[:9]
+
+
+def finding_markup(f: Finding, gone_at: float | None = None, mode: str = "wall") -> tuple[str, str]:
+    """(title, body) markup; mode "live" or "replay" numbers the guided actions, "wall" does not."""
     title = f"{tag(SEVERITY_ICON[f.severity], 'bold ' + SEVERITY_VAR[f.severity])}  {tag(f.title, 'bold')}"
     lines = [tag(f"{f.check} · pool {f.pool or '-'} · {f.subject_kind} {f.subject}", "$foreground-muted")]
     if gone_at is not None:
@@ -30,34 +41,53 @@ def finding_markup(f: Finding, gone_at: float | None = None) -> tuple[str, str]:
         lines += ["", tag("Evidence", "bold $text-primary")]
         lines += [f"  {tag(k.ljust(width), '$foreground-muted')}  {tag(v)}" for k, v in f.evidence]
     lines += ["", tag("Suggested actions", "bold $text-primary")]
-    if f.actions:
-        for a in f.actions:
-            lines.append(f"• {tag(a.label)}")
-            lines.append(f"  {tag('$ ' + shlex.join(a.argv), 'bold $text-accent')}")
-        lines.append(tag("zdash does not run these from here: check them, then run them yourself.",
-                         "$foreground-muted"))
+    numbered = guided(f) if mode in GUIDED_HINT else ()
+    for a in f.actions:
+        mark = tag(f"{numbered.index(a) + 1}", "bold reverse $text-accent") if a in numbered else "•"
+        lines.append(f"{mark} {tag(a.label)}")
+        lines.append(f"  {tag('$ ' + shlex.join(a.argv), 'bold $text-accent')}")
+    if numbered:
+        lines.append(tag(GUIDED_HINT[mode], "$foreground-muted"))
+    elif f.actions:
+        lines.append(tag("Check them, then run them yourself.", "$foreground-muted"))
     else:
         lines.append(tag("none: this is for information", "$foreground-muted"))
     return title, "\n".join(lines)
 
 
 class FindingScreen(ModalScreen):
-    BINDINGS = [Binding("escape,q,enter", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,q,enter", "dismiss", "Close"),
+                *(Binding(str(n), f"plan({n - 1})", f"Plan {n}", show=False) for n in range(1, 10))]
 
     def __init__(self, finding: Finding) -> None:
         super().__init__()
         self.finding = finding
         self._gone_at: float | None = None
 
+    @property
+    def mode(self) -> str:
+        return self.app.action_mode        # "wall" on a wall: nothing numbered, nothing opens
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="finding-dialog"):
             yield Static(classes="dialog-title", id="finding-title")
             yield Static(id="finding-body")
-            yield Static("esc close · ↑↓ scroll", classes="hint")
+            yield Static(id="finding-hint", classes="hint")
 
     def on_mount(self) -> None:
         self._draw()
         self.watch(self.app, "frame", self._on_frame, init=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "plan":
+            return self.mode != "wall" and int(parameters[0]) < len(guided(self.finding))
+        return True
+
+    def action_plan(self, index: int) -> None:
+        actions = guided(self.finding)
+        if self.mode != "wall" and index < len(actions):
+            from .guided import open_guided
+            open_guided(self.app, actions[index])
 
     def _on_frame(self, frame: Frame | None) -> None:
         if frame is None:
@@ -68,8 +98,13 @@ class FindingScreen(ModalScreen):
         else:
             self.finding, self._gone_at = now, None
         self._draw()
+        self.refresh_bindings()
 
     def _draw(self) -> None:
-        title, body = finding_markup(self.finding, self._gone_at)
+        mode = self.mode
+        title, body = finding_markup(self.finding, self._gone_at, mode)
         self.query_one("#finding-title", Static).update(title)
         self.query_one("#finding-body", Static).update(body)
+        n = len(guided(self.finding)) if mode != "wall" else 0
+        keys = f" · 1–{n} plan" if n > 1 else " · 1 plan" if n == 1 else ""
+        self.query_one("#finding-hint", Static).update(f"esc close · ↑↓ scroll{keys}")

@@ -1,0 +1,254 @@
+"""Guided actions in the UI (issue 5), driven by keys: a finding's numbered suggestion opens its
+plan; on the live host a disruptive plan runs only after its device name is typed, a plain one
+after `y`, never on Enter alone; a replay and a wall never run anything; every run is audited.
+
+The live app here is a fake feed on a model snapshot (a 2-way mirror with a FAULTED side), and
+the executor gets a fake fresh state (the same snapshot), a FakeProbe and a fake runner."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+from textual.widgets import Input, Static
+
+from tests.actions.helpers import GiB, FakeProbe, disk, scan, snap, two_way
+from zdash.actions import AuditLog
+from zdash.checks.registry import run_checks
+from zdash.sources.raw import RawSample
+from zdash.ui.app import ZdashApp
+from zdash.ui.feed import Feed, Frame
+from zdash.ui.screens.finding import FindingScreen
+from zdash.ui.screens.guided import NewDeviceScreen
+from zdash.ui.screens.plan import PlanScreen
+from zdash.ui.screens.wall import WallScreen
+from zdash.ui.widgets.findings import FindingsTable
+
+from .conftest import replay_app, wait_frame
+
+NEW = "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"
+FAULTED = snap(two_way(states=("ONLINE", "FAULTED")))
+
+
+class SnapFeed(Feed):
+    """A live feed of model snapshots; the test pushes more with `send`."""
+
+    mode = "live"
+
+    def __init__(self, *snaps) -> None:
+        self.queue: asyncio.Queue = asyncio.Queue()
+        for s in snaps:
+            self.send(s)
+
+    def send(self, s) -> None:
+        self.queue.put_nowait(s)
+
+    async def frames(self):
+        while True:
+            s = await self.queue.get()
+            yield Frame(s, tuple(run_checks([s])), (s,), "live", "testhost")
+
+
+class FakeRunner:
+    """Returns (rc, stderr) pairs in order; records every argv it was asked to run."""
+
+    def __init__(self, *results: tuple[int, str]) -> None:
+        self.results = list(results) or [(0, "")]
+        self.ran: list[tuple[str, ...]] = []
+
+    async def run(self, key, argv, timeout=None):
+        self.ran.append(tuple(argv))
+        rc, err = self.results.pop(0) if len(self.results) > 1 else self.results[0]
+        return RawSample(key, tuple(argv), rc, "", err, 0.0, 0.0, None if rc == 0 else err.strip())
+
+
+def live_app(tmp_path, runner: FakeRunner) -> tuple[ZdashApp, AuditLog]:
+    async def fresh_state(_plan):
+        return FAULTED
+    audit = AuditLog(str(tmp_path / "state" / "audit.jsonl"))
+    kwargs = {"fresh_state": fresh_state, "runner": runner,
+              "probe": FakeProbe({NEW: disk(NEW, GiB, kernel="sdz")})}
+    return ZdashApp(SnapFeed(FAULTED), record_dir=str(tmp_path), audit=audit, action_kwargs=kwargs), audit
+
+
+def text(screen) -> str:
+    return "\n".join(str(w.render()) for w in screen.query(Static) if w.display)
+
+
+async def open_finding(pilot, check: str) -> FindingScreen:
+    app = pilot.app
+    await pilot.press("f")
+    app.screen.query_one(FindingsTable).move_cursor(
+        row=next(i for i, f in enumerate(app.frame.findings) if f.check == check))
+    await pilot.press("enter")
+    await pilot.pause()
+    assert isinstance(app.screen, FindingScreen)
+    return app.screen
+
+
+async def press_action(pilot, action: str) -> None:
+    """Press the number the finding screen shows next to the guided `action`."""
+    guided = [a for a in pilot.app.screen.finding.actions if a.action]
+    await pilot.press(str(next(i for i, a in enumerate(guided) if a.action == action) + 1))
+    await pilot.pause()
+
+
+async def until(pilot, predicate, timeout: float = 10.0):
+    for _ in range(int(timeout / 0.02)):
+        if predicate(pilot.app.screen):
+            await pilot.pause()
+            return pilot.app.screen
+        await pilot.pause(0.02)
+    raise AssertionError("timed out")
+
+
+def plan_ready(s) -> bool:
+    return isinstance(s, PlanScreen) and s.plan is not None
+
+
+def ran(s) -> bool:
+    return isinstance(s, PlanScreen) and s.outcome is not None
+
+
+async def test_disruptive_plan_is_not_confirmed_by_enter_alone(tmp_path):
+    runner = FakeRunner()
+    app, audit = live_app(tmp_path, runner)
+    async with app.run_test(size=(80, 24)) as pilot:           # the smallest supported terminal
+        await wait_frame(pilot)
+        finding = await open_finding(pilot, "health")
+        assert "Press its number to open a plan" in text(finding)
+        await press_action(pilot, "replace")
+        assert isinstance(app.screen, NewDeviceScreen)          # replace asks for the new disk first
+        await pilot.press(*NEW, "enter")
+        screen = await until(pilot, plan_ready)
+        shown = text(screen)
+        assert f"$ zpool replace tank /dev/sdb {NEW}" in shown and "PASS  target exists" in shown
+        assert "Type sdb (or /dev/sdb) and press Enter" in shown
+        token = screen.query_one(Input)
+        assert token.display and token.has_focus
+        assert "Pre-flight: 11 PASS" in text(screen)             # in view, whatever is scrolled
+        checks = screen.query_one("#plan-scroll")
+        await pilot.press("pagedown")                           # the checks scroll; the input keeps focus
+        assert checks.scroll_y > 0 and token.has_focus
+        await pilot.press("enter")                              # Enter alone
+        await pilot.pause(0.1)
+        assert "Nothing ran: type the device name" in text(screen)
+        await pilot.press(*"sda", "enter")                      # the wrong disk
+        await pilot.press("backspace", "backspace", "backspace", *"sdb1", "enter")   # not exactly it
+        await pilot.pause(0.1)
+        assert runner.ran == [] and audit.read() == [] and screen.outcome is None
+        await pilot.press("backspace", "enter")                 # "sdb": the device that goes
+        await until(pilot, ran)
+        assert runner.ran == [("zpool", "replace", "tank", "/dev/sdb", NEW)]
+        (line,) = audit.read()
+        assert line["argv"] == ["zpool", "replace", "tank", "/dev/sdb", NEW] and line["outcome"] == "ok"
+        shown = text(screen)
+        assert "✓ Done" in shown and "exited 0" in shown and f"{NEW} not in tank yet" in shown
+        assert not token.display                                # one confirmation, one run
+        await pilot.press("escape")
+        assert isinstance(app.screen, FindingScreen)
+
+
+async def test_plan_failing_preflight_cannot_be_confirmed(tmp_path):
+    runner = FakeRunner()
+    app, audit = live_app(tmp_path, runner)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        await open_finding(pilot, "health")
+        await press_action(pilot, "replace")
+        await pilot.press(*"/dev/disk/by-id/nothing-here", "enter")     # the probe knows no such disk
+        screen = await until(pilot, plan_ready)
+        assert not screen.plan.ok and "FAIL  target exists" in text(screen)
+        assert "Pre-flight failed: this plan cannot run." in text(screen)
+        assert not screen.query_one(Input).display
+        await pilot.press("y", "enter", *"sdb", "enter")
+        await pilot.pause(0.1)
+        assert runner.ran == [] and audit.read() == [] and screen.outcome is None
+
+
+async def test_replay_shows_the_plan_and_its_preflight_but_runs_nothing(sessions, tmp_path):
+    audit = AuditLog(str(tmp_path / "audit.jsonl"))
+    app = replay_app(sessions["deranged"], audit=audit)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot, lambda f: any(x.check == "deranged_disk" for x in f.findings))
+        finding = await open_finding(pilot, "deranged_disk")
+        assert "replay: read-only, nothing runs" in text(finding)
+        await press_action(pilot, "offline")
+        screen = await until(pilot, plan_ready)
+        shown = text(screen)
+        assert "$ zpool offline deranged /dev/mapper/slowdisk" in shown
+        assert "Pre-flight checks" in shown and "PASS  redundancy kept" in shown
+        assert "Replay: read-only, for training — zdash never runs actions from a recording" in shown
+        assert not screen.query_one(Input).display and "Type" not in shown
+        await pilot.press("y", "enter", *"slowdisk", "enter", "y")
+        await pilot.pause(0.2)
+        assert app.screen is screen and screen.outcome is None and not screen.running
+        assert audit.read() == []
+        # replace: the new disk may be left empty (in place); the host checks only warn in replay
+        await pilot.press("escape")
+        await press_action(pilot, "replace")
+        assert isinstance(app.screen, NewDeviceScreen)
+        await pilot.press("enter")
+        screen = await until(pilot, plan_ready)
+        assert "$ zpool replace deranged /dev/mapper/slowdisk" in text(screen)
+        assert "WARN  target exists" in text(screen)
+        await pilot.press("y", "enter")
+        await pilot.pause(0.1)
+        assert screen.outcome is None and audit.read() == []
+
+
+async def test_audit_log_records_every_run(tmp_path):
+    runner = FakeRunner((0, ""), (1, "cannot clear errors for /dev/sdb: permission denied\n"))
+    app, audit = live_app(tmp_path, runner)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        await open_finding(pilot, "health")
+        await press_action(pilot, "scrub")
+        screen = await until(pilot, plan_ready)
+        assert "Press y to run it" in text(screen) and not screen.query_one(Input).display
+        await pilot.press("enter")                              # not a confirmation either
+        await pilot.pause(0.1)
+        assert runner.ran == [] and audit.read() == []
+        await pilot.press("y")
+        await until(pilot, ran)
+        assert "✓ Done" in text(screen) and "no scrub running" in text(screen)
+        # progress follows the dashboard's frames while the outcome is ok
+        app.feed.send(snap(two_way(states=("ONLINE", "FAULTED"),
+                                   scans=(scan("scrub", "scanning", pct_done=42.0),))))
+        await until(pilot, lambda s: "scrub scanning, 42.0% done" in text(s))
+        await pilot.press("escape")
+        await press_action(pilot, "clear")
+        screen = await until(pilot, plan_ready)
+        await pilot.press("y")
+        await until(pilot, ran)
+        shown = text(screen)
+        assert "✖ Failed: exit code 1" in shown and "permission denied" in shown
+    assert runner.ran == [("zpool", "scrub", "tank"), ("zpool", "clear", "tank", "/dev/sdb")]
+    with open(audit.path) as f:
+        lines = [json.loads(line) for line in f]
+    assert [(r["argv"], r["exit_code"], r["outcome"]) for r in lines] == [
+        (["zpool", "scrub", "tank"], 0, "ok"), (["zpool", "clear", "tank", "/dev/sdb"], 1, "failed")]
+    assert lines[0]["stderr"] == "" and "permission denied" in lines[1]["stderr"]
+    assert all(r["mode"] == "live" for r in lines)
+
+
+async def test_wall_mode_opens_no_plan(sessions, tmp_path):
+    audit = AuditLog(str(tmp_path / "audit.jsonl"))
+    app = replay_app(sessions["deranged"], wall=True, audit=audit)
+    async with app.run_test(size=(120, 40)) as pilot:
+        frame = await wait_frame(pilot, lambda f: any(x.check == "deranged_disk" for x in f.findings))
+        await pilot.press("f", "enter", "1", "2", "y", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, WallScreen) and len(app.screen_stack) == 1
+        # Not reachable from the wall; and even opened by code, a finding offers no plan.
+        finding = next(f for f in frame.findings if f.check == "deranged_disk")
+        app.push_screen(FindingScreen(finding))
+        await pilot.pause()
+        shown = text(app.screen)
+        assert "$ zpool offline deranged /dev/mapper/slowdisk" in shown
+        assert "Press its number" not in shown and "1 plan" not in shown
+        assert not any(b.enabled and b.binding.action.startswith("plan")
+                       for b in app.screen.active_bindings.values())
+        await pilot.press("1", "2", "enter")
+        await pilot.pause()
+        assert not any(isinstance(s, (PlanScreen, NewDeviceScreen)) for s in app.screen_stack)
+    assert audit.read() == []

@@ -1,0 +1,70 @@
+"""Markup for the plan screen, from the action engine's data alone (no widgets), so what the
+admin reads before confirming is tested as text: the exact command, what it does, every
+pre-flight check with its verdict and reason, and afterwards what happened."""
+from __future__ import annotations
+
+from ..actions import ActionPlan, Outcome, Progress
+from .markup import tag
+
+MARK_VAR = {"PASS": "$text-success", "FAIL": "$text-error", "WARN": "$text-warning"}
+REPLAY_NOTE = "Replay: read-only, for training — zdash never runs actions from a recording."
+
+
+def command_markup(plan: ActionPlan) -> str:
+    """Shown above everything else, never scrolled away: this is what would run."""
+    return tag(f"$ {plan.shell_text}" if plan.argv else "(no command: the request names nothing to act on)",
+               "bold $text-accent")
+
+
+def plan_markup(plan: ActionPlan) -> str:
+    lines = [tag(plan.summary)] if plan.summary else []
+    if plan.disruptive:
+        lines.append(tag("Disruptive: review the checks below before you confirm.", "bold $text-warning"))
+    lines += ["", f"{tag('Takes', '$foreground-muted')}  {tag(plan.duration or 'unknown')}",
+              "", tag("Pre-flight checks", "bold $text-primary")]
+    for c in plan.checks:
+        lines.append(f"  {tag(c.mark, 'bold ' + MARK_VAR[c.mark])}  {tag(c.name, 'bold')}: {tag(c.reason)}")
+    if plan.alternatives:
+        lines += ["", tag("Instead you may want: " + ", ".join(plan.alternatives) +
+                          " (offered by the finding)", "$foreground-muted")]
+    return "\n".join(lines)
+
+
+def outcome_line(out: Outcome) -> str:
+    """One line for the fixed bottom of the screen; the details go to outcome_markup."""
+    if out.ok:
+        return tag(f"✓ Done: {out.plan.shell_text} exited 0.", "bold $text-success")
+    if out.status == "failed":
+        first = next((l for l in out.stderr.splitlines() if l.strip()), "")
+        return tag(f"✖ Failed: exit code {out.rc}" + (f": {first}" if first else "."), "bold $text-error")
+    return tag(f"✖ Refused, nothing ran: {out.refused_reason}", "bold $text-error")
+
+
+def preflight_tally(plan: ActionPlan) -> str:
+    """Next to the prompt, which stays in view while the checks may be scrolled away."""
+    marks = [c.mark for c in plan.checks]
+    parts = [f"{marks.count(m)} {m}" for m in ("FAIL", "WARN", "PASS") if m in marks]
+    worst = next((m for m in ("FAIL", "WARN", "PASS") if m in marks), "PASS")
+    return tag("Pre-flight: " + ", ".join(parts) + ".", MARK_VAR[worst])
+
+
+def outcome_markup(out: Outcome, audit_path: str) -> str:
+    """The details under the checks; the verdict itself is outcome_line, shown at the bottom."""
+    lines = ["", tag("Outcome", "bold $text-primary")]
+    if out.rc is not None:
+        lines.append(tag(f"exit code {out.rc}", "$foreground-muted"))
+    lines += [f"  {tag(l, '$text-error')}" for l in out.stderr.rstrip().splitlines()]
+    lines += [f"  {tag(l)}" for l in out.stdout.rstrip().splitlines()]
+    if out.status == "refused":
+        lines.append(tag(f"Nothing ran: {out.refused_reason}", "$text-error"))
+    if out.difference:
+        lines += ["", tag("What changed since the plan was made:", "bold")]
+        lines += [f"  {tag(d, '$text-error' if d.startswith('-') else '$text-success')}" for d in out.difference]
+        lines.append(tag("Close this and open the plan again to review the new state.", "$foreground-muted"))
+    lines.append(tag(f"Recorded in the audit log {audit_path}", "$foreground-muted"))
+    return "\n".join(lines)
+
+
+def progress_line(p: Progress) -> str:
+    text = f"Now: {p.text}" + (" ✓" if p.done else "  (updates with each sample)")
+    return tag(text, "bold $text-success" if p.done else "$text-primary")

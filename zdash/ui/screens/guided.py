@@ -1,0 +1,75 @@
+"""From a guided suggestion to its plan screen. Attach and replace first ask which disk is the
+new one, on its own screen, so the plan is built once with the disk named and its checks (size,
+sector size, in use, stable path) are about that disk. Attach cannot go without one; replace
+may be left empty (in place, after the new disk was put in the old one's slot)."""
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from ...actions import NotGuided, needs_new_device, request_from_suggestion
+from ...checks.finding import SuggestedAction
+from ..markup import tag
+
+HELP = {
+    "required": "Give the disk to attach: it is overwritten. A stable path "
+                "(/dev/disk/by-id/…) survives reboots and re-cabling; /dev/sdX does not.",
+    "optional": "Give the new disk's path (/dev/disk/by-id/…), or leave it empty to replace in "
+                "place: the new disk is already where the old one was, under the same path.",
+}
+
+
+class NewDeviceScreen(ModalScreen[str | None]):
+    """Dismisses with the path typed ("" for in place), or None when cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, label: str, need: str) -> None:
+        super().__init__()
+        self.label, self.need = label, need
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(tag(self.label), classes="dialog-title")
+            yield Static(tag(HELP[self.need]))
+            yield Input(placeholder="/dev/disk/by-id/…", id="device-input")
+            yield Static(id="device-error")
+            yield Static("enter show the plan (nothing runs yet) · esc cancel", classes="hint")
+
+    def on_mount(self) -> None:
+        box = self.query_one(Input)
+        box.cursor_blink = False
+        box.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        value = event.value.strip()
+        if not value and self.need == "required":
+            self.query_one("#device-error", Static).update("attach needs the new disk's path")
+            return
+        self.dismiss(value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def open_guided(app: App, chosen: SuggestedAction) -> None:
+    """The caller has checked the mode: never called on a wall."""
+    need = needs_new_device(chosen.action or "")
+
+    def plan(new_device: str | None) -> None:
+        from .plan import PlanScreen
+        try:
+            request = request_from_suggestion(chosen, new_device or None)
+        except NotGuided as e:
+            app.notify(str(e), severity="error")
+            return
+        app.push_screen(PlanScreen(request))
+
+    if need is None:
+        plan(None)
+    else:   # None from the screen: cancelled, no plan
+        app.push_screen(NewDeviceScreen(chosen.label, need), lambda new: new is not None and plan(new))

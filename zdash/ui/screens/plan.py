@@ -1,0 +1,145 @@
+"""A guided action's plan: the command, what it does, the pre-flight checks, and on the live
+host the confirmation. Everything that decides whether it may run lives in zdash.actions; this
+screen only shows it and asks (confirmation_ok), and the app runs it (run_plan).
+
+Why the layout: the command stays at the top and the prompt with its input at the bottom,
+whatever scrolls in between, so the admin never confirms something scrolled out of sight."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from ...actions import ActionPlan, Outcome, Request, confirmation_ok, progress, prompt
+from ..markup import tag
+from ..plan_markup import (REPLAY_NOTE, command_markup, outcome_line, outcome_markup, plan_markup,
+                           preflight_tally, progress_line)
+
+
+class PlanScreen(ModalScreen):
+    BINDINGS = [Binding("escape", "dismiss", "Close"),
+                Binding("y", "confirm", "Run", tooltip="Run a plan that needs no device name typed"),
+                # here, not only on the scroll: the checks must scroll while the input has focus
+                Binding("up", "scroll(-1)", show=False), Binding("down", "scroll(1)", show=False),
+                Binding("pageup", "scroll(-5)", show=False), Binding("pagedown", "scroll(5)", show=False)]
+
+    def __init__(self, request: Request) -> None:
+        super().__init__()
+        self.request = request
+        self.plan: ActionPlan | None = None
+        self.outcome: Outcome | None = None
+        self.running = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="plan-dialog"):
+            yield Static(f"Plan: {self.request.action} in {self.request.pool}", classes="dialog-title",
+                         id="plan-title")
+            yield Static(id="plan-command")
+            with VerticalScroll(id="plan-scroll"):
+                yield Static("checking it against the pool…", id="plan-body")
+                yield Static(id="plan-outcome")
+            yield Static(id="plan-status")
+            yield Input(placeholder="device name", id="plan-token")
+            yield Static("esc close · ↑↓ scroll", classes="hint")
+
+    @property
+    def live(self) -> bool:
+        return self.app.action_mode == "live"
+
+    def on_mount(self) -> None:
+        token = self.query_one(Input)
+        token.display, token.cursor_blink = False, False
+        self.query_one("#plan-scroll").focus()
+        self.watch(self.app, "frame", lambda _f: self._show_progress(), init=False)
+        self.run_worker(self._build(), group="plan", exit_on_error=False)
+
+    async def _build(self) -> None:
+        try:
+            self.plan = plan = await self.app.plan_action(self.request)
+        except Exception as e:  # noqa: BLE001 - an unreadable host is a message, not a crash
+            self._status(tag(f"Cannot build the plan: {e}", "bold $text-error"))
+            return
+        self.query_one("#plan-title", Static).update(tag(plan.title))
+        self.query_one("#plan-command", Static).update(command_markup(plan))
+        self.query_one("#plan-body", Static).update(plan_markup(plan))
+        if not self.live:
+            self._status(preflight_tally(plan) + " " + tag(REPLAY_NOTE, "bold $text-warning"))
+            return
+        self._status(preflight_tally(plan) + " " + tag(prompt(plan), "bold" if plan.ok else "bold $text-error"))
+        if plan.ok and plan.confirm_token:
+            token = self.query_one(Input)
+            token.display = True
+            token.focus()
+            self._fit()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "confirm":   # only y-plans, live, once: a token plan is confirmed by typing
+            p = self.plan
+            return self._may_confirm() and p is not None and p.ok and not p.confirm_token
+        return True
+
+    def _may_confirm(self) -> bool:
+        return self.live and self.plan is not None and self.outcome is None and not self.running
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#plan-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_confirm(self) -> None:
+        self._confirm(None, "y")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._confirm(event.value, "enter")
+
+    def _confirm(self, typed: str | None, key: str) -> None:
+        if not self._may_confirm() or not confirmation_ok(self.plan, typed, key):
+            if self._may_confirm() and self.plan.ok and self.plan.confirm_token:
+                self._status(tag(f"Nothing ran: type the device name exactly. {prompt(self.plan)}",
+                                 "bold $text-warning"))
+            return
+        self.running = True
+        self.query_one(Input).disabled = True
+        self.refresh_bindings()
+        self._status(tag(f"Running {self.plan.shell_text} (checking the pool once more first)…", "bold"))
+        # On the app, not this screen: closing the screen must not cancel a command mid-run.
+        self.app.run_worker(self._run(self.plan), group="action", exit_on_error=False)
+
+    async def _run(self, plan: ActionPlan) -> None:
+        try:
+            self.outcome = out = await self.app.run_plan(plan)
+        except Exception as e:  # noqa: BLE001 - execute() reports refusals itself; this is a bug
+            self.outcome = out = Outcome(plan, "refused", refused_reason=f"{type(e).__name__}: {e}")
+        self.running = False
+        if not self.is_attached:     # closed meanwhile: still tell the admin what happened
+            self.app.notify(outcome_line(out), severity="information" if out.ok else "error")
+            return
+        self.query_one(Input).display = False
+        self._fit()
+        self._status(outcome_line(out))
+        self.query_one("#plan-outcome", Static).update(outcome_markup(out, self.app.audit.path))
+        self._show_progress()
+        self.query_one("#plan-scroll", VerticalScroll).scroll_end(animate=False)
+        self.refresh_bindings()
+
+    def _show_progress(self) -> None:
+        out, frame = self.outcome, self.app.frame
+        if out is None or not out.ok or frame is None or not self.is_attached:
+            return
+        now = progress(out.plan, frame.snapshot, since=out.started)
+        self._status(outcome_line(out) + "\n" + progress_line(now))
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """A 1fr scroll in an auto-height dialog fills 90% of any terminal; instead the scroll
+        gets what the fixed parts leave (border, title, command, status ≤ 4 lines, hint, the
+        input), so a short plan makes a short dialog and the prompt is never pushed out."""
+        fixed = 11 + (3 if self.query_one(Input).display else 0)
+        self.query_one("#plan-scroll").styles.max_height = max(3, int(self.size.height * 0.9) - fixed)
+
+    def _status(self, markup: str) -> None:
+        self.query_one("#plan-status", Static).update(markup)
