@@ -4,6 +4,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.mutate import apply_edits, edits
 from tests.importing import pastes
 from tests.importing.helpers import CAPTURES, human_paste, nonblank
 from zdash.builder import SnapshotBuilder
@@ -31,37 +32,7 @@ _SNIPPETS = st.sampled_from([
     "Every 2s: zpool iostat -vl 1\n", "1700000000\n", "no pools available\n", "> ",
 ])
 _SNIPPET = st.one_of(_SNIPPETS, st.text(max_size=6))
-_EDITS = st.lists(st.tuples(st.sampled_from(["cut", "drop", "insert", "dupline", "tabs", "indent", "swap"]),
-                            st.integers(0, 1 << 16), st.integers(0, 60), _SNIPPET), max_size=5)
-
-
-def _apply(text: str, edits) -> str:
-    for op, at, length, snippet in edits:
-        i = at % (len(text) + 1)
-        j = min(len(text), i + length)
-        if op == "cut":
-            text = text[:i]
-        elif op == "drop":
-            text = text[:i] + text[j:]
-        elif op == "insert":
-            text = text[:i] + snippet + text[i:]
-        elif op == "dupline":
-            start = text.rfind("\n", 0, i) + 1
-            end = text.find("\n", i)
-            end = len(text) if end < 0 else end + 1
-            text = text[:end] + text[start:end] + text[end:]
-        elif op == "tabs":
-            text = text[:i] + text[i:j].replace("\t", "        ").replace("  ", "\t") + text[j:]
-        elif op == "indent":
-            start = text.rfind("\n", 0, i) + 1
-            text = text[:start] + snippet.replace("\n", "")[:4] + "  " + text[start:]
-        elif op == "swap":
-            lines = text.split("\n")
-            k = at % max(1, len(lines))
-            m = (at + length) % max(1, len(lines))
-            lines[k], lines[m] = lines[m], lines[k]
-            text = "\n".join(lines)
-    return text
+_EDITS = edits(_SNIPPET, max_length=60, max_size=5)
 
 
 def _accounted(text: str) -> None:
@@ -80,7 +51,7 @@ def _accounted(text: str) -> None:
 @FUZZ
 @given(seed=st.sampled_from(SEEDS), edits=_EDITS)
 def test_mutated_pastes_never_raise_and_account_for_every_line(seed, edits):
-    _accounted(_apply(seed, edits))
+    _accounted(apply_edits(seed, edits))
 
 
 @settings(max_examples=300, deadline=None, database=None)

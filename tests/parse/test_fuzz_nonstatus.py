@@ -7,6 +7,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.mutate import apply_edits, edits
 from zdash.model import Dataset, DiskIo
 from zdash.parse import ParseError
 from zdash.parse.diskstats import DiskCounters, disk_rates, parse_diskstats
@@ -32,31 +33,12 @@ _TOKENS = st.sampled_from(list("\t\n -0123456789.%xKMG:'[]{}\",@/") + ["children
 _SNIPPET = st.one_of(_TOKENS, st.text(max_size=4))
 
 
-_EDITS = st.lists(st.tuples(st.sampled_from(["cut", "drop", "insert", "dupline", "tabs"]),
-                            st.integers(0, 1 << 16), st.integers(0, 40), _SNIPPET), max_size=4)
-
-
-def _apply(text: str, edits) -> str:
-    for op, at, length, snippet in edits:
-        i = at % (len(text) + 1)
-        j = min(len(text), i + length)
-        if op == "cut":
-            text = text[:i]
-        elif op == "drop":
-            text = text[:i] + text[j:]
-        elif op == "insert":
-            text = text[:i] + snippet + text[i:]
-        elif op == "dupline":
-            start = text.rfind("\n", 0, i) + 1
-            text = text[:start] + text[start:i] + "\n" + text[start:]
-        else:
-            text = text[:i] + text[i:j].replace("\t", " ").replace(" ", "\t") + text[j:]
-    return text
+_EDITS = edits(_SNIPPET, ops=("cut", "drop", "insert", "dupline", "tabs"), max_length=40, max_size=4)
 
 
 def mutated(seeds: list[str]):
     """A real output, cut, spliced, with lines duplicated or tabs and spaces swapped."""
-    return st.builds(_apply, st.sampled_from(seeds), _EDITS)
+    return st.builds(apply_edits, st.sampled_from(seeds), _EDITS)
 
 
 LIST_SEEDS = _seeds("*/zpool-list-v-H-p*.txt", "*/zpool-list-v.txt")

@@ -29,7 +29,11 @@ SHOTS = {
     "80x24": ("deranged", ("deranged-mirror",), (80, 24), (), {}),
     "light": ("degraded", ("degraded-resilver",), (120, 40), (), {"theme": "zdash-light"}),
     "help": ("healthy", ("healthy",), (80, 24), ("question_mark",), {}),
+    "plan": ("deranged", ("deranged-mirror",), (120, 40), ("f", "enter", "1"), {}),
 }
+# Where a lab recording is most telling, when not at its end: the degraded one ends healthy, so
+# it is shown mid-resilver (the first tick with a resilver running).
+STARTS = {"degraded-resilvering": ("resilver", "scanning"), "light": ("resilver", "scanning")}
 
 
 async def shoot(name: str, path: str, size, keys, options, start: int) -> str:
@@ -44,6 +48,16 @@ async def shoot(name: str, path: str, size, keys, options, start: int) -> str:
         return app.save_screenshot(f"{name}.svg", OUT)
 
 
+def _start(name: str, path: str) -> int:
+    if name not in STARTS:
+        return 10**6
+    from zdash.sources.replay import load_replay
+    snaps = load_replay(path)[1]
+    want = STARTS[name]
+    return next((i + 2 for i, snap in enumerate(snaps)
+                 if any((sc.function, sc.state) == want for p in snap.pools for sc in p.scans)), 10**6)
+
+
 def main(names: list[str]) -> int:
     os.makedirs(OUT, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="zdash-shots-")
@@ -53,7 +67,7 @@ def main(names: list[str]) -> int:
         path = found or write_session(os.path.join(tmp, f"{scenario}.yaml.gz"), scenario)
         # A lab recording is shown at its most telling moment: the last tick (the incident has
         # developed); START_<NAME> overrides it.
-        start = int(os.environ.get(f"START_{name.upper().replace('-', '_')}", 10**6))
+        start = int(os.environ.get(f"START_{name.upper().replace('-', '_')}", _start(name, path)))
         print(asyncio.run(shoot(name, path, size, keys, options, start)), "from", path)
     return 0
 

@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from tests.zfs.lab import Lab, zfs_available
+from tests.zfs.conftest import lab  # noqa: F401  (the same pool builder fixture)
+from tests.zfs.lab import zfs_available
 from zdash.checks.registry import run_checks
 from zdash.sources.replay import load_replay
 from zdash.ui.app import ZdashApp
@@ -22,15 +23,6 @@ from .conftest import wait_frame
 
 WHY_NOT = zfs_available()
 pytestmark = [pytest.mark.zfs, pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")]
-
-
-@pytest.fixture
-def lab(tmp_path_factory):
-    lab = Lab(str(tmp_path_factory.mktemp("uilab", numbered=True)))
-    try:
-        yield lab
-    finally:
-        lab.cleanup()
 
 
 def _shown(app, key: str) -> tuple[str, ...]:

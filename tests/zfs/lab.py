@@ -13,6 +13,8 @@ import socket
 import subprocess
 import time
 
+import psutil
+
 
 def sh(*argv: str, check: bool = True, timeout: float = 120) -> str:
     p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
@@ -47,13 +49,24 @@ def cap_arc(limit: int = 384 << 20) -> None:
 
 
 class Load(subprocess.Popen):
-    """fio forks one process per job: kill the whole group, or the pool stays busy."""
+    """fio forks one process per job, and the jobs leave fio's process group: killing the group
+    alone left them writing, holding the pool busy for a minute. Kill every descendant."""
 
     def kill(self) -> None:
+        try:
+            procs = psutil.Process(self.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            procs = []
         try:
             os.killpg(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+        for p in procs:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+        psutil.wait_procs(procs, timeout=15)
         self.wait()
 
 
@@ -110,21 +123,25 @@ class Lab:
                 dst.write(src.read(1 << 20))
         sh("zpool", "sync")
 
-    def load(self, directory: str, seconds: int, size: str = "32M") -> "Load":
-        """fio random read/write in the background, fsync-heavy so I/O reaches the disks."""
+    def load(self, directory: str, seconds: int, size: str = "32M", rate: str = "4m") -> "Load":
+        """fio random read/write in the background, fsync-heavy so I/O reaches the disks.
+        Rate-limited: enough to saturate a 40 ms disk (64 I/Os of 64k per second), and little
+        enough dirty data that a killed fio exits at once instead of holding the pool busy
+        (unlimited, teardowns took 30-75 s in the emulator)."""
         load = Load(
             ["fio", "--name=load", f"--directory={directory}", f"--size={size}", "--rw=randrw",
              "--bs=64k", "--ioengine=psync", "--numjobs=2", "--fsync=4", "--time_based",
+             f"--rate={rate},{rate}",
              f"--runtime={seconds}", "--group_reporting"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         self.loads.append(load)
         return load
 
     def cleanup(self) -> None:
-        for load in self.loads:
-            load.kill()
         for d in self.dms:   # a 40 ms disk drains a killed writer's queued I/O slowly: speed it up
             set_delay(d, 0)
+        for load in self.loads:
+            load.kill()
         for p in reversed(self.pools):
             self._destroy(p)
         for d in self.dms:

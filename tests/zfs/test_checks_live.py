@@ -157,7 +157,8 @@ def test_corrupted_disk_scrubbed(lab):
 
 def test_single_disk_beside_mirror(lab):
     lone = lab.file("c")
-    lab.pool("lone", "mirror", lab.file("a"), lab.file("b"), lone, opts=())
+    # the lone disk first: after "mirror a b" it would join the mirror (a 3-way mirror)
+    lab.pool("lone", lone, "mirror", lab.file("a"), lab.file("b"))
     doc = check("lone")
     hits = found(doc, "topology")
     assert any(lone in json.dumps(h) for h in hits), doc["findings"]

@@ -14,6 +14,7 @@ from zdash.sources.session import read_session
 
 from .lab import sh
 
+MiB = 1 << 20
 LOADED = 8   # ticks of the recording during which fio runs
 
 
@@ -76,10 +77,15 @@ def test_record_replay_agree_with_zpool_and_diskstats(lab, tmp_path):
              if tick.get("list") is not None and tick.get("list").time > synced_at + 0.5]
     assert quiet, ("no zpool list sample after the load ended", synced_at,
                    [(t.time, t.get("list") and t.get("list").time) for t in read_session(path)[1]])
+    # A pool with no writer still moves a few KiB per txg (deferred frees, space maps): exact
+    # sizes, and alloc/free within 1 MiB of the independent reading (a unit or row mix-up in
+    # the parse or the join would be off by far more than that).
     for snap in quiet:
         for top in snap.pool("tank").top_level:
             row = next(r for r in listed.vdevs if r.name == top.name)
-            assert (top.alloc, top.free, top.size) == (row.alloc, row.free, row.size), top.name
+            assert top.size == row.size, top.name
+            assert abs(top.alloc - row.alloc) <= MiB and abs(top.free - row.free) <= MiB, (
+                top.name, top.alloc, row.alloc)
 
     # Per-leaf disk_wait agrees with an independent `zpool iostat -l -p` over the loaded ticks.
     ref_wait = {}
