@@ -4,9 +4,10 @@ from __future__ import annotations
 from zdash.checks import deranged_disk
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
+from zdash.model import Vdev
 
 from .builders import (GiB, MiB, evidence, healthy_two_mirrors, history, leaf, mirror, one,
-                       pool, space)
+                       pool, scan, space)
 
 CFG = CheckConfig()
 SLOW = "/dev/mapper/slowdisk"
@@ -182,3 +183,21 @@ def test_offline_is_not_offered_when_the_vdev_already_lost_a_member():
 
 def test_healthy_mirrors_under_even_load_produce_nothing():
     assert run(lambda i: healthy_two_mirrors(i), 30) == []
+
+
+def _replacing(scans):
+    """mirror-1 rebuilding onto a new disk: the old one offline, the new one taking the writes."""
+    old = fast("loop3", state="OFFLINE", util=None, write_ms=None, write_bps=0.0)
+    new = sick(read_bps=0.0)
+    rep = Vdev(name="replacing-1", kind="replacing", state="DEGRADED", children=(old, new),
+               guid="guid-rep")
+    return pool("deranged", mirror(0, fast("loop0"), fast("loop1"), **space(GiB, 20)),
+                mirror(1, fast("loop2"), rep, **space(GiB, 20)), state="DEGRADED", scans=scans)
+
+
+def test_a_resilver_target_is_busiest_by_design_not_deranged():
+    resilvering = (scan("resilver", "scanning"),)
+    assert run(lambda i: _replacing(resilvering), 8) == []
+    # the same numbers once the resilver is over: now it is judged, and it is slow
+    done = (scan("resilver", "finished"),)
+    assert one(run(lambda i: _replacing(done), 8), subject=SLOW)

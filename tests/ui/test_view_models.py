@@ -136,3 +136,15 @@ def test_series_gaps_and_downsampling():
     d = downsample(s, 2)
     assert d["x"] == [-2.0, 0.0] and d["wmb"] == [0.5, 2.5] and d["wms"] == [1.0, 2.5]
     assert extract(snaps, "tank", "pool:tank")["x"] == []       # the root has no io here: no points
+
+
+def test_a_resilver_target_is_not_marked_while_it_is_rebuilt():
+    from zdash.model import Scan
+    cfg = CheckConfig()
+    rep = Vdev("replacing-1", "replacing", "DEGRADED",
+               children=(leaf("sdc", state="OFFLINE"), leaf("sdd", util=95, write_ms=60)))
+    tops = (mirror(0, leaf("sda", util=20), leaf("sdb", util=22)),
+            mirror(1, leaf("sde", util=20, write_ms=2), rep))
+    rebuilding = _pool(*tops, scans=(Scan("resilver", "scanning"),))
+    assert outlier_leaves(rebuilding, [], cfg) == frozenset()
+    assert outlier_leaves(_pool(*tops, scans=(Scan("resilver", "finished"),)), [], cfg) == {"/dev/sdd"}

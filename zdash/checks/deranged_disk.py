@@ -49,7 +49,7 @@ def _leaf_finding(pool: Pool, top: Vdev, leaf: Vdev, parent: Vdev | None,
                   cfg: CheckConfig) -> Finding | None:
     key = vdev_key(leaf)
     severity, reasons, evidence = Severity.WARNING, [], []   # every reason below is a warning
-    run = _sustained_run(key, window)
+    run = [] if resilver_target(pool, leaf, parent) else _sustained_run(key, window)
     if run and len(run) >= cfg.deranged_sustain_samples and _throughput_ok(key, window, cfg):
         last = run[0]
         reasons.append(f"{last.why_slow}, {len(run)} measured samples in a row")
@@ -81,6 +81,15 @@ def _leaf_finding(pool: Pool, top: Vdev, leaf: Vdev, parent: Vdev | None,
         title=f"{leaf.label} is dragging {top.name}: {reasons[0]}",
         why=WHY + "Evidence: " + "; ".join(reasons) + ". " + _advice(leaf, parent),
         evidence=tuple(evidence), actions=_actions(pool, leaf, parent))
+
+
+def resilver_target(pool: Pool, leaf: Vdev, parent: Vdev | None) -> bool:
+    """A disk being resilvered onto absorbs the rebuild's writes at full speed while its peers
+    only read: it is the busiest disk of the vdev by design, not a sick one. Its own latency is
+    judged again once the resilver ends (ZFS's SLOW counter still counts meanwhile)."""
+    resilvering = any(s.function == "resilver" and s.state == "scanning" for s in pool.scans)
+    return resilvering and ((parent is not None and parent.kind in ("replacing", "spare"))
+                            or "resilvering" in (leaf.aux or ""))
 
 
 def _sustained_run(key: str, window: list[dict[str, LeafSample]]) -> list[LeafSample]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import statistics
 from typing import Iterable
 
+from ..checks._common import parents
+from ..checks.deranged_disk import resilver_target
 from ..checks.finding import Finding
 from ..config import CheckConfig
 from ..model import Pool, Vdev
@@ -32,9 +34,12 @@ def outlier_leaves(pool: Pool, findings: Iterable[Finding], cfg: CheckConfig) ->
     """Labels (path or name) of the leaves to mark."""
     marked = {f.subject for f in findings
               if f.pool == pool.name and f.subject_kind == "leaf" and f.check == "deranged_disk"}
+    up = parents(pool.root)
     for top in pool.top_level:
         leaves = list(top.leaves())
         for leaf in leaves:
+            if resilver_target(pool, leaf, up.get(id(leaf))):
+                continue   # busiest by design while it is rebuilt (see the check)
             others = [v for v in leaves if v is not leaf]
             util_peers = [u for u in map(_util, others) if u is not None]
             wait_peers = [w for w in map(_wait_ms, others) if w is not None]
