@@ -255,3 +255,20 @@ def test_bundled_demo_recording_replays():
     header, snaps = load_replay(demo)
     assert header.description and first_tick(demo, "deranged_disk") > 0
     assert len(snaps) >= 5 and any(s.pools for s in snaps)
+
+
+@pytest.mark.parametrize("name", __import__("zdash.scenarios", fromlist=["names"]).names())
+async def test_every_bundled_scenario_replays_and_says_what_to_look_for(name):
+    """Issue 6: each lab recording plays in the TUI, its pool on screen, its description shown
+    as the replay starts."""
+    from zdash.scenarios import path_of
+    app = replay_app(path_of(name), start=0, playing=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        frame = await wait_frame(pilot, lambda f: bool(f.snapshot.pools))
+        assert frame.mode == "replay" and frame.description
+        await pilot.pause(0.2)
+        shown = [n.message for n in app._notifications]
+        assert " ".join(frame.description.split()) in shown, shown
+        vdevs = app.screen.query_one("#vdevs")
+        names = {"".join(t for t, _ in r.cells[0]).strip() for r in vdevs._rows.values()}
+        assert frame.snapshot.pools[0].name in names and len(names) >= 2   # the pool and its vdevs

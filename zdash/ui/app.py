@@ -89,7 +89,13 @@ class ZdashApp(ActionHost, App[None]):
                 delay = min(delay * 2, 60.0)
 
     def on_frame_ready(self, message: FrameReady) -> None:
+        first = self.frame is None
         self.frame = message.frame
+        if first and message.frame.description and not self.wall:
+            # A training recording says what to look for before anything else: once, at the
+            # start (the wall loops unattended; `i` shows it again).
+            self.notify(" ".join(message.frame.description.split()), title="About this recording (i)",
+                        timeout=20, markup=False)
         self.silence = None
         self.feed_error = None
         notice = getattr(self.feed, "notice", None)
