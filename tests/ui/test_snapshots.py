@@ -9,6 +9,7 @@ from .conftest import replay_app, wait_frame
 def _ready(*keys: str, predicate=lambda f: True):
     async def run_before(pilot) -> None:
         await wait_frame(pilot, predicate)
+        pilot.app.clear_notifications()   # the recording's intro toast is timed; these are the screens
         for key in keys:
             await pilot.press(key)
             await pilot.pause()
