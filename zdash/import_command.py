@@ -62,20 +62,26 @@ def describe(path: str, imported: Imported) -> str:
     return "\n".join(lines)
 
 
-def _report_unread(imported: Imported) -> None:
-    for u in imported.unread:
-        print(str(u), file=sys.stderr)
-
-
-def run_import(path: str, output: str, description: str | None = None) -> int:
-    from .sources.session import SessionWriter
+def _import(path: str) -> tuple[Imported, float] | None:
+    """The paste read and imported, its unreadable lines reported on stderr; None (and why,
+    on stderr) when the file itself cannot be read."""
     try:
         text, mtime = read_paste(path)
     except PasteError as e:
         print(f"zdash: {e}", file=sys.stderr)
-        return 1
+        return None
     imported = import_paste(text)
-    _report_unread(imported)
+    for u in imported.unread:
+        print(str(u), file=sys.stderr)
+    return imported, mtime
+
+
+def run_import(path: str, output: str, description: str | None = None) -> int:
+    from .sources.session import SessionWriter
+    loaded = _import(path)
+    if loaded is None:
+        return 1
+    imported, mtime = loaded
     if not imported.ok:
         print(f"zdash: nothing in {path} could be read as zpool status, zpool list, "
               "zpool iostat or zfs list output; no session written", file=sys.stderr)
@@ -99,13 +105,10 @@ def run_check_text(path: str, as_json: bool, pools: tuple[str, ...], cfg) -> int
     from .builder import SnapshotBuilder
     from .check_command import exit_code, report, text_report
     from .checks.registry import run_checks
-    try:
-        text, mtime = read_paste(path)
-    except PasteError as e:
-        print(f"zdash: {e}", file=sys.stderr)
+    loaded = _import(path)
+    if loaded is None:
         return 3
-    imported = import_paste(text)
-    _report_unread(imported)
+    imported, mtime = loaded
     history = [SnapshotBuilder(1.0, None).feed(paste_tick(imported, mtime))]
     cfg = dataclasses.replace(cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, len(history)))
     findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]

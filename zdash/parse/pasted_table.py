@@ -73,22 +73,21 @@ def latency(token: str) -> int | None:
 
 
 def pct(token: str) -> float | None:
-    token = decimal(token)
-    if token == "-":
-        return None
-    m = _PCT.fullmatch(token)
-    if m is None:
-        raise ParseError(f"not a percentage: {token[:20]!r}")
-    return float(m.group(1))
+    return _matched(token, _PCT, "percentage")
 
 
 def ratio(token: str) -> float | None:
+    return _matched(token, _RATIO, "ratio")
+
+
+def _matched(token: str, pattern: re.Pattern, what: str) -> float | None:
+    """A number in one of zpool's decorated forms ('11.9%', '1.00x'); '-' is no value."""
     token = decimal(token)
     if token == "-":
         return None
-    m = _RATIO.fullmatch(token)
+    m = pattern.fullmatch(token)
     if m is None:
-        raise ParseError(f"not a ratio: {token[:20]!r}")
+        raise ParseError(f"not a {what}: {token[:20]!r}")
     return float(m.group(1))
 
 
