@@ -1,14 +1,20 @@
 """`zdash check`: the diagnosis engine once, without Textual, for cron, Nagios and scripts.
 
-Exit codes follow the Nagios plugin convention: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the
-pool could not be read at all). JSON schema version 1 (documented in README, 'zdash check'):
+Output follows the Nagios plugin guidelines (nagios-plugins.org/doc/guidelines.html), so
+Nagios, Icinga, Naemon and a pager show something a person on call can act on:
+  line 1:  ZDASH <STATUS> - <the worst cause, naming pool and subject> (+N more) | <perfdata>
+  then:    one line per input that failed ("! ..."), one line per finding ("[WARNING ] ...")
+Exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the pool could not be read at all).
+
+JSON schema version 1 (documented in README, 'zdash check'); fields are only ever added:
   {"schema": 1, "zdash_version", "time", "source": "live" | "replay:<file>",
-   "status": "OK"|"WARNING"|"CRITICAL"|"UNKNOWN", "exit_code",
+   "status": "OK"|"WARNING"|"CRITICAL"|"UNKNOWN", "exit_code", "summary": <line 1's text>,
    "pools": [{"name", "state", "cap_pct"}],
    "problems": [one-line messages of inputs that failed],
    "findings": [{"check", "severity": "info"|"warning"|"critical", "pool", "subject",
                  "subject_kind", "topic", "title", "why", "evidence": [[label, value]...],
-                 "actions": [{"label", "argv": [...], "action"}]}]}
+                 "actions": [{"label", "argv": [...], "action"}]}],
+   "perfdata": [{"label", "value", "uom", "warn", "crit", "min", "max"}]}
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ from .checks.finding import Finding, Severity
 from .checks.registry import run_checks
 from .config import CheckConfig
 from .model import Snapshot
+from .perfdata import PerfDatum, perfdata, perfdata_text
 
 STATUS = {0: "OK", 1: "WARNING", 2: "CRITICAL", 3: "UNKNOWN"}
 
@@ -58,23 +65,58 @@ def finding_json(f: Finding) -> dict:
             "actions": [{"label": a.label, "argv": list(a.argv), "action": a.action} for a in f.actions]}
 
 
-def report(history: Sequence[Snapshot], findings: Sequence[Finding], code: int, source: str) -> dict:
+def _cause(f: Finding) -> str:
+    """A finding as the pager line names it: pool first, then the title (which repeats the
+    pool's name at its start for pool-level findings; said once is enough)."""
+    if f.pool is None:
+        return f.title
+    title = f.title[len(f.pool) + 2:] if f.title.startswith(f.pool + ": ") else f.title
+    return f"{f.pool}: {title}"
+
+
+def summary(history: Sequence[Snapshot], findings: Sequence[Finding], code: int,
+            pools: tuple[str, ...] = ()) -> str:
+    """The text of the first line after "ZDASH <STATUS> - ": what a person on call reads."""
     last = history[-1] if history else None
+    if code == 3:
+        missing = [p for p in pools if last is None or last.pool(p) is None]
+        problems = [s.message for s in (last.problems if last else ()) if s.message]
+        if missing and last is not None and last.pools:
+            return f"pool {', '.join(missing)} not found" + (f" ({problems[0]})" if problems else "")
+        return "no pool could be read" + (f": {problems[0]}" if problems else "")
+    serious = [f for f in findings if f.severity > Severity.INFO]
+    if serious:
+        more = f" (+{len(serious) - 1} more)" if len(serious) > 1 else ""
+        return _cause(serious[0]) + more
+    shown = [p for p in (last.pools if last else ()) if not pools or p.name in pools]
+    return ", ".join(f"{p.name} {p.state}" + (f", {p.cap_pct}% full" if p.cap_pct is not None else "")
+                     for p in shown) or "no pools"
+
+
+def report(history: Sequence[Snapshot], findings: Sequence[Finding], code: int, source: str,
+           cfg: CheckConfig | None = None, pools: tuple[str, ...] = ()) -> dict:
+    last = history[-1] if history else None
+    perf: list[PerfDatum] = perfdata(last, cfg or CheckConfig()) if last else []
+    if pools:
+        perf = [d for d in perf if any(d.label.startswith(p + "_") for p in pools)]
     return {"schema": 1, "zdash_version": __version__, "time": last.time if last else None,
             "source": source, "status": STATUS[code], "exit_code": code,
+            "summary": summary(history, findings, code, pools),
             "pools": [{"name": p.name, "state": p.state, "cap_pct": p.cap_pct}
                       for p in (last.pools if last else ())],
             "problems": [s.message for s in (last.problems if last else ()) if s.message],
-            "findings": [finding_json(f) for f in findings]}
+            "findings": [finding_json(f) for f in findings],
+            "perfdata": [d.to_dict() for d in perf]}
 
 
 def text_report(doc: dict) -> str:
-    pools = ", ".join(f"{p['name']} {p['state']}" for p in doc["pools"]) or "no pools"
-    lines = [f"ZDASH {doc['status']} - {pools}"]
+    """Plugin output: status line with perfdata, then the long text (Nagios 3+ reads it all)."""
+    perf = perfdata_text([PerfDatum(**d) for d in doc.get("perfdata", ())])
+    lines = [f"ZDASH {doc['status']} - {doc['summary']}" + (f" | {perf}" if perf else "")]
     for msg in doc["problems"]:
-        lines.append(f"  ! {msg}")
+        lines.append(f"! {msg}")
     for f in doc["findings"]:
-        lines.append(f"  [{f['severity'].upper():8}] {f['title']}")
+        lines.append(f"[{f['severity'].upper():8}] {f['title']}")
     return "\n".join(lines)
 
 
@@ -100,6 +142,6 @@ def run_check(as_json: bool, replay: str | None, samples: int, interval: float,
     # narrows only what is reported.
     findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]
     code = exit_code(history, findings, pools)
-    doc = report(history, findings, code, source)
+    doc = report(history, findings, code, source, cfg, pools)
     print(json.dumps(doc, indent=2) if as_json else text_report(doc))
     return code

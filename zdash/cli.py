@@ -6,6 +6,7 @@ so they run on a minimal server and in cron.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -16,57 +17,147 @@ def _positive(text: str) -> float:
     return v
 
 
+EXAMPLES = {
+    None: """\
+examples:
+  zdash                          the dashboard on every pool of this host (root, or zfs allow)
+  zdash tank --theme zdash-light one pool, light theme
+  zdash --wall                   read-only wall display: big tiles, cycles through the pools
+  zdash --demo                   the bundled demo recording (also what runs without ZFS)
+  zdash completion bash > ~/.local/share/bash-completion/completions/zdash
+
+commands (zdash COMMAND --help for each):
+  replay, record, check, summary, import, plan, completion""",
+    "replay": """\
+examples:
+  zdash replay --list                       the bundled scenarios, one line each
+  zdash replay deranged-mirror              a bundled scenario by name
+  zdash replay incident.yaml.gz --speed 4   a recording of yours, four times as fast
+keys: space pause, , . step, - + speed, t seek (12:03:10, +30s, 50%, #120), ? all keys""",
+    "record": """\
+examples:
+  sudo zdash record -o incident.yaml.gz --duration 600 tank
+  sudo zdash record -o nightly.yaml.gz --interval 5 --description "backup window"
+Ctrl-C stops and keeps every complete tick; replay with `zdash replay FILE`.""",
+    "check": """\
+examples:
+  zdash check                          live: 5 samples, 1 s apart; exit 0/1/2/3 (Nagios)
+  zdash check --json tank              one pool, machine-readable
+  zdash check --replay incident.yaml.gz --at 120   a recording as it stood 2 min in
+  zdash check --text ticket.txt        what someone pasted (zpool status, list, iostat, zfs list)
+output: `ZDASH WARNING - tank: <worst cause> (+N more) | perfdata`, then one line per finding.""",
+    "summary": """\
+example:
+  zdash summary incident.yaml.gz       one line per tick: a recording read as a timeline""",
+    "import": """\
+example:
+  zdash import ticket.txt -o ticket.yaml.gz && zdash replay ticket.yaml.gz""",
+    "plan": """\
+examples:
+  zdash plan replace tank /dev/sdc /dev/disk/by-id/ata-NEW_SERIAL
+  zdash plan offline tank /dev/mapper/sick --json
+Nothing runs: the dashboard runs a plan after you confirm it (open a finding, press its number).""",
+    "completion": """\
+examples:
+  zdash completion bash > ~/.local/share/bash-completion/completions/zdash
+  zdash completion zsh  > "${fpath[1]}/_zdash"
+  zdash completion fish > ~/.config/fish/completions/zdash.fish""",
+}
+
+SHELLS = ("bash", "zsh", "fish")
+
+
+def _sub(sub, name: str, help_text: str) -> argparse.ArgumentParser:
+    return sub.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + ".",
+                          epilog=EXAMPLES[name], formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="zdash", description="Terminal dashboard for live ZFS pools.",
-                                epilog="`zdash [--wall] [--theme NAME] [--interval S] [POOL ...]` opens "
-                                       "the dashboard on this host (all pools by default).")
+    p = argparse.ArgumentParser(prog="zdash", description="Terminal dashboard for live ZFS pools: "
+                                "balance, slow disks, health, capacity, clones, guided repairs.",
+                                epilog=EXAMPLES[None], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=_version())
     _dashboard_options(p, live=True)
-    sub = p.add_subparsers(dest="cmd")
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
 
-    rp = sub.add_parser("replay", help="the dashboard on a recorded session file or a bundled scenario")
-    rp.add_argument("file", nargs="?", help="session file (.yaml or .yaml.gz), or a scenario name")
+    rp = _sub(sub, "replay", "the dashboard on a recorded session file or a bundled scenario")
+    rp.add_argument("file", nargs="?", help="session file (.yaml or .yaml.gz), or a scenario name"
+                    ).completer = _complete_sessions  # type: ignore[attr-defined]
     rp.add_argument("--list", action="store_true", help="list the bundled scenarios and exit")
     _dashboard_options(rp, live=False)
     rp.add_argument("--speed", type=_positive, default=1.0, help="playback speed, 0.25 to 64 (default 1)")
 
-    r = sub.add_parser("record", help="record the live pools to a session file (headless)")
+    r = _sub(sub, "record", "record the live pools to a session file (headless)")
     r.add_argument("-o", "--output", required=True, help="session file (.yaml, or .yaml.gz)")
     r.add_argument("--interval", type=_positive, default=1.0, help="seconds per tick (default 1)")
     r.add_argument("--duration", type=_positive, help="stop after this many seconds")
     r.add_argument("--description", help="what a viewer should look for (shown on replay)")
-    r.add_argument("pools", nargs="*", help="pools to record (default: all)")
+    _pools_arg(r, "pools to record (default: all)")
 
-    c = sub.add_parser("check", help="diagnose once and exit like a Nagios plugin (0/1/2/3)")
-    c.add_argument("--json", action="store_true", help="print findings as JSON (schema 1)")
+    c = _sub(sub, "check", "diagnose once and exit like a Nagios plugin (0/1/2/3)")
+    c.add_argument("--json", action="store_true", help="print the report as JSON (schema 1)")
     src = c.add_mutually_exclusive_group()
-    src.add_argument("--replay", metavar="FILE", help="diagnose a recording instead of the live host")
+    src.add_argument("--replay", metavar="FILE", help="diagnose a recording (or a bundled scenario) instead "
+                     "of the live host").completer = _complete_sessions  # type: ignore[attr-defined]
     src.add_argument("--text", metavar="FILE", help="diagnose pasted zpool/zfs output ('-': stdin)")
     c.add_argument("--at", type=float, metavar="S", help="with --replay: diagnose the recording as it "
                    "stood S seconds after its start (default: its end)")
     c.add_argument("--samples", type=int, default=5, help="live ticks to collect (default 5)")
     c.add_argument("--interval", type=_positive, default=1.0, help="seconds between ticks")
     c.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
-    c.add_argument("pools", nargs="*", help="pools to report on (default: all)")
+    _pools_arg(c, "pools to report on (default: all)")
 
-    s = sub.add_parser("summary", help="print one line per tick of a session file (headless)")
-    s.add_argument("file")
+    s = _sub(sub, "summary", "print one line per tick of a session file (headless)")
+    s.add_argument("file").completer = _complete_sessions  # type: ignore[attr-defined]
 
-    im = sub.add_parser("import", help="turn pasted zpool status/list/iostat, zfs list output "
-                                       "into a one-tick session file")
+    im = _sub(sub, "import", "turn pasted zpool status/list/iostat, zfs list output into a one-tick "
+                             "session file")
     im.add_argument("file", help="text file with the pasted output ('-': stdin)")
     im.add_argument("-o", "--output", required=True, help="session file (.yaml, or .yaml.gz)")
     im.add_argument("--description", help="what a viewer should look for (shown on replay)")
 
-    pl = sub.add_parser("plan", help="print a repair plan and its pre-flight checks; runs nothing "
-                                     "(exit 0 all pass, 1 a check fails, 3 cannot read the pool)")
+    pl = _sub(sub, "plan", "print a repair plan and its pre-flight checks; runs nothing "
+                           "(exit 0 all pass, 1 a check fails, 3 cannot read the pool)")
     pl.add_argument("action", choices=_PLAN_ACTIONS, metavar="ACTION", help=", ".join(_PLAN_ACTIONS))
-    pl.add_argument("pool", metavar="POOL")
+    pl.add_argument("pool", metavar="POOL").completer = _complete_pools  # type: ignore[attr-defined]
     pl.add_argument("device", nargs="?", metavar="DEVICE",
                     help="the pool's device (path, name or GUID); the clone for promote")
     pl.add_argument("new_device", nargs="?", metavar="NEW_DEVICE", help="the new disk (attach, replace)")
     pl.add_argument("--json", action="store_true", help="print the plan as JSON (schema 1)")
+
+    co = _sub(sub, "completion", "print the shell completion script for bash, zsh or fish")
+    co.add_argument("shell", choices=SHELLS)
     return p
+
+
+def _pools_arg(p: argparse.ArgumentParser, help_text: str) -> None:
+    p.add_argument("pools", nargs="*", metavar="POOL", help=help_text
+                   ).completer = _complete_pools  # type: ignore[attr-defined]
+
+
+def _complete_pools(**_kwargs) -> list[str]:
+    """Pool names for tab completion: `zpool list`, briefly (a hung zpool must not hang a shell)."""
+    import subprocess
+    try:
+        out = subprocess.run(["zpool", "list", "-H", "-o", "name"], capture_output=True, text=True,
+                             timeout=2, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return out.split()
+
+
+def _complete_sessions(prefix: str = "", **_kwargs) -> list[str]:
+    """Bundled scenario names, then session files in the current directory."""
+    import glob
+    from .scenarios import names
+    files = [f for pattern in ("*.yaml", "*.yaml.gz", "*.zdash") for f in glob.glob(prefix + pattern)]
+    return [n for n in names() if n.startswith(prefix)] + sorted(files)
+
+
+def _completion(shell: str) -> int:
+    import argcomplete
+    print(argcomplete.shellcode(["zdash"], shell=shell))
+    return 0
 
 
 # Kept here, not imported from zdash.actions, so `zdash --help` stays cheap.
@@ -90,6 +181,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     """`zdash [options] POOL...` shares the command line with `zdash COMMAND`: a first
     positional that is not a command name is a pool, parsed by a dashboard-only parser."""
     parser = build_parser()
+    if "_ARGCOMPLETE" in os.environ:          # the shell asks for completions: answer, exit
+        import argcomplete
+        argcomplete.autocomplete(parser)
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     first, skip = None, False
@@ -145,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "import":
             from .import_command import run_import
             return run_import(args.file, args.output, args.description)
+        if args.cmd == "completion":
+            return _completion(args.shell)
         if args.cmd == "plan":
             from .actions.cli_plan import run_plan
             return run_plan(args.action, args.pool, args.device, args.new_device, args.json)

@@ -113,7 +113,7 @@ def run_check_text(path: str, as_json: bool, pools: tuple[str, ...], cfg) -> int
     cfg = dataclasses.replace(cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, len(history)))
     findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]
     code = exit_code(history, findings, pools)
-    doc = report(history, findings, code, f"text:{path}")
+    doc = report(history, findings, code, f"text:{path}", cfg, pools)
     doc["unread"] = [{"line": u.line, "text": u.text, "why": u.why} for u in imported.unread]
     print(json.dumps(doc, indent=2) if as_json else text_report(doc))
     return code

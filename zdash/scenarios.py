@@ -1,23 +1,23 @@
 """The bundled scenario library: recordings made on real pools in the lab by
 fixtures/make_fixtures.py, replayable by name (`zdash replay NAME`, `zdash replay --list`).
 
-The files live in the repository's fixtures/ folder beside the package (where an editable
-install finds them); ZDASH_FIXTURES points elsewhere. No Textual here: `--list` is headless.
+The files are the repository's fixtures/ folder, shipped inside the wheel (zdash.resources
+finds either); ZDASH_FIXTURES points elsewhere. No Textual here: `--list` is headless.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+from .resources import bundled_dir
 from .sources.session import SessionError, read_session
 
-ROOT = Path(__file__).resolve().parents[1]
 SUFFIX = ".yaml.gz"
 DEMO = "deranged-mirror"   # what a newcomer sees first: one sick disk dragging a healthy pool
 
 
 def fixtures_dir() -> Path:
-    return Path(os.environ.get("ZDASH_FIXTURES") or ROOT / "fixtures")
+    return bundled_dir("fixtures")
 
 
 def names() -> list[str]:

@@ -1,25 +1,18 @@
-"""Files zdash ships beside the package (themes/, the fixtures/ recordings; the demo is one of them). They live at the
-repository root, next to the zdash/ package, which is also where an editable install
-(`pip install -e .`) finds them. ZDASH_THEMES / ZDASH_DEMO point elsewhere when needed."""
+"""Where the dashboard finds its bundled files: the themes and the demo recording (one of the
+scenarios). Both come from zdash.resources, which knows installed and checkout layouts.
+ZDASH_DEMO points the demo elsewhere."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from ..resources import ResourceError, require_dir
 
-
-class ResourceError(RuntimeError):
-    """A bundled file is missing; the message says where it was looked for and what to do."""
+__all__ = ["ResourceError", "themes_dir", "demo_recording"]
 
 
 def themes_dir() -> Path:
-    path = Path(os.environ.get("ZDASH_THEMES") or ROOT / "themes")
-    if not path.is_dir() or not any(path.glob("*.yaml")):
-        raise ResourceError(
-            f"zdash: no themes in {path}. zdash expects its repository layout (install it with "
-            f"`pip install -e .` from a checkout), or set ZDASH_THEMES to a folder of theme files.")
-    return path
+    return require_dir("themes", "*.yaml")
 
 
 def demo_recording() -> Path:
@@ -27,6 +20,6 @@ def demo_recording() -> Path:
     path = Path(os.environ.get("ZDASH_DEMO") or fixtures_dir() / f"{DEMO}{SUFFIX}")
     if not path.is_file():
         raise ResourceError(
-            f"zdash: the demo recording is missing ({path}). It ships in the repository's "
-            f"fixtures/ folder; install zdash with `pip install -e .` from a checkout.")
+            f"zdash: the demo recording is missing ({path}). This zdash install is incomplete: "
+            f"reinstall it, or set ZDASH_DEMO to a session file.")
     return path

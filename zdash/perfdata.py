@@ -1,0 +1,91 @@
+"""Performance data for monitoring plugins (Nagios, Icinga, Naemon, Checkmk's classic checks):
+the numbers a graph or a threshold wants, per pool and per data vdev, from one Snapshot.
+
+Format, per the Nagios plugin guidelines (nagios-plugins.org/doc/guidelines.html#AEN200):
+  'label'=value[UOM];[warn];[crit];[min];[max]
+UOM is one of '', s/ms/us, %, B/KB/MB/TB, c (a continuous counter). Labels are quoted when
+they hold anything but letters, digits and _ . : / -; trailing empty fields are dropped.
+Labels are prefixed with the pool, so several pools (and vdev names repeated across pools,
+mirror-0 in each) never collide. No Textual, no I/O.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from .checks._common import pool_fill_pct, vdev_fill_pct
+from .config import CheckConfig
+from .model import Snapshot
+
+_PLAIN_LABEL = re.compile(r"^[A-Za-z0-9_.:/-]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class PerfDatum:
+    label: str
+    value: float
+    uom: str = ""
+    warn: float | None = None
+    crit: float | None = None
+    min: float | None = None
+    max: float | None = None
+
+    def text(self) -> str:
+        label = self.label if _PLAIN_LABEL.match(self.label) else "'" + self.label.replace("'", "''") + "'"
+        fields = [f"{_num(self.value)}{self.uom}"] + ["" if v is None else _num(v)
+                                                      for v in (self.warn, self.crit, self.min, self.max)]
+        while len(fields) > 1 and fields[-1] == "":
+            fields.pop()
+        return f"{label}={';'.join(fields)}"
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "value": self.value, "uom": self.uom, "warn": self.warn,
+                "crit": self.crit, "min": self.min, "max": self.max}
+
+
+def _num(v: float) -> str:
+    """Plain decimal, never exponent notation (plugins' parsers do not all read 1e+06)."""
+    if float(v).is_integer():
+        return str(int(v))
+    return f"{v:.2f}".rstrip("0").rstrip(".")
+
+
+def _worst(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return max(known) if known else None
+
+
+def perfdata(snap: Snapshot, cfg: CheckConfig) -> list[PerfDatum]:
+    out: list[PerfDatum] = []
+    for pool in snap.pools:
+        p = pool.name
+        if (cap := pool_fill_pct(pool)) is not None:
+            out.append(PerfDatum(f"{p}_cap", round(cap, 1), "%", cfg.capacity_pool_warn_pct,
+                                 cfg.capacity_pool_crit_pct, 0, 100))
+        if pool.frag_pct is not None:
+            out.append(PerfDatum(f"{p}_frag", pool.frag_pct, "%", min=0, max=100))
+        for v in pool.top_level:
+            if v.vclass in ("normal", "special", "dedup") and (fill := vdev_fill_pct(v)) is not None:
+                # A single-disk vdev is named by its path: its last part is label enough.
+                out.append(PerfDatum(f"{p}_{v.name.rsplit('/', 1)[-1]}_fill", round(fill, 1), "%", cfg.capacity_vdev_warn_pct,
+                                     cfg.capacity_vdev_crit_pct, 0, 100))
+        io = pool.root.io
+        if io is not None:
+            out.append(PerfDatum(f"{p}_read_bytes_per_s", round(io.read_bytes), min=0))
+            out.append(PerfDatum(f"{p}_write_bytes_per_s", round(io.write_bytes), min=0))
+        leaves = list(pool.leaves())
+        errors = sum(v.read_errors + v.write_errors + v.checksum_errors for v in leaves)
+        out.append(PerfDatum(f"{p}_device_errors", errors, "c", min=0))
+        wait = _worst([w for v in leaves if v.io is not None
+                       for w in (v.io.disk_wait_read, v.io.disk_wait_write)])
+        if wait is not None:
+            out.append(PerfDatum(f"{p}_worst_disk_wait", round(wait / 1e6, 2), "ms", min=0))
+        util = _worst([v.disk.util_pct for v in leaves if v.disk is not None])
+        if util is not None:
+            out.append(PerfDatum(f"{p}_worst_util", round(util, 1), "%", min=0, max=100))
+    return out
+
+
+def perfdata_text(data: Sequence[PerfDatum]) -> str:
+    return " ".join(d.text() for d in data)
