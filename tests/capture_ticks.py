@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from zdash.sources.raw import RawSample, Tick
+from zdash.raw import RawSample, Tick
 
 CAPTURES = os.path.join(os.path.dirname(__file__), "captures")
 

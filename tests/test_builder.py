@@ -1,14 +1,13 @@
 """The snapshot builder: real captured outputs in, the numbers an admin reads out."""
-import dataclasses
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from tests.capture_ticks import CAPTURES, capture_tick
 from zdash.builder import SnapshotBuilder
 from zdash.parse import ParseError
 from zdash.parse.devices import parse_devices
-from zdash.sources.raw import RawSample, Tick
-
-from .capture_ticks import CAPTURES, capture_tick
+from zdash.raw import RawSample, Tick
 
 DEVICES = "/dev/loop0\tloop0\t512\t0\n/dev/loop1\tloop1\t512\t0\n/dev/loop2\tloop2\t512\t0\n" \
           "/dev/mapper/slowdisk\tdm-0\t4096\t1\n"

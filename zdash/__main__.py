@@ -1,3 +1,5 @@
 import sys
-from .cli import main
+
+from zdash.cli import main
+
 sys.exit(main())

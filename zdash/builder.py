@@ -11,17 +11,17 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable
 
-from .model import Dataset, DiskIo, Pool, Snapshot, SourceState
-from .parse import ParseError, join
-from .parse.devices import parse_devices
-from .parse.diskstats import disk_rates, parse_diskstats
-from .parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
-from .parse.zfs_list import parse_zfs_list
-from .parse.zpool_iostat import parse_iostat, split_reports
-from .parse.zpool_list import parse_list
-from .parse.zpool_status import parse_status
-from .parse.zpool_version import parse_version
-from .sources.raw import RawSample, Tick
+from zdash.model import Dataset, DiskIo, Pool, Snapshot, SourceState
+from zdash.parse import ParseError, join
+from zdash.parse.devices import parse_devices
+from zdash.parse.diskstats import disk_rates, parse_diskstats
+from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
+from zdash.parse.zfs_list import parse_zfs_list
+from zdash.parse.zpool_iostat import parse_iostat, split_reports
+from zdash.parse.zpool_list import parse_list
+from zdash.parse.zpool_status import parse_status
+from zdash.parse.zpool_version import parse_version
+from zdash.raw import RawSample, Tick
 
 # How long a slow command's last good result is shown before it counts as stale, in ticks.
 STALE_AFTER = {"iostat": 3, "diskstats": 3, "status": 15, "list": 15, "devices": 120,

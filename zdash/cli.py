@@ -1,7 +1,8 @@
-"""Command line: `zdash` (dashboard), `zdash record`, `zdash replay`, `zdash check`, `zdash import`.
+"""The command line: its grammar (argparse, also the source of shell completion and --help)
+and the dispatch to zdash.commands, one module per command.
 
-Only the dashboard commands import Textual (lazily, below); record and check stay headless
-so they run on a minimal server and in cron.
+Only the dashboard commands import Textual (lazily, in zdash.commands.dashboard); record and
+check stay headless so they run on a minimal server and in cron.
 """
 from __future__ import annotations
 
@@ -149,15 +150,10 @@ def _complete_pools(**_kwargs) -> list[str]:
 def _complete_sessions(prefix: str = "", **_kwargs) -> list[str]:
     """Bundled scenario names, then session files in the current directory."""
     import glob
-    from .scenarios import names
+
+    from zdash.scenarios import names
     files = [f for pattern in ("*.yaml", "*.yaml.gz", "*.zdash") for f in glob.glob(prefix + pattern)]
     return [n for n in names() if n.startswith(prefix)] + sorted(files)
-
-
-def _completion(shell: str) -> int:
-    import argcomplete
-    print(argcomplete.shellcode(["zdash"], shell=shell))
-    return 0
 
 
 # Kept here, not imported from zdash.actions, so `zdash --help` stays cheap.
@@ -208,88 +204,24 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def _dashboard(args: argparse.Namespace) -> int:
-    import shutil
-    reason = None
-    if args.cmd != "replay" and not args.demo and shutil.which("zpool") is None:
-        print("zdash: no `zpool` command on this host; showing the bundled demo recording "
-              "instead (zdash --demo)", file=sys.stderr)
-        args.demo, reason = True, "no zpool on this host"
-    from .ui.launch import run_dashboard   # Textual loads only here
-    return run_dashboard(args, reason)
-
-
 def _version() -> str:
-    from . import __version__
+    from zdash import __version__
     return f"zdash {__version__}"
+
+
+# The module under zdash.commands that runs each command; None is the dashboard itself.
+COMMANDS = {None: "dashboard", "replay": "replay", "record": "record", "check": "check",
+            "summary": "summary", "import": "import_paste", "plan": "plan", "completion": "completion"}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
+    import importlib
+    command = importlib.import_module(f"zdash.commands.{COMMANDS[args.cmd]}")
     try:
-        if args.cmd == "record":
-            from .sources.recorder import run_record
-            return run_record(args.output, args.interval, args.duration, tuple(args.pools),
-                              args.description)
-        if args.cmd == "check":
-            return _check(args)
-        if args.cmd == "summary":
-            from .scenarios import path_of
-            return _summary(path_of(args.file))
-        if args.cmd == "import":
-            from .import_command import run_import
-            return run_import(args.file, args.output, args.description)
-        if args.cmd == "completion":
-            return _completion(args.shell)
-        if args.cmd == "plan":
-            from .actions.cli_plan import run_plan
-            return run_plan(args.action, args.pool, args.device, args.new_device, args.json)
-        if args.cmd == "replay":
-            from . import scenarios
-            if args.list:
-                return scenarios.print_list()
-            if not args.file:
-                print("zdash replay: give a session file or a scenario name (zdash replay --list)",
-                      file=sys.stderr)
-                return 2
-            args.file = scenarios.path_of(args.file)
-        return _dashboard(args)   # no command, or `replay`
+        return int(command.run(args))
     except BrokenPipeError:
         return 0
-
-
-def _check(args: argparse.Namespace) -> int:
-    from .scenarios import path_of as scenarios_path
-    from .check_command import run_check
-    from .config import ConfigError, load_config
-    try:
-        cfg = load_config(args.config)
-    except ConfigError as e:
-        print(f"zdash: {e}", file=sys.stderr)
-        return 3
-    if args.text:
-        from .import_command import run_check_text
-        return run_check_text(args.text, args.json, tuple(args.pools), cfg)
-    if args.at is not None and not args.replay:
-        print("zdash check: --at needs --replay FILE", file=sys.stderr)
-        return 3
-    return run_check(args.json, args.replay and scenarios_path(args.replay), max(2, args.samples),
-                     args.interval, tuple(args.pools), cfg, at=args.at)
-
-
-def _summary(path: str) -> int:
-    from .sources.recorder import summary
-    from .sources.replay import replay_snapshots
-    from .sources.session import SessionError
-    try:
-        header, snaps = replay_snapshots(path)
-        print(f"{path}: recorded {header.created} on {header.host}, interval {header.interval} s")
-        for n, snap in enumerate(snaps, 1):
-            print(summary(n, snap))
-    except SessionError as e:
-        print(f"zdash: {e}", file=sys.stderr)
-        return 2
-    return 0
 
 
 if __name__ == "__main__":

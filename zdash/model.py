@@ -7,9 +7,11 @@ interval has latency None, a file vdev has no kernel disk, a first sample has no
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator
 
+# Vdev classes whose top-level vdevs hold pool data (log, cache and spare hold none).
+DATA_CLASSES = ("normal", "special", "dedup")
 # Vdev states as zpool's *text* output names them (the JSON raw enum is mapped onto these).
 BAD_STATES = frozenset({"DEGRADED", "FAULTED", "UNAVAIL", "REMOVED", "OFFLINE", "SUSPENDED", "SPLIT"})
 
@@ -90,10 +92,24 @@ class Vdev:
         return (v for v in self.walk() if v.is_leaf)
 
     @property
-    def fill_pct(self) -> float | None:
-        """alloc / (alloc + free), zpool's own CAP definition, unrounded."""
+    def key(self) -> str:
+        """Identity across snapshots: the GUID when known (a replace renames the device)."""
+        return self.guid or self.path or self.name
+
+    @property
+    def space(self) -> int | None:
+        """Allocatable bytes of a top-level vdev. For a single-disk top-level vdev `zpool list -v`
+        prints the *leaf's* raw size in SIZE (vs_pspace), larger than ALLOC+FREE: prefer the sum."""
         if self.alloc is not None and self.free is not None and self.alloc + self.free > 0:
-            return 100.0 * self.alloc / (self.alloc + self.free)
+            return self.alloc + self.free
+        return self.size
+
+    @property
+    def fill_pct(self) -> float | None:
+        """alloc / allocatable space, zpool's own CAP definition, unrounded."""
+        space = self.space
+        if space and self.alloc is not None:
+            return 100.0 * self.alloc / space
         return self.cap_pct
 
     @property
@@ -146,9 +162,16 @@ class Pool:
     def top_level(self) -> tuple[Vdev, ...]:
         return self.root.children
 
+    @property
+    def fill_pct(self) -> float | None:
+        """alloc / size, unrounded (zpool's CAP column rounds it); CAP itself when that is all."""
+        if self.size and self.alloc is not None:
+            return 100.0 * self.alloc / self.size
+        return None if self.cap_pct is None else float(self.cap_pct)
+
     def data_vdevs(self) -> tuple[Vdev, ...]:
         """Top-level vdevs that hold pool data (normal/special/dedup, not log/cache/spare)."""
-        return tuple(v for v in self.root.children if v.vclass in ("normal", "special", "dedup"))
+        return tuple(v for v in self.root.children if v.vclass in DATA_CLASSES)
 
     def leaves(self) -> Iterator[Vdev]:
         return self.root.leaves()

@@ -14,9 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from .checks._common import pool_fill_pct, vdev_fill_pct
-from .config import CheckConfig
-from .model import Snapshot
+from zdash.config import CheckConfig
+from zdash.model import Snapshot
 
 _PLAIN_LABEL = re.compile(r"^[A-Za-z0-9_.:/-]+$")
 
@@ -60,13 +59,13 @@ def perfdata(snap: Snapshot, cfg: CheckConfig) -> list[PerfDatum]:
     out: list[PerfDatum] = []
     for pool in snap.pools:
         p = pool.name
-        if (cap := pool_fill_pct(pool)) is not None:
+        if (cap := pool.fill_pct) is not None:
             out.append(PerfDatum(f"{p}_cap", round(cap, 1), "%", cfg.capacity_pool_warn_pct,
                                  cfg.capacity_pool_crit_pct, 0, 100))
         if pool.frag_pct is not None:
             out.append(PerfDatum(f"{p}_frag", pool.frag_pct, "%", min=0, max=100))
         for v in pool.top_level:
-            if v.vclass in ("normal", "special", "dedup") and (fill := vdev_fill_pct(v)) is not None:
+            if v.vclass in ("normal", "special", "dedup") and (fill := v.fill_pct) is not None:
                 # A single-disk vdev is named by its path: its last part is label enough.
                 out.append(PerfDatum(f"{p}_{v.name.rsplit('/', 1)[-1]}_fill", round(fill, 1), "%", cfg.capacity_vdev_warn_pct,
                                      cfg.capacity_vdev_crit_pct, 0, 100))

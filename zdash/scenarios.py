@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .resources import bundled_dir
-from .sources.session import SessionError, read_session
+from zdash.resources import bundled_dir
+from zdash.sources.session import SessionError, read_session
 
 SUFFIX = ".yaml.gz"
 DEMO = "deranged-mirror"   # what a newcomer sees first: one sick disk dragging a healthy pool

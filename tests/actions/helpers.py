@@ -2,9 +2,9 @@
 that answers from a dict instead of sysfs/blkid."""
 from __future__ import annotations
 
+from tests.checks.builders import leaf, mirror, pool, raidz, scan
 from zdash.actions.probe import DeviceInfo, HostProbe
 from zdash.model import Dataset, Pool, Scan, Snapshot, SourceState, Vdev
-from tests.checks.builders import leaf, mirror, pool, raidz, scan
 
 MiB = 1 << 20
 GiB = 1 << 30

@@ -3,11 +3,23 @@ import dataclasses
 
 import pytest
 
+from tests.actions.helpers import (
+    Dataset,
+    FakeProbe,
+    GiB,
+    disk,
+    leaf,
+    mirror,
+    pool,
+    raidz,
+    scan,
+    sdisk,
+    single_disk_pool,
+    snap,
+    two_way,
+)
 from zdash.actions import ACTIONS, Request, UnknownAction, build_plan
 from zdash.actions.plan import WARN
-
-from .helpers import (GiB, Dataset, FakeProbe, disk, leaf, mirror, pool, raidz, scan, sdisk,
-                      single_disk_pool, snap, two_way)
 
 NEW = "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"
 

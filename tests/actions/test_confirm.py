@@ -1,10 +1,9 @@
 """The confirmation rule the confirm screen applies (the Pilot tests check the screen uses it)."""
 import pytest
 
+from tests.actions.helpers import FakeProbe, GiB, disk, scan, single_disk_pool, snap, two_way
 from zdash.actions import Request, build_plan, confirmation_ok, prompt
 from zdash.actions.confirm import accepted_answers
-
-from .helpers import GiB, FakeProbe, disk, scan, single_disk_pool, snap, two_way
 
 NEW = "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"
 

@@ -7,11 +7,10 @@ import stat
 
 import pytest
 
+from tests.actions.helpers import FakeProbe, GiB, disk, single_disk_pool, snap, two_way
 from zdash.actions import AuditLog, Request, build_plan, execute
 from zdash.actions import executor as ex
-from zdash.sources.raw import RawSample
-
-from .helpers import GiB, FakeProbe, disk, single_disk_pool, snap, two_way
+from zdash.raw import RawSample
 
 NEW = "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"
 
@@ -137,7 +136,7 @@ async def test_one_action_at_a_time(audit):
 
 
 async def test_promote_through_libzfs_core(audit, monkeypatch):
-    from .helpers import Dataset
+    from tests.actions.helpers import Dataset
     datasets = (Dataset("tank", "filesystem"), Dataset("tank/fs", "filesystem"),
                 Dataset("tank/fs@s", "snapshot"), Dataset("tank/c", "filesystem", origin="tank/fs@s"))
     called = []

@@ -3,11 +3,10 @@ And the actions package stays headless (no Textual)."""
 import subprocess
 import sys
 
-from zdash.actions import (AuditLog, ReplayProbe, build_plan, confirmation_ok, execute,
-                           request_from_suggestion)
+from zdash.actions import AuditLog, ReplayProbe, build_plan, confirmation_ok, execute, request_from_suggestion
 from zdash.builder import SnapshotBuilder
 from zdash.checks.registry import run_checks
-from zdash.sources.raw import RawSample, Tick
+from zdash.raw import RawSample, Tick
 
 CAP = "tests/captures/degraded/"
 
@@ -25,7 +24,7 @@ async def test_replay_shows_plans_but_runs_nothing(tmp_path):
     snap = recorded_snapshot()
     guided = [a for f in run_checks([snap]) for a in f.actions if a.action]
     assert "online" in {a.action for a in guided}
-    from zdash.checks._common import act   # and a replace, as the admin would pick it
+    from zdash.checks._common import act  # and a replace, as the admin would pick it
     guided.append(act("Replace", "replace", "zpool", "replace", "degraded", "/tmp/zl/degraded/d2"))
     audit = AuditLog(str(tmp_path / "audit.jsonl"))
     for a in guided:
@@ -48,7 +47,7 @@ def test_tree_rules_still_bite_in_replay():
 
 
 def test_actions_do_not_import_textual():
-    code = ("import sys, zdash.actions, zdash.actions.cli_plan, zdash.actions.executor\n"
+    code = ("import sys, zdash.actions, zdash.commands.plan, zdash.actions.executor\n"
             "print(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

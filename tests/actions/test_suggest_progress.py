@@ -2,11 +2,20 @@
 
 import pytest
 
+from tests.actions.helpers import (
+    Dataset,
+    FakeProbe,
+    mirror,
+    pool,
+    scan,
+    sdisk,
+    single_disk_pool,
+    snap,
+    two_way,
+)
 from zdash.actions import NotGuided, Request, build_plan, needs_new_device, progress, request_from_suggestion
 from zdash.actions.plan import difference, fingerprint
 from zdash.checks._common import act
-
-from .helpers import Dataset, FakeProbe, mirror, pool, scan, sdisk, single_disk_pool, snap, two_way
 
 
 @pytest.mark.parametrize("suggestion,expected", [

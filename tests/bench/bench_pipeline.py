@@ -18,8 +18,8 @@ import time
 from zdash import scenarios
 from zdash.builder import SnapshotBuilder
 from zdash.checks.registry import run_checks
+from zdash.feed.frame import window
 from zdash.sources.session import read_session
-from zdash.ui.feed import window
 
 
 def _ms(fn, repeat: int = 3) -> float:

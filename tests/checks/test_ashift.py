@@ -1,11 +1,10 @@
 """ashift: mixed top-level ashift, native sector larger than configured, small-ashift advice."""
 from __future__ import annotations
 
+from tests.checks.builders import T0, evidence, leaf, mirror, one, pool, snap
 from zdash.checks import ashift
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
-
-from .builders import T0, evidence, leaf, mirror, one, pool, snap
 
 CFG = CheckConfig()
 

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.checks.builders import T0, GiB, MiB, evidence, fs, history, leaf, mirror, one, pool, snap, space
 from zdash.checks import capacity
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
-
-from .builders import GiB, MiB, T0, evidence, fs, history, leaf, mirror, one, pool, snap, space
 
 CFG = CheckConfig()
 

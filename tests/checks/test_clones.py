@@ -1,12 +1,11 @@
 """clones: what destroy -R would take, and promoting clones that no longer share data."""
 from __future__ import annotations
 
+from tests.checks.builders import T0, MiB, evidence, fs, one, snap
 from zdash.checks import clones
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
 from zdash.model import Dataset
-
-from .builders import MiB, T0, evidence, fs, one, snap
 
 CFG = CheckConfig()
 

@@ -1,13 +1,23 @@
 """deranged_disk: one sick leaf among healthy peers, and everything that must NOT alarm."""
 from __future__ import annotations
 
+from tests.checks.builders import (
+    GiB,
+    MiB,
+    evidence,
+    healthy_two_mirrors,
+    history,
+    leaf,
+    mirror,
+    one,
+    pool,
+    scan,
+    space,
+)
 from zdash.checks import deranged_disk
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
 from zdash.model import Vdev
-
-from .builders import (GiB, MiB, evidence, healthy_two_mirrors, history, leaf, mirror, one,
-                       pool, scan, space)
 
 CFG = CheckConfig()
 SLOW = "/dev/mapper/slowdisk"

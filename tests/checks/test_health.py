@@ -1,12 +1,11 @@
 """health: states, error counters and their growth, permanent data errors."""
 from __future__ import annotations
 
+from tests.checks.builders import T0, evidence, healthy_two_mirrors, history, leaf, mirror, one, pool, snap
 from zdash.checks import health
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
 from zdash.model import Vdev
-
-from .builders import T0, evidence, healthy_two_mirrors, history, leaf, mirror, one, pool, snap
 
 CFG = CheckConfig()
 

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.checks.builders import T0, GiB, MiB, evidence, leaf, mirror, one, pool, snap, space
 from zdash.checks import imbalance
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
-
-from .builders import GiB, MiB, T0, evidence, leaf, mirror, one, pool, snap, space
 
 CFG = CheckConfig()
 
@@ -92,7 +91,7 @@ def test_slow_vdev_gets_fewer_writes_from_slow_io_counts():
 
 
 def test_slow_vdev_from_latency_over_the_history():
-    from .builders import history
+    from tests.checks.builders import history
 
     def make(i):
         return pool("tank", mirror(0, leaf("a", write_ms=2.0), leaf("b", write_ms=2.5), **space(GiB, 50.0)),

@@ -3,12 +3,23 @@ from __future__ import annotations
 
 import types
 
+from tests.checks.builders import (
+    T0,
+    GiB,
+    fs,
+    healthy_two_mirrors,
+    history,
+    leaf,
+    mirror,
+    one,
+    pool,
+    snap,
+    space,
+    worst,
+)
 from zdash.checks import health, registry
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
-
-from .builders import (GiB, T0, fs, healthy_two_mirrors, history, leaf, mirror, one, pool, snap,
-                       space, worst)
 
 
 def fake_check(check_id, fn):
@@ -95,6 +106,7 @@ def test_every_finding_has_a_subject_kind_and_argv_tuples():
 
 def test_no_ui_toolkit_in_the_diagnosis_engine():
     import pathlib
+
     import zdash.checks
     for path in pathlib.Path(zdash.checks.__file__).parent.glob("*.py"):
         assert "textual" not in path.read_text().lower(), path.name

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.checks.builders import DAY, T0, GiB, MiB, evidence, history, leaf, mirror, one, pool, scan, snap
 from zdash.checks import scan as scan_check
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
-
-from .builders import DAY, GiB, MiB, T0, evidence, history, leaf, mirror, one, pool, scan, snap
 
 CFG = CheckConfig()
 START = T0 - 600

@@ -1,11 +1,10 @@
 """topology: layout advice and per-pool dataset property advice."""
 from __future__ import annotations
 
+from tests.checks.builders import T0, evidence, fs, leaf, mirror, one, pool, raidz, snap
 from zdash.checks import topology
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
-
-from .builders import T0, evidence, fs, leaf, mirror, one, pool, raidz, snap
 
 CFG = CheckConfig()
 

@@ -21,9 +21,9 @@ def fail(msg: str) -> None:
 
 async def demo_and_theme() -> None:
     import zdash
-    from zdash.cli import _parse
-    from zdash.ui.launch import build_feed
     from zdash.checks.registry import run_checks
+    from zdash.cli import _parse
+    from zdash.commands.dashboard import build_feed
     from zdash.ui.app import ZdashApp
 
     where = os.path.dirname(zdash.__file__)

@@ -11,8 +11,7 @@ from tests.mutate import apply_edits, edits
 from zdash.model import Dataset, DiskIo
 from zdash.parse import ParseError
 from zdash.parse.diskstats import DiskCounters, disk_rates, parse_diskstats
-from zdash.parse.vdev_ashift import (TopVdevAshift, ashift_by_vdev_name, parse_get_ashift,
-                                     parse_zdb_config)
+from zdash.parse.vdev_ashift import TopVdevAshift, ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import parse_zfs_list
 from zdash.parse.zpool_iostat import IostatRow, StreamSplitter, parse_iostat, split_reports
 from zdash.parse.zpool_list import ListPool, ListVdev, parse_list

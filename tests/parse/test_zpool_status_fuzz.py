@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from tests.parse import test_zpool_status_text as era
 from zdash.model import Pool, Scan
 from zdash.parse import ParseError
-from zdash.parse.scan_text import parse_scan_block
 from zdash.parse.units import parse_count, parse_ctime, parse_dhms, parse_duration_ns
-from zdash.parse.zpool_status_json import parse_status_json
-from zdash.parse.zpool_status_text import parse_status_text
+from zdash.parse.zpool_status.json_tree import parse_status_json
+from zdash.parse.zpool_status.text import parse_status_text
+from zdash.parse.zpool_status.text_scan import parse_scan_block
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 _ALL = [p.read_text() for p in sorted(CAPTURES.glob("*/zpool-status*.txt"))]

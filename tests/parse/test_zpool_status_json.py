@@ -9,8 +9,8 @@ import pytest
 from zdash.model import Pool, Vdev
 from zdash.parse import ParseError
 from zdash.parse.zpool_status import parse_status, wants_json
-from zdash.parse.zpool_status_json import parse_status_json
-from zdash.parse.zpool_status_text import parse_status_text
+from zdash.parse.zpool_status.json_tree import parse_status_json
+from zdash.parse.zpool_status.text import parse_status_text
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 MIB = 1024 ** 2

@@ -9,10 +9,10 @@ import pytest
 
 from zdash.model import Pool, Vdev
 from zdash.parse import ParseError
-from zdash.parse.scan_text import parse_scan_block
 from zdash.parse.units import parse_ctime
 from zdash.parse.zpool_status import parse_status
-from zdash.parse.zpool_status_text import parse_status_text
+from zdash.parse.zpool_status.text import parse_status_text
+from zdash.parse.zpool_status.text_scan import parse_scan_block
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 ALL_STATUS = sorted(CAPTURES.glob("*/zpool-status*.txt"))

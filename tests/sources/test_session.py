@@ -2,9 +2,10 @@
 import gzip
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from zdash.sources.raw import RawSample, Tick
+from zdash.raw import RawSample, Tick
 from zdash.sources.session import SessionError, SessionWriter, read_session
 
 

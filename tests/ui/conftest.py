@@ -1,44 +1,14 @@
-"""UI test fixtures: session files (lab recordings when present, else written from the real
-captures), apps built on them, a fixed time zone, no animations, no wall clock on screen."""
+"""UI test helpers: apps built on the shared session files (tests/conftest.py), waiting for a
+frame, the first tick at which a check reports."""
 from __future__ import annotations
 
-import os
 import time
 
-import pytest
-
-os.environ["TZ"] = "UTC"            # times are rendered in the viewer's zone: pin it
-time.tzset()
-os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
-
 from zdash.checks.registry import run_checks  # noqa: E402
+from zdash.feed.frame import window  # noqa: E402
+from zdash.feed.replay import ReplayFeed  # noqa: E402
 from zdash.sources.replay import load_replay  # noqa: E402
 from zdash.ui.app import ZdashApp  # noqa: E402
-from zdash.ui.feed import window  # noqa: E402
-from zdash.ui.replay_feed import ReplayFeed  # noqa: E402
-
-from .sessions import fixture, write_session  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def sessions(tmp_path_factory) -> dict[str, str]:
-    """Capture-based sessions: deterministic, for snapshot tests and as a fallback."""
-    d = tmp_path_factory.mktemp("sessions")
-    return {name: write_session(str(d / f"{name}.yaml.gz"), name)
-            for name in ("healthy", "deranged", "degraded", "clones", "scrub")}
-
-
-@pytest.fixture(scope="session")
-def recordings(sessions) -> dict[str, str]:
-    """The lab recordings of each incident when they are committed, else the capture sessions."""
-    pick = {"healthy": ("healthy",), "deranged": ("deranged-mirror", "deranged-raidz"),
-            "degraded": ("degraded-resilver",), "clones": ("clones",)}
-    out = dict(sessions)
-    for key, names in pick.items():
-        found = next((fixture(n) for n in names if fixture(n)), None)
-        if found:
-            out[key] = found
-    return out
 
 
 def replay_app(path: str, *, start: int = 10**6, playing: bool = False, **kwargs) -> ZdashApp:

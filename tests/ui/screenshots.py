@@ -14,8 +14,8 @@ import time
 os.environ["TZ"] = "UTC"
 time.tzset()
 
+from tests.sessions import ROOT, fixture, write_session  # noqa: E402
 from tests.ui.conftest import replay_app  # noqa: E402
-from tests.ui.sessions import ROOT, fixture, write_session  # noqa: E402
 
 OUT = os.path.join(ROOT, "docs", "screenshots")
 # name: (recording, fixture names to prefer, size, keys, app options)

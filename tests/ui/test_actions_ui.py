@@ -11,19 +11,18 @@ import json
 
 from textual.widgets import Input, Static
 
-from tests.actions.helpers import GiB, FakeProbe, disk, scan, snap, two_way
+from tests.actions.helpers import FakeProbe, GiB, disk, scan, snap, two_way
+from tests.ui.conftest import replay_app, wait_frame
 from zdash.actions import AuditLog
 from zdash.checks.registry import run_checks
-from zdash.sources.raw import RawSample
+from zdash.feed.frame import Feed, Frame
+from zdash.raw import RawSample
 from zdash.ui.app import ZdashApp
-from zdash.ui.feed import Feed, Frame
 from zdash.ui.screens.finding import FindingScreen
 from zdash.ui.screens.guided import NewDeviceScreen
 from zdash.ui.screens.plan import PlanScreen
 from zdash.ui.screens.wall import WallScreen
 from zdash.ui.widgets.findings import FindingsTable
-
-from .conftest import replay_app, wait_frame
 
 NEW = "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"
 FAULTED = snap(two_way(states=("ONLINE", "FAULTED")))

@@ -6,9 +6,11 @@ import asyncio
 import pytest
 
 from tests.capture_ticks import capture_tick
+from tests.feed.test_feed import FakeSource
+from tests.ui.conftest import first_tick, replay_app, wait_frame
 from zdash.checks.registry import run_checks
+from zdash.feed.live import LiveFeed
 from zdash.ui.app import ZdashApp
-from zdash.ui.live_feed import LiveFeed
 from zdash.ui.paths import ResourceError
 from zdash.ui.screens.dashboard import DashboardScreen
 from zdash.ui.screens.datasets import DatasetsScreen
@@ -17,9 +19,6 @@ from zdash.ui.screens.help import HelpScreen
 from zdash.ui.screens.wall import WallScreen
 from zdash.ui.widgets.findings import FindingsTable
 from zdash.ui.widgets.status_bar import StatusBar
-
-from .conftest import first_tick, replay_app, wait_frame
-from .test_feed import FakeSource
 
 
 def _status(app) -> str:
@@ -249,8 +248,8 @@ async def test_theme_from_the_config_file(sessions, tmp_path, monkeypatch):
 def test_bundled_demo_recording_replays():
     """The demo (a lab recording in fixtures/) is what a newcomer sees first: it must be there,
     replay, and show its incident (a deranged disk) at some tick."""
-    from zdash.ui.paths import demo_recording
     from zdash.sources.replay import load_replay
+    from zdash.ui.paths import demo_recording
     demo = str(demo_recording())
     header, snaps = load_replay(demo)
     assert header.description and first_tick(demo, "deranged_disk") > 0

@@ -3,7 +3,7 @@ modules must run on a server without it. Checked in a fresh interpreter."""
 import subprocess
 import sys
 
-HEADLESS = ("zdash.cli", "zdash.builder", "zdash.checks.registry", "zdash.sources.recorder",
+HEADLESS = ("zdash.cli", "zdash.builder", "zdash.checks.registry", "zdash.commands.record",
             "zdash.sources.replay", "zdash.config", "zdash.model")
 
 

@@ -3,7 +3,7 @@ the real captures, paused at a fixed tick; times from the snapshot in UTC; no an
 Update after an intended change with `pytest tests/ui --snapshot-update`, and look at them."""
 from __future__ import annotations
 
-from .conftest import replay_app, wait_frame
+from tests.ui.conftest import replay_app, wait_frame
 
 
 def _ready(*keys: str, predicate=lambda f: True):

@@ -7,10 +7,10 @@ import math
 import pytest
 
 from tests.checks.builders import leaf, mirror, space
+from zdash import fmt
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
 from zdash.model import Dataset, Pool, Snapshot, Vdev
-from zdash.ui import fmt
 from zdash.ui.clonegraph import CloneGraph
 from zdash.ui.outliers import outlier_leaves
 from zdash.ui.seek import SeekError, parse_seek

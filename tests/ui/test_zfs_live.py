@@ -10,16 +10,15 @@ import time
 
 import pytest
 
+from tests.ui.conftest import wait_frame
 from tests.zfs.conftest import lab  # noqa: F401  (the same pool builder fixture)
 from tests.zfs.lab import zfs_available
 from zdash.checks.registry import run_checks
+from zdash.feed.live import LiveFeed
 from zdash.sources.replay import load_replay
 from zdash.ui.app import ZdashApp
-from zdash.ui.live_feed import LiveFeed
 from zdash.ui.vdev_rows import pool_key
 from zdash.ui.widgets.status_bar import StatusBar
-
-from .conftest import wait_frame
 
 WHY_NOT = zfs_available()
 pytestmark = [pytest.mark.zfs, pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")]

@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from .lab import Lab, cap_arc, zfs_available
+from tests.zfs.lab import Lab, cap_arc, zfs_available
 
 WHY_NOT = zfs_available()
 

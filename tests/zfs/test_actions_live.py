@@ -10,11 +10,9 @@ import time
 
 import pytest
 
-from zdash.actions import (AuditLog, Request, confirmation_ok, execute, fresh_snapshot, plan_now,
-                           progress)
-from zdash.actions.cli_plan import render
-
-from .lab import sh
+from tests.zfs.lab import sh
+from zdash.actions import AuditLog, Request, confirmation_ok, execute, fresh_snapshot, plan_now, progress
+from zdash.commands.plan import render
 
 MiB = 1 << 20
 

@@ -9,9 +9,8 @@ import json
 
 import pytest
 
+from tests.zfs.lab import set_delay, sh
 from zdash.cli import main
-
-from .lab import set_delay, sh
 
 
 def check(*pools, samples=3, interval=1.0):

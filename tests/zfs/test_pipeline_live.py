@@ -5,14 +5,13 @@ import statistics
 import subprocess
 import time
 
+from tests.zfs.lab import sh
+from zdash.commands.record import record
 from zdash.parse.diskstats import parse_diskstats
 from zdash.parse.zpool_iostat import parse_iostat, split_reports
 from zdash.parse.zpool_list import parse_list
-from zdash.sources.recorder import record
 from zdash.sources.replay import load_replay
 from zdash.sources.session import read_session
-
-from .lab import sh
 
 MiB = 1 << 20
 LOADED = 8   # ticks of the recording during which fio runs

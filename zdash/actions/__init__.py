@@ -4,15 +4,15 @@ The UI uses only what is exported here; see docs in each module. No Textual impo
 """
 from __future__ import annotations
 
-from .audit import AuditLog, default_path
-from .catalog import UnknownAction, build_plan
-from .confirm import accepted_answers, confirmation_ok, prompt
-from .executor import Outcome, execute
-from .fresh import fresh_snapshot
-from .plan import ACTIONS, ActionPlan, Check, Request, difference, fingerprint
-from .probe import DeviceInfo, HostProbe, ReplayProbe
-from .progress import Progress, progress
-from .suggest import NotGuided, needs_new_device, request_from_suggestion
+from zdash.actions.audit import AuditLog, default_path
+from zdash.actions.catalog import UnknownAction, build_plan
+from zdash.actions.confirm import accepted_answers, confirmation_ok, prompt
+from zdash.actions.executor import Outcome, execute
+from zdash.actions.fresh import fresh_snapshot
+from zdash.actions.plan import ACTIONS, ActionPlan, Check, Request, difference, fingerprint
+from zdash.actions.probe import DeviceInfo, HostProbe, ReplayProbe
+from zdash.actions.progress import Progress, progress
+from zdash.actions.suggest import NotGuided, needs_new_device, request_from_suggestion
 
 
 async def plan_now(request: Request, probe: HostProbe | None = None) -> ActionPlan:

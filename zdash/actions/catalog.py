@@ -7,13 +7,13 @@ nor a `-f`: a check that zpool would override with -f is a reason to stop, not t
 """
 from __future__ import annotations
 
-from ..model import Snapshot
-from . import disks, rules
-from . import preflight as pf
-from .estimate import scrub_time
-from .plan import ACTIONS, ActionPlan, Check, Request, argv_for, fingerprint
-from .probe import HostProbe
-from .promote import promote_checks, promote_via
+from zdash.actions import disks, rules
+from zdash.actions import preflight as pf
+from zdash.actions.estimate import scrub_time
+from zdash.actions.plan import ACTIONS, ActionPlan, Check, Request, argv_for, fingerprint
+from zdash.actions.probe import HostProbe
+from zdash.actions.promote import promote_checks, promote_via
+from zdash.model import Snapshot
 
 
 class UnknownAction(ValueError):

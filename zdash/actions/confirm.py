@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from .plan import ActionPlan
+from zdash.actions.plan import ActionPlan
 
 CONFIRM_KEY = "y"
 SUBMIT_KEY = "enter"

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import os
 
-from ..model import Pool, Snapshot
-from . import preflight as pf
-from . import rules
-from .estimate import resilver_time
-from .plan import ActionPlan, Check, Request, argv_for, fingerprint
-from .probe import HostProbe
-from .tree import Place, arg, locate
+from zdash.actions import preflight as pf
+from zdash.actions import rules
+from zdash.actions.estimate import resilver_time
+from zdash.actions.plan import ActionPlan, Check, Request, argv_for, fingerprint
+from zdash.actions.probe import HostProbe
+from zdash.actions.tree import Place, arg, locate
+from zdash.model import Pool, Snapshot
 
 
 def device(pool: Pool, r: Request) -> tuple[Place | None, Request, Check]:

@@ -4,8 +4,8 @@ says what it assumes. During the run the UI shows the real progress from the sna
 """
 from __future__ import annotations
 
-from ..checks._common import fmt_bytes, fmt_duration
-from ..model import Pool, Vdev
+from zdash.fmt import fmt_bytes, fmt_duration
+from zdash.model import Pool, Vdev
 
 # Bytes per second a resilver/scrub typically sustains: (busy pool, idle pool).
 HDD = (50e6, 200e6)

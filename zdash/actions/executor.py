@@ -14,14 +14,14 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Awaitable, Callable
 
-from ..model import Snapshot
-from ..sources.runner import Runner
-from .audit import AuditError, AuditLog
-from .catalog import build_plan
-from .fresh import fresh_snapshot
-from .plan import ActionPlan, difference
-from .probe import HostProbe
-from .promote import lzc_promote
+from zdash.actions.audit import AuditError, AuditLog
+from zdash.actions.catalog import build_plan
+from zdash.actions.fresh import fresh_snapshot
+from zdash.actions.plan import ActionPlan, difference
+from zdash.actions.probe import HostProbe
+from zdash.actions.promote import lzc_promote
+from zdash.model import Snapshot
+from zdash.sources.runner import Runner
 
 FreshState = Callable[[ActionPlan], Awaitable[Snapshot]]
 _running = False   # one action at a time per process: a double submit must not run twice

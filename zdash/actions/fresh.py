@@ -11,15 +11,15 @@ import asyncio
 import contextlib
 import time
 
-from ..builder import SnapshotBuilder
-from ..model import Snapshot
-from ..parse import ParseError
-from ..parse.zfs_list import ZFS_LIST_FIELDS
-from ..parse.zpool_status import parse_status
-from ..parse.zpool_version import parse_version
-from ..sources.live import LiveSource
-from ..sources.procfs import describe_devices
-from ..sources.raw import Tick
+from zdash.builder import SnapshotBuilder
+from zdash.model import Snapshot
+from zdash.parse import ParseError
+from zdash.parse.zfs_list import ZFS_LIST_FIELDS
+from zdash.parse.zpool_status import parse_status
+from zdash.parse.zpool_version import parse_version
+from zdash.raw import Tick
+from zdash.sources.live import LiveSource
+from zdash.sources.procfs import describe_devices
 
 
 async def fresh_snapshot(pool: str | None = None, *, datasets: bool = False,

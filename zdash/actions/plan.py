@@ -7,7 +7,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
-from ..model import Pool, Vdev
+from zdash.model import Pool, Vdev
 
 # Catalog names. Scrub is three actions because start, pause and stop are different commands
 # with different risks, and a running scrub turns "start" into a choice between the other two.

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 
-from ..checks._common import fmt_bytes
-from ..model import Pool, Snapshot
-from .plan import WARN, Check
-from .probe import DeviceInfo
+from zdash.actions.plan import WARN, Check
+from zdash.actions.probe import DeviceInfo
+from zdash.fmt import fmt_bytes
+from zdash.model import Pool, Snapshot
 
 STABLE_DIRS = ("/dev/disk/", "/dev/mapper/")
 

@@ -15,7 +15,7 @@ import stat
 import subprocess
 from dataclasses import dataclass
 
-from ..sources.runner import command_env
+from zdash.sources.runner import command_env
 
 # Where zpool itself looks up a bare name (zpool_default_search_paths, Linux).
 SEARCH = ("/dev", "/dev/disk/by-vdev", "/dev/disk/by-id", "/dev/disk/by-path", "/dev/mapper",

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Pool, Snapshot
-from .tree import healthy, locate, running_scan
+from zdash.actions.tree import healthy, locate, running_scan
+from zdash.model import Pool, Snapshot
 
 
 @dataclass(frozen=True, slots=True)

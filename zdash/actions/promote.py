@@ -4,8 +4,8 @@ that is what an admin reviews and what the audit log should read like.
 """
 from __future__ import annotations
 
-from ..model import Pool, Snapshot
-from .plan import Check
+from zdash.actions.plan import Check
+from zdash.model import Pool, Snapshot
 
 
 def promote_via() -> str:

@@ -3,9 +3,9 @@ grow, which scrub command makes sense now. Pure functions of the snapshot.
 """
 from __future__ import annotations
 
-from ..model import Pool
-from .plan import WARN, Check
-from .tree import Place, healthy, running_scan, whole_without
+from zdash.actions.plan import WARN, Check
+from zdash.actions.tree import Place, healthy, running_scan, whole_without
+from zdash.model import Pool
 
 
 def leaf_found(pool: Pool, name: str, place: Place | None) -> Check:

@@ -4,8 +4,8 @@ replace the new disk is optional (none: in place, after swapping the disk in the
 """
 from __future__ import annotations
 
-from ..checks.finding import SuggestedAction
-from .plan import Request
+from zdash.actions.plan import Request
+from zdash.checks.finding import SuggestedAction
 
 # What the confirm screen must ask for before a plan can be built.
 NEW_DEVICE = {"attach": "required", "replace": "optional"}

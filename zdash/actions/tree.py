@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..model import Pool, Scan, Vdev
+from zdash.model import Pool, Scan, Vdev
 
 REDUNDANT = ("mirror", "replacing", "spare")
 

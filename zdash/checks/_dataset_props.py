@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from zdash.checks._common import act, fmt_list, plural
+from zdash.checks._common import act
 from zdash.checks.finding import Finding, Severity
+from zdash.fmt import fmt_list, plural
 from zdash.model import Dataset, Snapshot
 
 ID = "topology"

@@ -5,8 +5,9 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from statistics import median
 
-from zdash.checks._common import fmt_ms, fmt_pct, leaves_with_top, median_or_none, vdev_key
+from zdash.checks._common import leaves_with_top, median_or_none
 from zdash.config import CheckConfig
+from zdash.fmt import fmt_ms, fmt_pct
 from zdash.model import Pool, Vdev
 
 MEASURABLE_STATES = ("ONLINE", "DEGRADED")
@@ -74,7 +75,7 @@ def sample_pool(pool: Pool, cfg: CheckConfig) -> dict[str, LeafSample]:
         members, sorted_metrics = groups[gkey]
         vdev_peers = [lf for lf in by_top[id(top)] if lf is not leaf and _alike(lf, leaf)]
         pool_others = [lf for lf in members if lf is not leaf]
-        out[vdev_key(leaf)] = _judge(leaf, vdev_peers, pool_others, sorted_metrics, metrics, cfg)
+        out[leaf.key] = _judge(leaf, vdev_peers, pool_others, sorted_metrics, metrics, cfg)
     return out
 
 
@@ -103,5 +104,5 @@ def _judge(leaf: Vdev, vdev_peers: list[Vdev], pool_others: list[Vdev], pool_sor
     return LeafSample(
         util=mine[UTIL], read_wait=mine[READ_WAIT], write_wait=mine[WRITE_WAIT], bytes=mine[BYTES],
         peer_util=refs[0], peer_read_wait=refs[1], peer_write_wait=refs[2],
-        peers=tuple(p.label for p in used_peers), peer_keys=tuple(vdev_key(p) for p in used_peers),
+        peers=tuple(p.label for p in used_peers), peer_keys=tuple(p.key for p in used_peers),
         slow=any(verdicts) if verdicts else None, why_slow=why)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from zdash.checks._common import DATA_CLASSES, fmt_bytes, fmt_list
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
-from zdash.model import Pool, Snapshot, Vdev
+from zdash.fmt import fmt_bytes, fmt_list
+from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev
 
 ID = "ashift"
 

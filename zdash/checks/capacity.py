@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from zdash.checks._common import (DATA_CLASSES, act, fmt_bytes, fmt_duration, fmt_pct, fmt_rate,
-                                  linear_slope, pool_fill_pct, pool_series, vdev_fill_pct)
+from zdash.checks._common import act, linear_slope, pool_series
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
-from zdash.model import Pool, Snapshot
+from zdash.fmt import fmt_bytes, fmt_duration, fmt_pct, fmt_rate
+from zdash.model import DATA_CLASSES, Pool, Snapshot
 
 ID = "capacity"
 
@@ -40,13 +40,13 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
         if len(data) < 2:
             continue                   # one vdev: the pool finding already says it all
         for v in data:
-            pct = vdev_fill_pct(v)
+            pct = v.fill_pct
             level = _level(pct, cfg.capacity_vdev_warn_pct, cfg.capacity_vdev_crit_pct)
             if level is None or (pool_level is not None and level <= pool_level):
                 continue
             out.append(Finding(
                 ID, level, pool.name, v.name, "vdev",
-                title=f"{v.name} is {fmt_pct(pct)} full (pool {fmt_pct(pool_fill_pct(pool))})",
+                title=f"{v.name} is {fmt_pct(pct)} full (pool {fmt_pct(pool.fill_pct)})",
                 why=(f"Each block lives on one top-level vdev, so {v.name} can fill up long before "
                      "the pool does. The allocator steers new writes away from it, leaving the "
                      "other vdevs to take them (fewer disks doing the work), and what still lands "
@@ -56,13 +56,13 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
                      + WHY),
                 evidence=(("Vdev capacity", fmt_pct(pct)), ("Vdev allocated", fmt_bytes(v.alloc)),
                           ("Vdev free", fmt_bytes(v.free)), ("Class", v.vclass),
-                          ("Pool capacity", fmt_pct(pool_fill_pct(pool))))))
+                          ("Pool capacity", fmt_pct(pool.fill_pct)))))
     return out
 
 
 def _pool_finding(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig,
                   out: list[Finding]) -> Severity | None:
-    pct = pool_fill_pct(pool)
+    pct = pool.fill_pct
     level = _level(pct, cfg.capacity_pool_warn_pct, cfg.capacity_pool_crit_pct)
     headroom, rate, span = _headroom_and_rate(pool, history, cfg)
     full = headroom is not None and headroom <= 0

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from zdash.checks._common import act, fmt_bytes, fmt_list, plural
+from zdash.checks._common import act
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
+from zdash.fmt import fmt_bytes, fmt_list, plural
 from zdash.model import Dataset, Snapshot
 
 ID = "clones"

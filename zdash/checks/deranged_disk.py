@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from zdash.checks._common import (act, fmt_list, fmt_ms, fmt_pct, fmt_rate, leaves_with_top,
-                                  median_or_none, parents, pool_series, vdev_key)
+from zdash.checks._common import act, leaves_with_top, median_or_none, parents, pool_series
 from zdash.checks._deranged_samples import LeafSample, sample_pool
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
+from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate
 from zdash.model import Pool, Snapshot, Vdev
 
 ID = "deranged_disk"
@@ -47,7 +47,7 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
 def _leaf_finding(pool: Pool, top: Vdev, leaf: Vdev, parent: Vdev | None,
                   window: list[dict[str, LeafSample]], first_slow: dict[str, int],
                   cfg: CheckConfig) -> Finding | None:
-    key = vdev_key(leaf)
+    key = leaf.key
     severity, reasons, evidence = Severity.WARNING, [], []   # every reason below is a warning
     run = [] if resilver_target(pool, leaf, parent) else _sustained_run(key, window)
     if run and len(run) >= cfg.deranged_sustain_samples and _throughput_ok(key, window, cfg):
@@ -128,7 +128,7 @@ def _first_slow_counts(series: list[tuple[float, Pool]]) -> dict[str, int]:
     for _, p in series:
         for v in p.leaves():
             if v.slow_ios is not None:
-                first.setdefault(vdev_key(v), v.slow_ios)
+                first.setdefault(v.key, v.slow_ios)
     return first
 
 

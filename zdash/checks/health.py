@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from zdash.checks._common import act, find_by_key, fmt_duration, fmt_list, parents, plural, vdev_key
+from zdash.checks._common import act, find_by_key, parents
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
+from zdash.fmt import fmt_duration, fmt_list, plural
 from zdash.model import BAD_STATES, Pool, Snapshot, Vdev
 
 ID = "health"
@@ -90,7 +91,7 @@ def _vdev_finding(pool: Pool, v: Vdev, parent: Vdev | None, before: Pool | None,
     errs = _errors(v)
     if not bad_state and not any(errs):
         return None
-    old = find_by_key(before, vdev_key(v)) if before else None
+    old = find_by_key(before, v.key) if before else None
     grown = [n - was for n, was in zip(errs, _errors(old))] if old else [0, 0, 0]
     growing = any(g > 0 for g in grown)
     being_replaced = parent is not None and parent.kind == "replacing"

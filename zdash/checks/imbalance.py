@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from zdash.checks._common import (act, fmt_bytes, fmt_ms, fmt_pct, median_or_none, normal_vdevs,
-                                  pool_series, vdev_fill_pct, vdev_space)
+from zdash.checks._common import act, median_or_none, normal_vdevs, pool_series
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
+from zdash.fmt import fmt_bytes, fmt_ms, fmt_pct
 from zdash.model import Pool, Snapshot, Vdev
 
 ID = "imbalance"
@@ -61,7 +61,7 @@ def _is_slow(empty: Vdev, full: Vdev, history, pool: Pool, cfg: CheckConfig) -> 
 
 
 def _pool_imbalance(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig) -> Finding | None:
-    vdevs = [(i, v, pct) for i, v in enumerate(normal_vdevs(pool)) if (pct := vdev_fill_pct(v)) is not None]
+    vdevs = [(i, v, pct) for i, v in enumerate(normal_vdevs(pool)) if (pct := v.fill_pct) is not None]
     if len(vdevs) < 2:
         return None
     full_i, full, full_pct = max(vdevs, key=lambda x: x[2])
@@ -70,9 +70,9 @@ def _pool_imbalance(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig) -
     if spread < cfg.imbalance_info_spread_pct:
         return None
     severity = Severity.WARNING if spread >= cfg.imbalance_warn_spread_pct else Severity.INFO
-    sizes = [vdev_space(v) for _, v, _ in vdevs]
+    sizes = [v.space for _, v, _ in vdevs]
     size_ratio = max(sizes) / min(sizes) if all(sizes) else 1.0
-    evidence = [(f"{v.name} fill", f"{fmt_pct(pct)} of {fmt_bytes(vdev_space(v))}") for _, v, pct in vdevs]
+    evidence = [(f"{v.name} fill", f"{fmt_pct(pct)} of {fmt_bytes(v.space)}") for _, v, pct in vdevs]
     evidence.append(("Spread", f"{spread:.1f} points"))
     slow, slow_evidence = _is_slow(empty, full, history, pool, cfg)
     cost, actions = COST.format(empty=empty.name, full=full.name), ()

@@ -10,8 +10,7 @@ import traceback
 from types import ModuleType
 from typing import Sequence
 
-from zdash.checks import (ashift, capacity, clones, deranged_disk, health, imbalance, scan,
-                          topology)
+from zdash.checks import ashift, capacity, clones, deranged_disk, health, imbalance, scan, topology
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
 from zdash.model import Snapshot

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from zdash.checks._common import (act, fmt_bytes, fmt_duration, fmt_pct, fmt_rate, plural,
-                                  pool_series)
+from zdash.checks._common import act, pool_series
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
+from zdash.fmt import fmt_bytes, fmt_duration, fmt_pct, fmt_rate, plural
 from zdash.model import Pool, Scan, Snapshot
 
 ID = "scan"

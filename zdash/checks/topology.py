@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from zdash.checks._common import DATA_CLASSES, act, fmt_list, is_single_disk, normal_vdevs
+from zdash.checks._common import act, is_single_disk, normal_vdevs
 from zdash.checks._dataset_props import dataset_findings
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
-from zdash.model import Pool, Snapshot, Vdev
+from zdash.fmt import fmt_list
+from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev
 
 ID = "topology"
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import ParseError
+from zdash.parse import ParseError
 
 
 @dataclass(frozen=True, slots=True)

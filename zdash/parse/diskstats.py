@@ -11,8 +11,8 @@ import math
 import re
 from dataclasses import dataclass, fields
 
-from ..model import DiskIo
-from . import ParseError
+from zdash.model import DiskIo
+from zdash.parse import ParseError
 
 SECTOR = 512
 _COUNT = re.compile(r"\d{1,20}", re.ASCII)       # bounded so int() cannot blow up on junk

@@ -9,8 +9,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Mapping
 
-from ..model import DiskIo, IoStats, Pool, Vdev
-from .devices import DeviceFacts
+from zdash.model import DiskIo, IoStats, Pool, Vdev
+from zdash.parse.devices import DeviceFacts
 
 
 def map_tree(v: Vdev, fn: Callable[[Vdev, int], Vdev], depth: int = 0) -> Vdev:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import ParseError
+from zdash.parse import ParseError
 
 _NOT_PRINTED = ("hole", "indirect")      # zpool never shows these (reference §0, vdev names)
 _CHILD = re.compile(r"children\[(\d{1,9})\]", re.ASCII)

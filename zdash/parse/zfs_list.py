@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ..model import Dataset
-from . import ParseError
+from zdash.model import Dataset
+from zdash.parse import ParseError
 
 ZFS_LIST_FIELDS = ("name", "type", "origin", "clones", "used", "avail", "refer", "usedbydataset",
                    "usedbysnapshots", "compression", "compressratio", "dedup", "atime", "xattr")

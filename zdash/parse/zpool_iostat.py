@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model import IoStats
-from . import ParseError
+from zdash.model import IoStats
+from zdash.parse import ParseError
 
 _EPOCH = re.compile(r"\d{1,20}", re.ASCII)  # `-T u`: printf("%lld\n", time(NULL)); rows have TABs
 _INT = re.compile(r"\d{1,20}", re.ASCII)    # u64 counters; bounded so int() cannot blow up

@@ -12,8 +12,8 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from . import ParseError
-from .units import parse_size
+from zdash.parse import ParseError
+from zdash.parse.units import parse_size
 
 # Header word -> model vclass. `spare` is singular in zpool list (unlike zpool status).
 CLASS_HEADERS = {"logs": "log", "log": "log", "dedup": "dedup", "special": "special",

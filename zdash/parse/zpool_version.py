@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 
-from . import ParseError
+from zdash.parse import ParseError
 
 Version = tuple[int, int, int]
 _VERSION = re.compile(r"zfs-(kmod-)?v?(\d{1,9})\.(\d{1,9})(?:\.(\d{1,9}))?(?=$|[-_.~+\s])",

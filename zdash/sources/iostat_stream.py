@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from .raw import RawSample
-from .runner import command_env, kill
+from zdash.raw import RawSample
+from zdash.sources.runner import command_env, kill
 
 QUIET = 0.15  # s of silence after a burst that marks the end of a report
 

@@ -14,14 +14,14 @@ import socket
 import time
 from typing import AsyncIterator
 
-from ..parse import ParseError
-from ..parse.zfs_list import ZFS_LIST_FIELDS
-from ..parse.zpool_status import parse_status
-from ..parse.zpool_version import parse_version
-from .iostat_stream import IostatStream, iostat_argv
-from .procfs import describe_devices, read_diskstats
-from .raw import RawSample, Tick
-from .runner import Busy, Runner
+from zdash.parse import ParseError
+from zdash.parse.zfs_list import ZFS_LIST_FIELDS
+from zdash.parse.zpool_status import parse_status
+from zdash.parse.zpool_version import parse_version
+from zdash.raw import RawSample, Tick
+from zdash.sources.iostat_stream import IostatStream, iostat_argv
+from zdash.sources.procfs import describe_devices, read_diskstats
+from zdash.sources.runner import Busy, Runner
 
 
 class LiveSource:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 
-from .raw import RawSample
+from zdash.raw import RawSample
 
 DISKSTATS = "/proc/diskstats"
 

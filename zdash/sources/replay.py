@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..builder import SnapshotBuilder
-from ..model import Snapshot
-from .session import SessionHeader, read_session
+from zdash.builder import SnapshotBuilder
+from zdash.model import Snapshot
+from zdash.sources.session import SessionHeader, read_session
 
 
 def replay_snapshots(path: str) -> tuple[SessionHeader, Iterator[Snapshot]]:

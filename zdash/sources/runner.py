@@ -12,7 +12,7 @@ import asyncio
 import os
 import time
 
-from .raw import RawSample
+from zdash.raw import RawSample
 
 NAME_VARS = ("ZPOOL_VDEV_NAME_PATH", "ZPOOL_VDEV_NAME_GUID", "ZPOOL_VDEV_NAME_FOLLOW_LINKS")
 

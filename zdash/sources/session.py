@@ -22,7 +22,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
-from .raw import RawSample, Tick
+from zdash.raw import RawSample, Tick
 
 FORMAT_VERSION = 1
 # YAML's printable set minus its other line breaks (\r, NEL, U+2028/9) and the BOM: a literal
@@ -61,7 +61,7 @@ def _open(path: str, mode: str) -> IO[str]:
 class SessionWriter:
     def __init__(self, path: str, host: str | None, interval: float | None,
                  description: str | None = None) -> None:
-        from .. import __version__
+        from zdash import __version__
         self._f = _open(path, "w")
         self._yaml = YAML()
         self._yaml.width = 1 << 20  # never fold long lines (status JSON is one line)

@@ -1,2 +1,2 @@
 """The Textual dashboard. The only package that imports Textual: the CLI imports it lazily
-(zdash.ui.launch) so `zdash record` and `zdash check` run on hosts without it."""
+(zdash.commands.dashboard) so `zdash record` and `zdash check` run on hosts without it."""

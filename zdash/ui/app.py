@@ -15,14 +15,14 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
-from ..actions import AuditLog
-from ..config import CheckConfig
-from .app_actions import ActionHost
-from .feed import Feed, Frame
-from .messages import FeedFailed, FrameReady
-from .paths import ResourceError
-from .settings import UiSettings
-from .themes import DEFAULT_THEME, WALL_THEME, load_themes, stylesheet
+from zdash.actions import AuditLog
+from zdash.config import CheckConfig
+from zdash.feed.frame import Feed, Frame
+from zdash.ui.app_actions import ActionHost
+from zdash.ui.messages import FeedFailed, FrameReady
+from zdash.ui.paths import ResourceError
+from zdash.ui.settings import UiSettings
+from zdash.ui.themes import DEFAULT_THEME, WALL_THEME, load_themes, stylesheet
 
 
 class ZdashApp(ActionHost, App[None]):
@@ -59,9 +59,9 @@ class ZdashApp(ActionHost, App[None]):
 
     def get_default_screen(self) -> Screen:
         if self.wall:
-            from .screens.wall import WallScreen
+            from zdash.ui.screens.wall import WallScreen
             return WallScreen(self.settings.wall_cycle_s)
-        from .screens.dashboard import DashboardScreen
+        from zdash.ui.screens.dashboard import DashboardScreen
         return DashboardScreen()
 
     def on_mount(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ..actions import ActionPlan, AuditLog, Outcome, ReplayProbe, Request, build_plan, execute, plan_now
+from zdash.actions import ActionPlan, AuditLog, Outcome, ReplayProbe, Request, build_plan, execute, plan_now
 
 
 class ActionHost:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..model import Dataset
+from zdash.model import Dataset
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from .feed import Frame
+from zdash.feed.frame import Frame
 
 
 class FrameReady(Message):

@@ -6,11 +6,11 @@ from __future__ import annotations
 import statistics
 from typing import Iterable
 
-from ..checks._common import parents
-from ..checks.deranged_disk import resilver_target
-from ..checks.finding import Finding
-from ..config import CheckConfig
-from ..model import Pool, Vdev
+from zdash.checks._common import parents
+from zdash.checks.deranged_disk import resilver_target
+from zdash.checks.finding import Finding
+from zdash.config import CheckConfig
+from zdash.model import Pool, Vdev
 
 
 def _wait_ms(v: Vdev) -> float | None:

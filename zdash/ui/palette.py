@@ -7,8 +7,8 @@ from rich.style import Style
 from textual.app import App
 from textual.color import Color
 
-from ..checks.finding import Severity
-from ..model import BAD_STATES
+from zdash.checks.finding import Severity
+from zdash.model import BAD_STATES
 
 # role -> theme variables to try in order (zd-* are zdash's own, with Textual fallbacks)
 ROLES = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..resources import ResourceError, require_dir
+from zdash.resources import ResourceError, require_dir
 
 __all__ = ["ResourceError", "themes_dir", "demo_recording"]
 
@@ -16,7 +16,7 @@ def themes_dir() -> Path:
 
 
 def demo_recording() -> Path:
-    from ..scenarios import DEMO, SUFFIX, fixtures_dir
+    from zdash.scenarios import DEMO, SUFFIX, fixtures_dir
     path = Path(os.environ.get("ZDASH_DEMO") or fixtures_dir() / f"{DEMO}{SUFFIX}")
     if not path.is_file():
         raise ResourceError(

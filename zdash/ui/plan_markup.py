@@ -3,8 +3,8 @@ admin reads before confirming is tested as text: the exact command, what it does
 pre-flight check with its verdict and reason, and afterwards what happened."""
 from __future__ import annotations
 
-from ..actions import ActionPlan, Outcome, Progress
-from .markup import tag
+from zdash.actions import ActionPlan, Outcome, Progress
+from zdash.ui.markup import tag
 
 MARK_VAR = {"PASS": "$text-success", "FAIL": "$text-error", "WARN": "$text-warning"}
 REPLAY_NOTE = "Replay: read-only, for training — zdash never runs actions from a recording."

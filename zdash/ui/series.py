@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..model import IoStats, Snapshot
-from .vdev_rows import pool_key, vdev_key
+from zdash.model import IoStats, Snapshot
+from zdash.ui.vdev_rows import pool_key
 
 MIB = float(1 << 20)
 
@@ -16,7 +16,7 @@ def _io(snap: Snapshot, pool: str, key: str) -> IoStats | None:
         return None
     if key == pool_key(p):
         return p.root.io
-    v = next((v for v in p.root.walk() if vdev_key(v) == key), None)
+    v = next((v for v in p.root.walk() if v.key == key), None)
     return v.io if v is not None else None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import ConfigError, default_path
+from zdash.config import ConfigError, default_path
 
 
 @dataclass(frozen=True, slots=True)

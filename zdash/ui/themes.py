@@ -8,7 +8,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from textual.theme import Theme
 
-from .paths import ResourceError, themes_dir
+from zdash.ui.paths import ResourceError, themes_dir
 
 _COLOURS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground",
             "background", "surface", "panel", "boost")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from ..model import Pool, Vdev
-from . import fmt
-from .markup import merge_runs
-from .palette import state_role
+from zdash import fmt
+from zdash.model import DATA_CLASSES, Pool, Vdev
+from zdash.ui.markup import merge_runs
+from zdash.ui.palette import state_role
 
 Cell = tuple[tuple[str, str], ...]        # ((text, role), ...)
 # (label, width in a wide table, width at 80 columns); the name column takes what is left.
@@ -17,7 +17,6 @@ COLUMNS = (("VDEV", 0, 0), ("STATE", 9, 8), ("ERR r/w/ck", 10, 7), ("OPS/s", 6, 
            ("MB/s", 6, 5), ("RD ms", 6, 4), ("WR ms", 6, 4), ("FILL · %UTIL", 17, 11))
 NARROW_LABELS = {2: "ERR", 3: "OPS", 5: "RDms", 6: "WRms", 7: "FILL/UTIL"}
 WIDE = 100     # terminal columns from which the wide layout fits
-DATA_CLASSES = ("normal", "special", "dedup")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +25,6 @@ class Row:
     kind: str                  # pool, top, interior, leaf
     cells: tuple[Cell, ...]
     label: str = ""            # the vdev's name, for the chart title
-
-
-def vdev_key(v: Vdev) -> str:
-    """Same identity the checks use: the GUID survives a replace renaming the device."""
-    return v.guid or v.path or v.name
 
 
 def pool_key(pool: Pool) -> str:
@@ -105,20 +99,9 @@ def _name(prefix: str, name: str, width: int, role: str, marked: bool = False) -
     return cell + ((fmt.shorten(name, room), "crit-bold" if marked else role),)
 
 
-def pool_fill(pool: Pool) -> float | None:
-    if pool.size and pool.alloc is not None:
-        return 100.0 * pool.alloc / pool.size
-    return None if pool.cap_pct is None else float(pool.cap_pct)
-
-
-def vdev_fill(v: Vdev) -> float | None:
-    space = v.alloc + v.free if v.alloc is not None and v.free is not None and v.alloc + v.free else v.size
-    return 100.0 * v.alloc / space if space and v.alloc is not None else v.cap_pct
-
-
 def build_rows(pool: Pool, outliers: Iterable[str], name_width: int, wide: bool = True) -> list[Row]:
     marked = frozenset(outliers)
-    mean = pool_fill(pool)
+    mean = pool.fill_pct
     root = pool.root
     rows = [Row(pool_key(pool), "pool", (_name("", pool.name, name_width, "bold"), _state(root),
                                          _errors(root), *_io_cells(root), _fill_cell(mean, None, wide)),
@@ -129,7 +112,7 @@ def build_rows(pool: Pool, outliers: Iterable[str], name_width: int, wide: bool 
     targets = {id(c) for v in root.walk() if v.kind in ("replacing", "spare")
                for c in v.children[1:] if c.state == "ONLINE"} if resilver else set()
     for prefix, depth, v in _walk(root.children):
-        key = vdev_key(v)
+        key = v.key
         while key in seen:          # a GUID-less duplicate name: keep keys unique
             key += "#"
         seen.add(key)
@@ -137,11 +120,11 @@ def build_rows(pool: Pool, outliers: Iterable[str], name_width: int, wide: bool 
         is_marked = v.is_leaf and (v.label in marked or v.name in marked)
         if v.children:
             kind = "top" if depth == 1 else "interior"
-            last = _fill_cell(vdev_fill(v), mean, wide) if depth == 1 and v.vclass in DATA_CLASSES else _c("")
+            last = _fill_cell(v.fill_pct, mean, wide) if depth == 1 and v.vclass in DATA_CLASSES else _c("")
         elif depth == 1 and v.vclass in DATA_CLASSES and not is_marked:
             # A single-disk vdev is both: its row shows the vdev's fill (the space view) unless
             # the disk is the outlier, when its %util is what matters.
-            kind, last = "leaf", _fill_cell(vdev_fill(v), mean, wide)
+            kind, last = "leaf", _fill_cell(v.fill_pct, mean, wide)
         else:
             kind, last = "leaf", _util_cell(v, is_marked, wide)
         name = _name(prefix, label, name_width, "text" if v.is_leaf else "bold", is_marked)

@@ -11,18 +11,18 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer
 
-from ...model import Pool
-from ..feed import Frame
-from ..outliers import outlier_leaves
-from ..vdev_rows import pool_key
-from ..widgets.findings import FindingsTable
-from ..widgets.history_chart import HistoryChart
-from ..widgets.pool_header import PoolHeader
-from ..widgets.pool_tabs import PoolTabs
-from ..widgets.replay_bar import ReplayBar
-from ..widgets.status_bar import StatusBar
-from ..widgets.vdev_table import VdevTable
-from .dashboard_actions import DashboardActions
+from zdash.feed.frame import Frame
+from zdash.model import Pool
+from zdash.ui.outliers import outlier_leaves
+from zdash.ui.screens.dashboard_actions import DashboardActions
+from zdash.ui.vdev_rows import pool_key
+from zdash.ui.widgets.findings import FindingsTable
+from zdash.ui.widgets.history_chart import HistoryChart
+from zdash.ui.widgets.pool_header import PoolHeader
+from zdash.ui.widgets.pool_tabs import PoolTabs
+from zdash.ui.widgets.replay_bar import ReplayBar
+from zdash.ui.widgets.status_bar import StatusBar
+from zdash.ui.widgets.vdev_table import VdevTable
 
 SHORT = 30     # rows below which the chart starts hidden
 
@@ -119,7 +119,7 @@ class DashboardScreen(DashboardActions, Screen):
 
     @on(FindingsTable.Open)
     def _open_finding(self, event: FindingsTable.Open) -> None:
-        from .finding import FindingScreen
+        from zdash.ui.screens.finding import FindingScreen
         self.app.push_screen(FindingScreen(event.finding))
 
     @on(ReplayBar.Seek)

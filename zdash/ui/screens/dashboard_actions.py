@@ -38,21 +38,21 @@ class DashboardActions:
         self.app.feed.seek_index(10**9 if end else 0)
 
     def action_seek(self) -> None:
-        from .seek import SeekScreen
+        from zdash.ui.screens.seek import SeekScreen
         self.app.push_screen(SeekScreen())
 
     def action_record(self) -> None:
         self.app.toggle_recording()
 
     def action_datasets(self) -> None:
-        from .datasets import DatasetsScreen
+        from zdash.ui.screens.datasets import DatasetsScreen
         self.app.push_screen(DatasetsScreen())
 
     def action_help(self) -> None:
-        from .help import HelpScreen
+        from zdash.ui.screens.help import HelpScreen
         self.app.push_screen(HelpScreen(self))
 
     def action_about(self) -> None:
-        from .help import AboutScreen
+        from zdash.ui.screens.help import AboutScreen
         if self.app.frame and self.app.frame.description:
             self.app.push_screen(AboutScreen(self.app.frame))

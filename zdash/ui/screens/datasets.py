@@ -8,12 +8,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static, Tree
 
-from .. import fmt
-from ..clonegraph import CloneGraph
-from ..feed import Frame
-from ..markup import tag
-from ..widgets.clone_tree import CloneTree
-from ..widgets.status_bar import StatusBar
+from zdash import fmt
+from zdash.feed.frame import Frame
+from zdash.ui.clonegraph import CloneGraph
+from zdash.ui.markup import tag
+from zdash.ui.widgets.clone_tree import CloneTree
+from zdash.ui.widgets.status_bar import StatusBar
 
 
 def detail_markup(graph: CloneGraph, name: str | None) -> str:
@@ -92,5 +92,5 @@ class DatasetsScreen(Screen):
         self.query_one("#dataset-detail", Static).update(detail_markup(tree.graph, name))
 
     def action_help(self) -> None:
-        from .help import HelpScreen
+        from zdash.ui.screens.help import HelpScreen
         self.app.push_screen(HelpScreen(self))

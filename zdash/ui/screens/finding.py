@@ -12,11 +12,11 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...checks.finding import Finding, SuggestedAction
-from .. import fmt
-from ..feed import Frame
-from ..markup import tag
-from ..palette import SEVERITY_ICON, SEVERITY_VAR
+from zdash import fmt
+from zdash.checks.finding import Finding, SuggestedAction
+from zdash.feed.frame import Frame
+from zdash.ui.markup import tag
+from zdash.ui.palette import SEVERITY_ICON, SEVERITY_VAR
 
 GUIDED_HINT = {
     "live": "Press its number to open a plan: zdash checks it against the pool and asks you to "
@@ -86,7 +86,7 @@ class FindingScreen(ModalScreen):
     def action_plan(self, index: int) -> None:
         actions = guided(self.finding)
         if self.mode != "wall" and index < len(actions):
-            from .guided import open_guided
+            from zdash.ui.screens.guided import open_guided
             open_guided(self.app, actions[index])
 
     def _on_frame(self, frame: Frame | None) -> None:

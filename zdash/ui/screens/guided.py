@@ -10,9 +10,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ...actions import NotGuided, needs_new_device, request_from_suggestion
-from ...checks.finding import SuggestedAction
-from ..markup import tag
+from zdash.actions import NotGuided, needs_new_device, request_from_suggestion
+from zdash.checks.finding import SuggestedAction
+from zdash.ui.markup import tag
 
 HELP = {
     "required": "Give the disk to attach: it is overwritten. A stable path "
@@ -61,7 +61,7 @@ def open_guided(app: App, chosen: SuggestedAction) -> None:
     need = needs_new_device(chosen.action or "")
 
     def plan(new_device: str | None) -> None:
-        from .plan import PlanScreen
+        from zdash.ui.screens.plan import PlanScreen
         try:
             request = request_from_suggestion(chosen, new_device or None)
         except NotGuided as e:

@@ -8,8 +8,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from ..feed import Frame
-from ..markup import tag
+from zdash.feed.frame import Frame
+from zdash.ui.markup import tag
 
 LEGEND = """\
 Vdev table: the pool, its top-level vdevs and their disks.

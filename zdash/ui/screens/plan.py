@@ -12,10 +12,17 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ...actions import ActionPlan, Outcome, Request, confirmation_ok, progress, prompt
-from ..markup import tag
-from ..plan_markup import (REPLAY_NOTE, command_markup, outcome_line, outcome_markup, plan_markup,
-                           preflight_tally, progress_line)
+from zdash.actions import ActionPlan, Outcome, Request, confirmation_ok, progress, prompt
+from zdash.ui.markup import tag
+from zdash.ui.plan_markup import (
+    REPLAY_NOTE,
+    command_markup,
+    outcome_line,
+    outcome_markup,
+    plan_markup,
+    preflight_tally,
+    progress_line,
+)
 
 
 class PlanScreen(ModalScreen):

@@ -7,8 +7,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from .. import fmt
-from ..seek import HELP, SeekError, parse_seek
+from zdash import fmt
+from zdash.ui.seek import HELP, SeekError, parse_seek
 
 
 class SeekScreen(ModalScreen):

@@ -10,17 +10,17 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...checks.finding import Severity
-from ..feed import Frame
-from ..markup import tag
-from ..outliers import outlier_leaves
-from ..palette import SEVERITY_ICON, SEVERITY_VAR
-from ..vdev_rows import pool_key
-from ..widgets.history_chart import HistoryChart
-from ..widgets.pool_header import PoolHeader
-from ..widgets.pool_tile import PoolTile
-from ..widgets.status_bar import StatusBar
-from ..widgets.vdev_table import VdevTable
+from zdash.checks.finding import Severity
+from zdash.feed.frame import Frame
+from zdash.ui.markup import tag
+from zdash.ui.outliers import outlier_leaves
+from zdash.ui.palette import SEVERITY_ICON, SEVERITY_VAR
+from zdash.ui.vdev_rows import pool_key
+from zdash.ui.widgets.history_chart import HistoryChart
+from zdash.ui.widgets.pool_header import PoolHeader
+from zdash.ui.widgets.pool_tile import PoolTile
+from zdash.ui.widgets.status_bar import StatusBar
+from zdash.ui.widgets.vdev_table import VdevTable
 
 WORST = 5
 

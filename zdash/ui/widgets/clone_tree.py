@@ -6,11 +6,11 @@ from __future__ import annotations
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ...model import Dataset
-from .. import fmt
-from ..clonegraph import CloneGraph, Node
-from ..markup import cell_text
-from ..palette import palette
+from zdash import fmt
+from zdash.model import Dataset
+from zdash.ui.clonegraph import CloneGraph, Node
+from zdash.ui.markup import cell_text
+from zdash.ui.palette import palette
 
 
 def node_label(node: Node, graph: CloneGraph, parent: Dataset | None):

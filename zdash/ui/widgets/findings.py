@@ -9,8 +9,8 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
-from ...checks.finding import Finding
-from ..palette import SEVERITY_ICON, palette, severity_role
+from zdash.checks.finding import Finding
+from zdash.ui.palette import SEVERITY_ICON, palette, severity_role
 
 NONE_KEY = "-"
 

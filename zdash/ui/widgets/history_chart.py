@@ -9,8 +9,8 @@ from textual.color import Color
 from textual.containers import Horizontal
 from textual_plotext import PlotextPlot
 
-from ...model import Snapshot
-from ..series import downsample, extract
+from zdash.model import Snapshot
+from zdash.ui.series import downsample, extract
 
 
 def _rgb(app, *names: str) -> tuple[int, int, int]:

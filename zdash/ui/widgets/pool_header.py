@@ -6,13 +6,13 @@ from typing import Sequence
 
 from textual.widgets import Static
 
-from ...checks.scan import rolling_rate
-from ...config import CheckConfig
-from ...model import Pool, Scan, Snapshot
-from .. import fmt
-from ..markup import ROLE_VAR, cell_markup, merge_runs, tag
-from ..palette import STATE_VAR, state_role
-from ..vdev_rows import fill_role, pool_fill
+from zdash import fmt
+from zdash.checks.scan import rolling_rate
+from zdash.config import CheckConfig
+from zdash.model import Pool, Scan, Snapshot
+from zdash.ui.markup import ROLE_VAR, cell_markup, merge_runs, tag
+from zdash.ui.palette import STATE_VAR, state_role
+from zdash.ui.vdev_rows import fill_role
 
 MARKS = ((80, "warn"), (90, "crit"))
 
@@ -31,7 +31,7 @@ def health_line(pool: Pool) -> str:
 
 
 def gauge_line(pool: Pool, width: int) -> str:
-    pct = pool_fill(pool)
+    pct = pool.fill_pct
     if pct is None:
         return tag("CAP  no space figures yet", "$foreground-muted")
     role = fill_role(pct)

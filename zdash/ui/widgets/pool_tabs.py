@@ -6,9 +6,9 @@ from typing import Sequence
 
 from textual.widgets import Static
 
-from ...model import Pool
-from ..markup import tag
-from ..palette import STATE_VAR, state_role
+from zdash.model import Pool
+from zdash.ui.markup import tag
+from zdash.ui.palette import STATE_VAR, state_role
 
 
 class PoolTabs(Static):

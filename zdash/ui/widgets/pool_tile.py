@@ -8,11 +8,10 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Digits, Static
 
-from ...checks.finding import Finding, Severity
-from ...model import Pool
-from ..markup import tag
-from ..palette import STATE_VAR, state_role
-from ..vdev_rows import pool_fill
+from zdash.checks.finding import Finding, Severity
+from zdash.model import Pool
+from zdash.ui.markup import tag
+from zdash.ui.palette import STATE_VAR, state_role
 
 
 def tile_level(pool: Pool, findings: Sequence[Finding]) -> str:
@@ -50,7 +49,7 @@ class PoolTile(Vertical):
             return
         pool, findings, focused = self._pending
         level = tile_level(pool, findings)
-        fill = pool_fill(pool)
+        fill = pool.fill_pct
         mine = [f for f in findings if f.pool == pool.name and f.severity > Severity.INFO]
         scan = pool.scan
         if scan is not None and scan.state == "scanning" and scan.pct_done is not None:

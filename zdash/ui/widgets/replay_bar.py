@@ -6,9 +6,9 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
-from .. import fmt
-from ..feed import Position
-from ..markup import tag
+from zdash import fmt
+from zdash.feed.frame import Position
+from zdash.ui.markup import tag
 
 
 class ReplayBar(Static):

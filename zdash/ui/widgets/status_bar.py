@@ -10,9 +10,9 @@ import os
 from textual.content import Content
 from textual.widgets import Static
 
-from .. import fmt
-from ..feed import Frame
-from ..markup import tag
+from zdash import fmt
+from zdash.feed.frame import Frame
+from zdash.ui.markup import tag
 
 BADGE = {"live": ("LIVE", "reverse $success"), "replay": ("REPLAY", "reverse $primary"),
          "demo": ("DEMO", "reverse $accent")}

@@ -10,10 +10,10 @@ from typing import Iterable
 from rich.text import Text
 from textual.widgets import DataTable
 
-from ...model import Pool, Vdev
-from ..markup import cell_text
-from ..palette import palette
-from ..vdev_rows import COLUMNS, NARROW_LABELS, WIDE, Row, build_rows
+from zdash.model import Pool, Vdev
+from zdash.ui.markup import cell_text
+from zdash.ui.palette import palette
+from zdash.ui.vdev_rows import COLUMNS, NARROW_LABELS, WIDE, Row, build_rows
 
 _NUMERIC = {3, 4, 5, 6}      # right-aligned, so digits line up
 _PAD = 2          # DataTable cell_padding=1 on each side

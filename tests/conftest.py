@@ -1,0 +1,35 @@
+"""Fixtures shared by every test package: a fixed time zone (times are rendered in the viewer's
+zone), no animations, and the session files the feed and UI tests replay."""
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+os.environ["TZ"] = "UTC"
+time.tzset()
+os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+
+from tests.sessions import fixture, write_session  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def sessions(tmp_path_factory) -> dict[str, str]:
+    """Capture-based sessions: deterministic, for snapshot tests and as a fallback."""
+    d = tmp_path_factory.mktemp("sessions")
+    return {name: write_session(str(d / f"{name}.yaml.gz"), name)
+            for name in ("healthy", "deranged", "degraded", "clones", "scrub")}
+
+
+@pytest.fixture(scope="session")
+def recordings(sessions) -> dict[str, str]:
+    """The lab recordings of each incident when they are committed, else the capture sessions."""
+    pick = {"healthy": ("healthy",), "deranged": ("deranged-mirror", "deranged-raidz"),
+            "degraded": ("degraded-resilver",), "clones": ("clones",)}
+    out = dict(sessions)
+    for key, names in pick.items():
+        found = next((fixture(n) for n in names if fixture(n)), None)
+        if found:
+            out[key] = found
+    return out

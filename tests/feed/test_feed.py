@@ -1,0 +1,122 @@
+"""The feeds without an app: replay controls move the index as a player would, live frames
+are folded off the UI thread and a recording started mid-run replays from its first tick."""
+from __future__ import annotations
+
+import asyncio
+
+from tests.capture_ticks import capture_tick
+from zdash.checks.registry import run_checks
+from zdash.feed.frame import History, window
+from zdash.feed.live import LiveFeed
+from zdash.feed.replay import SPEEDS, ReplayFeed
+from zdash.sources.replay import load_replay
+
+
+async def _next(gen, timeout=5.0):
+    return await asyncio.wait_for(gen.__anext__(), timeout)
+
+
+async def test_replay_pause_step_seek_speed(sessions):
+    feed = ReplayFeed(sessions["degraded"], run_checks, playing=False)
+    gen = feed.frames()
+    first = await _next(gen)
+    assert first.position.index == 0 and not first.position.playing and first.mode == "replay"
+    times = feed.times
+    feed.step(1)
+    f = await _next(gen)
+    assert f.position.index == 1 and f.time == times[1]
+    feed.step(-5)                                   # clamped at the start
+    assert (await _next(gen)).position.index == 0
+    feed.seek_time(times[6] + 0.5)                  # the last tick at or before the time
+    assert (await _next(gen)).time == times[6]
+    feed.seek_index(10**6)
+    f = await _next(gen)
+    assert f.position.at_end and f.position.fraction == 1.0
+    feed.change_speed(1)
+    assert (await _next(gen)).position.speed == 2.0
+    for _ in range(20):
+        feed.change_speed(1)
+    assert feed.speed == SPEEDS[-1]
+    await gen.aclose()
+
+
+async def test_replay_plays_and_stops_at_the_end(sessions):
+    feed = ReplayFeed(sessions["scrub"], run_checks, speed=64)
+    gen = feed.frames()
+    seen = [(await _next(gen)).position for _ in range(6)]
+    assert [p.index for p in seen] == [0, 1, 2, 3, 4, 5]
+    last = await _next(gen)                          # the end: same tick, now paused
+    assert last.position.index == 5 and not last.position.playing
+    feed.toggle_pause()                              # play at the end starts over
+    assert (await _next(gen)).position.index == 0
+    await gen.aclose()
+
+
+async def test_replay_findings_use_the_live_history_window(sessions):
+    header, snaps = load_replay(sessions["deranged"])
+    feed = ReplayFeed(sessions["deranged"], run_checks, playing=False, start=5)
+    gen = feed.frames()
+    f = await _next(gen)
+    assert f.history == window(snaps, 5)
+    assert [x.key for x in f.findings] == [x.key for x in run_checks(window(snaps, 5))]
+    assert any(x.check == "deranged_disk" for x in f.findings)
+    await gen.aclose()
+
+
+def test_history_is_bounded_by_age_and_count():
+    h = History(seconds=10, limit=5)
+    from zdash.model import Snapshot
+    out = ()
+    for t in range(20):
+        out = h.add(Snapshot(time=float(t)))
+    assert [s.time for s in out] == [15.0, 16.0, 17.0, 18.0, 19.0]
+    h = History(seconds=3, limit=100)
+    for t in range(20):
+        out = h.add(Snapshot(time=float(t)))
+    assert [s.time for s in out] == [16.0, 17.0, 18.0, 19.0]
+
+
+class FakeSource:
+    """LiveSource's interface, fed from real captures."""
+
+    host = "lab"
+
+    def __init__(self, ticks):
+        self._ticks = ticks
+
+    async def ticks(self):
+        for tick in self._ticks:
+            yield tick
+            await asyncio.sleep(0)
+
+
+async def test_live_feed_frames_and_recording_keyframe(tmp_path):
+    ticks = [capture_tick("degraded", "offline", 1_700_000_000.0 + k) for k in range(3)]
+    # later ticks carry only iostat, as live does between slow commands
+    ticks += [type(t)(t.time, tuple(s for s in t.samples if s.key == "iostat"))
+              for t in (capture_tick("degraded", "offline", 1_700_000_003.0 + k) for k in range(3))]
+    feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: FakeSource(ticks))
+    path = str(tmp_path / "rec.yaml.gz")
+    frames = []
+    async for frame in feed.frames():
+        frames.append(frame)
+        if len(frames) == 3:
+            feed.toggle_recording(path)
+    assert [f.mode for f in frames] == ["live"] * 6 and frames[0].source == "lab"
+    assert frames[-1].recording == path and frames[2].recording is None
+    assert any(f.check == "health" for f in frames[-1].findings)
+    assert len(frames[-1].history) == 6
+    # The recording began with iostat-only ticks, yet its first snapshot has the pool.
+    header, snaps = load_replay(path)
+    assert header.host == "lab" and len(snaps) == 3
+    assert snaps[0].pool("degraded") is not None
+    assert snaps[0].pool("degraded").state == "DEGRADED"
+
+
+async def test_live_feed_bad_record_path_is_a_notice_not_a_crash(tmp_path):
+    ticks = [capture_tick("healthy", None, 1_700_000_000.0 + k) for k in range(3)]
+    feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: FakeSource(ticks))
+    feed.toggle_recording(str(tmp_path / "no" / "such" / "dir" / "x.yaml"))
+    frames = [f async for f in feed.frames()]
+    assert len(frames) == 3 and frames[-1].recording is None
+    assert feed.notice and "cannot record" in feed.notice

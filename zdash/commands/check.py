@@ -1,0 +1,184 @@
+"""`zdash check`: the diagnosis engine once, without Textual, for cron, Nagios and scripts,
+on the live host, a recording (--replay FILE [--at S]) or a paste (--text FILE).
+
+Output follows the Nagios plugin guidelines (nagios-plugins.org/doc/guidelines.html), so
+Nagios, Icinga, Naemon and a pager show something a person on call can act on:
+  line 1:  ZDASH <STATUS> - <the worst cause, naming pool and subject> (+N more) | <perfdata>
+  then:    one line per input that failed ("! ..."), one line per finding ("[WARNING ] ...")
+Exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the pool could not be read at all).
+
+JSON schema version 1 (documented in README, 'zdash check'); fields are only ever added:
+  {"schema": 1, "zdash_version", "time", "source": "live" | "replay:<file>",
+   "status": "OK"|"WARNING"|"CRITICAL"|"UNKNOWN", "exit_code", "summary": <line 1's text>,
+   "pools": [{"name", "state", "cap_pct"}],
+   "problems": [one-line messages of inputs that failed],
+   "findings": [{"check", "severity": "info"|"warning"|"critical", "pool", "subject",
+                 "subject_kind", "topic", "title", "why", "evidence": [[label, value]...],
+                 "actions": [{"label", "argv": [...], "action"}]}],
+   "perfdata": [{"label", "value", "uom", "warn", "crit", "min", "max"}]}
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import sys
+from argparse import Namespace
+from typing import Sequence
+
+from zdash import __version__
+from zdash.builder import SnapshotBuilder
+from zdash.checks.finding import Finding, Severity
+from zdash.checks.registry import run_checks
+from zdash.config import CheckConfig
+from zdash.model import Snapshot
+from zdash.perfdata import PerfDatum, perfdata, perfdata_text
+
+STATUS = {0: "OK", 1: "WARNING", 2: "CRITICAL", 3: "UNKNOWN"}
+
+
+async def live_history(samples: int, interval: float, pools: tuple[str, ...]) -> list[Snapshot]:
+    from zdash.sources.live import LiveSource
+    source = LiveSource(interval, pools, structure_every=max(interval, 2.0))
+    builder = SnapshotBuilder(interval, source.host)
+    history: list[Snapshot] = []
+    gen = source.ticks()
+    try:
+        async for tick in gen:
+            history.append(builder.feed(tick))
+            if len(history) >= samples:
+                break
+    finally:
+        await gen.aclose()
+    return history
+
+
+def exit_code(history: Sequence[Snapshot], findings: Sequence[Finding], pools: tuple[str, ...]) -> int:
+    last = history[-1] if history else None
+    if last is None or not last.pools or any(last.pool(p) is None for p in pools):
+        return 3
+    worst = max((f.severity for f in findings), default=Severity.INFO)
+    return {Severity.INFO: 0, Severity.WARNING: 1, Severity.CRITICAL: 2}[worst]
+
+
+def finding_json(f: Finding) -> dict:
+    return {"check": f.check, "severity": f.severity.name.lower(), "pool": f.pool,
+            "subject": f.subject, "subject_kind": f.subject_kind, "topic": f.topic,
+            "title": f.title, "why": f.why, "evidence": [list(e) for e in f.evidence],
+            "actions": [{"label": a.label, "argv": list(a.argv), "action": a.action} for a in f.actions]}
+
+
+def _cause(f: Finding) -> str:
+    """A finding as the pager line names it: pool first, then the title (which repeats the
+    pool's name at its start for pool-level findings; said once is enough)."""
+    if f.pool is None:
+        return f.title
+    title = f.title[len(f.pool) + 2:] if f.title.startswith(f.pool + ": ") else f.title
+    return f"{f.pool}: {title}"
+
+
+def summary(history: Sequence[Snapshot], findings: Sequence[Finding], code: int,
+            pools: tuple[str, ...] = ()) -> str:
+    """The text of the first line after "ZDASH <STATUS> - ": what a person on call reads."""
+    last = history[-1] if history else None
+    if code == 3:
+        missing = [p for p in pools if last is None or last.pool(p) is None]
+        problems = [s.message for s in (last.problems if last else ()) if s.message]
+        if missing and last is not None and last.pools:
+            return f"pool {', '.join(missing)} not found" + (f" ({problems[0]})" if problems else "")
+        return "no pool could be read" + (f": {problems[0]}" if problems else "")
+    serious = [f for f in findings if f.severity > Severity.INFO]
+    if serious:
+        more = f" (+{len(serious) - 1} more)" if len(serious) > 1 else ""
+        return _cause(serious[0]) + more
+    shown = [p for p in (last.pools if last else ()) if not pools or p.name in pools]
+    return ", ".join(f"{p.name} {p.state}" + (f", {p.cap_pct}% full" if p.cap_pct is not None else "")
+                     for p in shown) or "no pools"
+
+
+def report(history: Sequence[Snapshot], findings: Sequence[Finding], code: int, source: str,
+           cfg: CheckConfig | None = None, pools: tuple[str, ...] = ()) -> dict:
+    last = history[-1] if history else None
+    perf: list[PerfDatum] = perfdata(last, cfg or CheckConfig()) if last else []
+    if pools:
+        perf = [d for d in perf if any(d.label.startswith(p + "_") for p in pools)]
+    return {"schema": 1, "zdash_version": __version__, "time": last.time if last else None,
+            "source": source, "status": STATUS[code], "exit_code": code,
+            "summary": summary(history, findings, code, pools),
+            "pools": [{"name": p.name, "state": p.state, "cap_pct": p.cap_pct}
+                      for p in (last.pools if last else ())],
+            "problems": [s.message for s in (last.problems if last else ()) if s.message],
+            "findings": [finding_json(f) for f in findings],
+            "perfdata": [d.to_dict() for d in perf]}
+
+
+def text_report(doc: dict) -> str:
+    """Plugin output: status line with perfdata, then the long text (Nagios 3+ reads it all)."""
+    perf = perfdata_text([PerfDatum(**d) for d in doc.get("perfdata", ())])
+    lines = [f"ZDASH {doc['status']} - {doc['summary']}" + (f" | {perf}" if perf else "")]
+    for msg in doc["problems"]:
+        lines.append(f"! {msg}")
+    for f in doc["findings"]:
+        lines.append(f"[{f['severity'].upper():8}] {f['title']}")
+    return "\n".join(lines)
+
+
+def run_check(as_json: bool, replay: str | None, samples: int, interval: float,
+              pools: tuple[str, ...], cfg: CheckConfig, at: float | None = None) -> int:
+    if replay:
+        from zdash.sources.replay import load_replay
+        from zdash.sources.session import SessionError
+        try:
+            _, history = load_replay(replay)
+        except SessionError as e:
+            print(f"zdash: {e}", file=sys.stderr)
+            return 3
+        source = f"replay:{replay}"
+        if at is not None and history:
+            # The history a live run would have had then: the same window the UI replays with.
+            history = [s for s in history if s.time <= history[0].time + at] or history[:1]
+            source += f"@{at:g}s"
+    else:
+        history = asyncio.run(live_history(samples, interval, pools))
+        source = "live"
+    # Checks see the whole history (sustained slowness, trends, error growth); a pool filter
+    # narrows only what is reported.
+    findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]
+    code = exit_code(history, findings, pools)
+    doc = report(history, findings, code, source, cfg, pools)
+    print(json.dumps(doc, indent=2) if as_json else text_report(doc))
+    return code
+
+
+def run_check_text(path: str, as_json: bool, pools: tuple[str, ...], cfg: CheckConfig) -> int:
+    """A paste is one moment: checks that want a sustained signal judge that one sample."""
+    from zdash.paste.front import import_file, paste_tick
+    loaded = import_file(path)
+    if loaded is None:
+        return 3
+    imported, mtime = loaded
+    history = [SnapshotBuilder(1.0, None).feed(paste_tick(imported, mtime))]
+    cfg = dataclasses.replace(cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, len(history)))
+    findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]
+    code = exit_code(history, findings, pools)
+    doc = report(history, findings, code, f"text:{path}", cfg, pools)
+    doc["unread"] = [{"line": u.line, "text": u.text, "why": u.why} for u in imported.unread]
+    print(json.dumps(doc, indent=2) if as_json else text_report(doc))
+    return code
+
+
+def run(args: Namespace) -> int:
+    from zdash.config import ConfigError, load_config
+    from zdash.scenarios import path_of
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as e:
+        print(f"zdash: {e}", file=sys.stderr)
+        return 3
+    if args.text:
+        return run_check_text(args.text, args.json, tuple(args.pools), cfg)
+    if args.at is not None and not args.replay:
+        print("zdash check: --at needs --replay FILE", file=sys.stderr)
+        return 3
+    return run_check(args.json, args.replay and path_of(args.replay), max(2, args.samples),
+                     args.interval, tuple(args.pools), cfg, at=args.at)

@@ -1,0 +1,60 @@
+"""`zdash [POOL…]`, `zdash --demo`, `zdash replay FILE|NAME`: from parsed arguments to a running
+dashboard. Textual loads only when the app is built (zdash.ui), so the CLI stays light."""
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import sys
+from argparse import Namespace
+
+from zdash.checks.registry import run_checks
+from zdash.config import ConfigError, load_config
+from zdash.sources.session import SessionError, read_session
+from zdash.ui.paths import ResourceError, demo_recording
+from zdash.ui.settings import load_ui_settings
+
+
+def build_feed(args: Namespace, checks, demo_reason: str | None = None):
+    from zdash.feed.live import LiveFeed
+    from zdash.feed.replay import ReplayFeed
+    if getattr(args, "cmd", None) == "replay":
+        _check_session(args.file)
+        return ReplayFeed(args.file, checks, speed=args.speed, loop=args.wall)
+    if args.demo:
+        path = str(demo_recording())
+        _check_session(path)
+        return ReplayFeed(path, checks, demo=True, loop=True,
+                          label=f"bundled demo ({demo_reason})" if demo_reason else "bundled demo")
+    return LiveFeed(checks, args.interval, tuple(args.pools))
+
+
+def _check_session(path: str) -> None:
+    """Fail before the screen switches when the file is not a session we can read."""
+    _header, ticks = read_session(path)
+    ticks.close()
+
+
+def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
+    try:
+        cfg = load_config()
+        settings = load_ui_settings()
+        checks = functools.partial(run_checks, cfg=cfg)
+        feed = build_feed(args, checks, demo_reason)
+        from zdash.ui.app import ZdashApp
+        app = ZdashApp(feed, cfg=cfg, wall=args.wall, theme=args.theme, settings=settings,
+                       record_dir=os.getcwd())
+    except (ConfigError, SessionError, ResourceError) as e:
+        print(f"zdash: {e}" if not str(e).startswith("zdash:") else str(e), file=sys.stderr)
+        return 2
+    app.run()
+    return 0
+
+
+def run(args: Namespace) -> int:
+    reason = None
+    if getattr(args, "cmd", None) != "replay" and not args.demo and shutil.which("zpool") is None:
+        print("zdash: no `zpool` command on this host; showing the bundled demo recording "
+              "instead (zdash --demo)", file=sys.stderr)
+        args.demo, reason = True, "no zpool on this host"
+    return run_dashboard(args, reason)

@@ -1,0 +1,66 @@
+"""`zdash plan ACTION POOL [DEVICE] [NEW_DEVICE] [--json]`: the plan and its pre-flight, printed,
+never run. For scripts, reviews and change tickets.
+
+Exit: 0 every check passes (warnings allowed), 1 a check fails, 3 the pool cannot be read
+(no zpool, zpool status failed, no such pool). JSON: ActionPlan.to_dict() (schema 1) plus
+"exit_code" and "zdash_version".
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import textwrap
+
+from zdash.actions.catalog import build_plan
+from zdash.actions.confirm import prompt
+from zdash.actions.fresh import fresh_snapshot
+from zdash.actions.plan import ActionPlan, Request
+
+
+def exit_code(plan: ActionPlan) -> int:
+    if any(c.name in ("pool found", "fresh state") and c.blocks for c in plan.checks):
+        return 3
+    return 0 if plan.ok else 1
+
+
+def render(plan: ActionPlan, width: int = 100) -> str:
+    def wrap(text: str, indent: str) -> str:
+        return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent)
+    lines = [plan.title, f"  $ {plan.shell_text}" + (f"   (run through {plan.via})" if plan.via != "cli" else ""), ""]
+    if plan.summary:
+        lines += [wrap(plan.summary, "  "), ""]
+    if plan.duration:
+        lines.append(f"  Duration: {plan.duration}")
+    lines.append("  Risk: " + ("disruptive" if plan.disruptive else "routine") + f". {prompt(plan)}")
+    lines += ["", "Pre-flight:"]
+    w = max((len(c.name) for c in plan.checks), default=0)
+    for c in plan.checks:
+        lines.append(f"  {c.mark:4}  {c.name:{w}}  {c.reason}")
+    if plan.alternatives:
+        lines.append(f"\nInstead: {', '.join(f'zdash plan {a} {plan.pool}' for a in plan.alternatives)}")
+    n = len(plan.failures)
+    lines.append("")
+    lines.append(f"{n} check(s) failed: this plan would not run." if n else
+                 "All checks passed" + (f" ({len(plan.warnings)} warning(s))." if plan.warnings else "."))
+    return "\n".join(lines)
+
+
+def run_plan(action: str, pool: str, device: str | None, new_device: str | None, as_json: bool) -> int:
+    from zdash import __version__
+    request = Request(action, pool, device, new_device)
+    snap = asyncio.run(fresh_snapshot(pool, datasets=action == "promote"))
+    plan = build_plan(snap, request)
+    code = exit_code(plan)
+    if as_json:
+        print(json.dumps({**plan.to_dict(), "exit_code": code, "zdash_version": __version__}, indent=2))
+    else:
+        print(render(plan))
+    if code == 3:
+        why = next(c.reason for c in plan.checks if c.blocks)
+        print(f"zdash: cannot read pool {pool}: {why}", file=sys.stderr)
+    return code
+
+
+def run(args) -> int:
+    return run_plan(args.action, args.pool, args.device, args.new_device, args.json)

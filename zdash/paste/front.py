@@ -1,0 +1,76 @@
+"""The paste front door: a file of pasted human output of `zpool status`, `zpool list -v`,
+`zpool iostat -v [-l]` and `zfs list` read and turned into one zdash tick. Used by
+`zdash import FILE -o SESSION` and `zdash check --text FILE` (zdash.commands).
+
+import writes a one-tick session (the samples hold the converted text, their argv says which
+layout it is in); check runs the diagnosis on that one snapshot. Both print every line they
+could not read as `line N: <text> (<why>)` on stderr; the session header's description keeps
+the same report. import exits 0 when something was imported, 1 when nothing could be read.
+
+The tick's time is the file's modification time (now for stdin), or the newest time printed in
+the paste (a scan, a `-T` stamp) when that is later: scan ages and ETAs are measured from it.
+A paste has no history, so checks that want a sustained signal over several samples
+(deranged_disk) are asked for as many samples as there are: one.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import time
+
+from zdash.paste.samples import Imported, import_paste
+from zdash.raw import Tick
+
+
+class PasteError(Exception):
+    """The file cannot be read; str() is one line for the admin."""
+
+
+def read_paste(path: str) -> tuple[str, float]:
+    """The text (UTF-8, UTF-16 with a BOM as Windows tools write it) and its time."""
+    try:
+        if path == "-":
+            data, mtime = sys.stdin.buffer.read(), time.time()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+            mtime = os.path.getmtime(path)
+    except OSError as e:
+        raise PasteError(f"cannot read {path}: {e.strerror or e}") from None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return data.decode("utf-16", errors="replace"), mtime
+    return data.decode("utf-8-sig", errors="replace"), mtime
+
+
+def paste_tick(imported: Imported, default_time: float) -> Tick:
+    t = max(default_time, imported.newest or 0.0)
+    return Tick(t, tuple(dataclasses.replace(s, time=t) for s in imported.samples))
+
+
+def describe(path: str, imported: Imported) -> str:
+    kinds = {"status": "zpool status", "list": "zpool list", "iostat": "zpool iostat", "zfs": "zfs list"}
+    parts = [f"{kinds[b.kind]} (lines {b.first}-{b.last})" for b in imported.doc.blocks
+             if b.kind in kinds and any(n in imported.used for n in range(b.first, b.last + 1))]
+    lines = [f"Imported by `zdash import` from the pasted output in {os.path.basename(path)}: "
+             + (", ".join(parts) or "nothing") + ". Human numbers carry 3 significant digits; "
+             "rates are what the pasted report showed, not measured by zdash."]
+    lines += imported.notes
+    if imported.unread:
+        lines.append(f"{len(imported.unread)} line(s) could not be read:")
+        lines += [str(u) for u in imported.unread]
+    return "\n".join(lines)
+
+
+def import_file(path: str) -> tuple[Imported, float] | None:
+    """The paste read and imported, its unreadable lines reported on stderr; None (and why,
+    on stderr) when the file itself cannot be read."""
+    try:
+        text, mtime = read_paste(path)
+    except PasteError as e:
+        print(f"zdash: {e}", file=sys.stderr)
+        return None
+    imported = import_paste(text)
+    for u in imported.unread:
+        print(str(u), file=sys.stderr)
+    return imported, mtime

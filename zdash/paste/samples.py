@@ -1,0 +1,96 @@
+"""A paste into the raw samples one zdash tick holds, in the layouts the builder's parsers read.
+
+status -> `zpool status` text, rebuilt (pasted_status) and checked pool by pool with the text
+parser; list -> `zpool list -v -H -p`; iostat -> `zpool iostat -v -H -p [-l]`; zfs list ->
+`zfs list -H -p -o <ZFS_LIST_FIELDS>` (pasted_merge checks each piece with the real parser).
+A pool pasted only as `zpool list -v` or `zpool iostat -v` gets a status built from that tree,
+since the builder takes the pools from `zpool status`; iostat's alloc/free stand in for a
+missing `zpool list`. Rows named as the status tree names them (pasted_tree).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from zdash.parse.zfs_list import ZFS_LIST_FIELDS
+from zdash.paste.merge import Run, datasets, latest, space_from_iostat, statuses, synthesised
+from zdash.paste.split import PastedDoc, Unread, split_pasted
+from zdash.paste.tree import fix_names
+from zdash.paste.zfs_list import zfs_text
+from zdash.paste.zpool_iostat import iostat_text
+from zdash.paste.zpool_list import list_text
+from zdash.raw import RawSample
+
+LIST_ARGV = ("zpool", "list", "-v", "-H", "-p")
+IOSTAT_ARGV = ("zpool", "iostat", "-v", "-H", "-p")
+ZFS_ARGV = ("zfs", "list", "-H", "-p", "-t", "all", "-o", ",".join(ZFS_LIST_FIELDS))
+
+
+@dataclass
+class Imported:
+    samples: tuple[RawSample, ...]
+    unread: list[Unread]
+    notes: list[str]
+    newest: float | None             # the latest time printed in the paste (scan, -T), if any
+    doc: PastedDoc
+    used: set[int] = field(default_factory=set)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.samples)
+
+
+def import_paste(text: str) -> Imported:
+    doc = split_pasted(text)
+    run = Run(doc)
+    status = statuses(run)
+    lists = latest(run, "list", "zpool list")
+    iostats = latest(run, "iostat", "zpool iostat")
+    _fix_names(run, status, lists, iostats)
+    texts = {name: t for name, (_, t) in status.items()}
+    for name in [*lists, *(n for n in iostats if n not in lists)]:
+        if name not in texts and (tree := synthesised(run, name, lists.get(name), iostats.get(name))):
+            texts[name] = tree
+    for name, entries in iostats.items():
+        if name not in lists and entries[0].values.get("capacity_alloc") is not None:
+            lists[name] = space_from_iostat(entries)
+            run.notes.append(f"pool {name}: no zpool list pasted; its space is zpool iostat's alloc/free")
+    samples = _samples(texts, lists, iostats, datasets(run))
+    times = list(doc.times) + [t for p, _ in status.values() for s in p.scans
+                               for t in (s.start_time, s.end_time, s.pause_time) if t is not None]
+    _account(run)
+    return Imported(samples, sorted(run.unread, key=lambda u: u.line), run.notes,
+                    max(times) if times else None, doc, run.used)
+
+
+def _samples(texts: dict, lists: dict, iostats: dict, datasets: dict) -> tuple[RawSample, ...]:
+    samples = []
+    if texts:
+        samples.append(RawSample("status", ("zpool", "status"), 0, "".join(texts.values())))
+    if lists:
+        samples.append(RawSample("list", LIST_ARGV, 0, list_text(list(lists.values()))))
+    if iostats:
+        body, lat = iostat_text(list(iostats.values()))
+        samples.append(RawSample("iostat", IOSTAT_ARGV + (("-l",) if lat else ()), 0, body))
+    if datasets:
+        samples.append(RawSample("datasets", ZFS_ARGV, 0, zfs_text(datasets)))
+    return tuple(samples)
+
+
+def _fix_names(run: Run, status: dict, lists: dict, iostats: dict) -> None:
+    for table in (lists, iostats):
+        for name, entries in table.items():
+            names, guessed = fix_names(entries, status.get(name, (None, None))[0])
+            table[name] = [dataclasses.replace(e, name=nm) for e, nm in zip(entries, names)]
+            if guessed:
+                run.notes.append(f"pool {name}: interior vdevs printed without their id (older zpool "
+                                 "list/iostat) were numbered by position")
+
+
+def _account(run: Run) -> None:
+    """Every non-blank line is used or reported, never both."""
+    reported = {u.line for u in run.unread}
+    run.used -= reported
+    for n, line in enumerate(run.doc.lines, 1):
+        if line.strip() and n not in run.used and n not in reported:
+            run.unread.append(Unread(n, line, "not read"))

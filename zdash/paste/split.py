@@ -1,0 +1,160 @@
+"""Find the command outputs in a paste: `zpool status`, `zpool list [-v]`, `zpool iostat [-v]
+[-l]` and `zfs list`, alone or several together, with shell prompts and stray lines around them.
+
+split_pasted(text) -> PastedDoc. Each block is recognised by its shape, not by the prompt
+(a paste often has none): status by its `pool:` line, list and zfs list by their header, iostat
+by its `capacity operations bandwidth` header. A prompt line, when present, tells which command
+ran. Every non-blank line ends up either used by a block or in `unread` with its line number
+and why; nothing is dropped silently.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from zdash.paste.lines import MARKUP, clean_lines, is_imported, prompt_command
+from zdash.paste.stray import stray_reason, timestamp
+from zdash.paste.zfs_list import is_zfs_header, take_zfs
+from zdash.paste.zpool_iostat import is_histogram_header, is_iostat_header, take_histogram, take_iostat
+from zdash.paste.zpool_list import is_list_header, take_list
+from zdash.paste.zpool_status import is_config_header, starts_status, take_status
+
+_TABLE = re.compile(r"NAME(?:\s+[A-Z][A-Z0-9_%@/-]*)+")
+
+
+@dataclass(frozen=True, slots=True)
+class Unread:
+    line: int
+    text: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.text.strip()} ({self.why})"
+
+
+@dataclass
+class Block:
+    kind: str                                  # status | list | iostat | zfs
+    first: int                                 # line number of its first line
+    last: int
+    command: tuple[str, ...] | None            # the prompt's command line, when pasted
+    payload: object = None                     # per kind: list[StatusPool], list[ListEntry],
+                                               # list[list[IostatEntry]], dict[str, dict]
+
+
+@dataclass
+class PastedDoc:
+    lines: list[str]
+    blocks: list[Block] = field(default_factory=list)
+    unread: list[Unread] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)        # line numbers a block or prompt used
+    times: list[float] = field(default_factory=list)   # `-T u` / `-T d` timestamps seen
+
+
+def _block_at(lines: list[str], i: int) -> str | None:
+    line = lines[i]
+    if not line.strip():
+        return None
+    if starts_status(line):
+        return "status"
+    if is_iostat_header(lines, i):
+        return "iostat"
+    if is_histogram_header(lines, i):
+        return "histogram"
+    if is_list_header(line):
+        return "list"
+    if is_zfs_header(line):
+        return "zfs"
+    if is_config_header(line):
+        return "config"
+    if _TABLE.fullmatch(line.strip()):
+        return "table"
+    return None
+
+
+def split_pasted(text: str) -> PastedDoc:
+    doc = PastedDoc(clean_lines(text))
+    # Blocks are found in a view where Markdown/HTML lines (fences, <pre>, rules) are blank:
+    # they neither start nor break a block, and are reported for what they are.
+    lines = []
+    for n, line in enumerate(doc.lines, 1):
+        markup = bool(line.strip()) and MARKUP.fullmatch(line.strip()) is not None
+        if markup:
+            doc.unread.append(Unread(n, line, "Markdown/HTML formatting, not command output"))
+        lines.append("" if markup else line)
+    command: tuple[str, ...] | None = None
+    ends = lambda j: _block_at(lines, j) is not None or prompt_command(lines[j])[0]  # noqa: E731
+    i = 0
+    while i < len(lines):
+        line, n = lines[i], i + 1
+        kind = _block_at(lines, i)
+        if kind is None:
+            if line.strip():
+                command = _loose_line(doc, n, line, command)
+            i += 1
+            continue
+        end = _take(doc, kind, lines, i, command, ends)
+        i = max(end, i + 1)
+    return doc
+
+
+def _loose_line(doc: PastedDoc, n: int, line: str, command):
+    """A line outside every block: a prompt, a timestamp, a known message or a stray."""
+    is_cmd, argv = prompt_command(line)
+    if is_cmd:
+        if is_imported(argv):
+            doc.used.add(n)
+        else:
+            why = (f"`{' '.join(argv[:2])}` output is not imported" if argv
+                   else "a shell command, not zpool or zfs output")
+            doc.unread.append(Unread(n, line, why))
+        return argv
+    stamp = timestamp(line)
+    if stamp is not None:
+        doc.times.append(stamp)
+        doc.used.add(n)
+        return command
+    doc.unread.append(Unread(n, line, stray_reason(line, command)))
+    return command
+
+
+def _take(doc: PastedDoc, kind: str, lines: list[str], i: int, command, ends) -> int:
+    unread: list[tuple[int, str, str]] = []
+    payload: object = None
+    if kind in ("status", "config"):
+        taken = take_status(lines, i, lambda j: _block_at(lines, j) not in (None, "status", "config"),
+                            headless=kind == "config")
+        kind = "status"
+        end, payload, unread = taken.end, taken.pools, taken.unread
+        used = {n for p in taken.pools for n in p.used}
+    elif kind == "list":
+        end, payload, unread = take_list(lines, i, ends)
+    elif kind == "iostat":
+        end, payload, unread = take_iostat(lines, i, ends)
+    elif kind == "zfs":
+        end, payload, unread = take_zfs(lines, i, ends)
+    else:
+        end = take_histogram(lines, i, ends) if kind == "histogram" else _table_end(lines, i, ends)
+        words = lines[i].split()
+        why = ("`zpool iostat -w/-r` histogram: not imported" if kind == "histogram" else
+               "`zpool get` / `zfs get` output: not imported" if words[1:2] == ["PROPERTY"] else
+               f"a table zdash does not import (header {' '.join(words[:4])} ...)")
+        for j in range(i, end):
+            if lines[j].strip():
+                doc.unread.append(Unread(j + 1, lines[j], why))
+        return end
+    if kind != "status":
+        reported = {n for n, _, _ in unread}
+        used = {j + 1 for j in range(i, end) if lines[j].strip() and j + 1 not in reported}
+    doc.used |= used
+    doc.unread += [Unread(n, t, w) for n, t, w in unread]
+    last = max([*used, *(n for n, _, _ in unread)], default=i + 1)
+    doc.blocks.append(Block(kind, i + 1, last, command, payload))
+    return end
+
+
+def _table_end(lines: list[str], i: int, ends) -> int:
+    j = i + 1
+    while j < len(lines) and lines[j].strip() and not ends(j):
+        j += 1
+    return j

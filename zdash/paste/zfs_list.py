@@ -1,0 +1,96 @@
+"""A pasted human `zfs list [-o ...] [-t ...] [-p]` table into `zfs list -H -p` rows with the
+collector's field list (ZFS_LIST_FIELDS), '-' where the paste did not say.
+
+Columns come from the header (USED AVAIL REFER MOUNTPOINT by default; TYPE ORIGIN CLONES,
+`-o space`'s USEDSNAP USEDDS ...). Without a TYPE column the type is read from the name: '@'
+snapshot, '#' bookmark, a mountpoint of '-' a volume, else a filesystem. Several pastes of
+the same dataset (`zfs list` then `zfs list -o space`) are merged, the later one winning.
+"""
+from __future__ import annotations
+
+import re
+
+from zdash.parse import ParseError
+from zdash.parse.zfs_list import ZFS_LIST_FIELDS
+from zdash.paste.table import num, ratio, size
+
+# Header word -> property (the columns `zfs list` prints; §6 and zfs_prop.c column names).
+HEADERS = {"NAME": "name", "TYPE": "type", "ORIGIN": "origin", "CLONES": "clones", "USED": "used",
+           "AVAIL": "avail", "REFER": "refer", "USEDDS": "usedbydataset",
+           "USEDSNAP": "usedbysnapshots", "COMPRESS": "compression", "RATIO": "compressratio",
+           "DEDUP": "dedup", "ATIME": "atime", "XATTR": "xattr", "MOUNTPOINT": "mountpoint"}
+_OTHER = frozenset({"USEDREFRESERV", "USEDCHILD", "QUOTA", "RESERV", "REFQUOTA", "REFRESERV",
+                    "VOLSIZE", "VOLBLOCK", "RECSIZE", "CANMOUNT", "MOUNTED", "SYNC", "COPIES",
+                    "LUSED", "LREFER", "WRITTEN", "ENCRYPTION", "KEYSTATUS", "CHECKSUM", "SHARENFS",
+                    "LABEL", "RDONLY", "SNAPDIR", "GUID", "CREATION"})
+_NAME = re.compile(r"[A-Za-z0-9][\w.:/@#+-]{0,255}")   # zfs dataset name characters
+_BYTES = {"used", "avail", "refer", "usedbydataset", "usedbysnapshots"}
+_ZPOOL_ONLY = frozenset({"SIZE", "ALLOC", "FREE", "CAP", "HEALTH", "FRAG", "CKPOINT", "EXPANDSZ",
+                         "STATE", "PROPERTY"})
+
+
+def is_zfs_header(line: str) -> bool:
+    words = line.split()
+    return (len(words) >= 2 and words[0] == "NAME" and not (_ZPOOL_ONLY & set(words))
+            and all(w in HEADERS or w in _OTHER for w in words))
+
+
+def take_zfs(lines: list[str], i: int, ends) -> tuple[int, dict[str, dict], list[tuple[int, str, str]]]:
+    """Header at lines[i]: {dataset: {property: value}} in paste order, and unread lines."""
+    header = lines[i].split()
+    out: dict[str, dict] = {}
+    unread: list[tuple[int, str, str]] = []
+    j = i + 1
+    while j < len(lines) and lines[j].strip() and not ends(j):
+        words = lines[j].split()
+        if len(words) < 2 or not _NAME.fullmatch(words[0]):
+            break                                # prose after the table: not part of it
+        if len(words) > len(header) and header[-1] in ("MOUNTPOINT", "ORIGIN", "CLONES"):
+            words = words[:len(header) - 1] + [" ".join(words[len(header) - 1:])]
+        try:
+            props = _row(header, words)
+        except ParseError as e:
+            unread.append((j + 1, lines[j], f"zfs list: {e}"))
+        else:
+            out.setdefault(props["name"], {}).update(props, _n=j + 1)
+        j += 1
+    return j, out, unread
+
+
+def _row(header: list[str], words: list[str]) -> dict:
+    if len(words) != len(header):
+        raise ParseError(f"{len(words)} fields, the header has {len(header)}")
+    props: dict = {}
+    for h, w in zip(header, words):
+        key = HEADERS.get(h)
+        if key is None:
+            continue
+        if key in _BYTES:
+            props[key] = num(size(w))
+        elif key == "compressratio":
+            props[key] = num(ratio(w), integer=False)
+        else:
+            props[key] = w
+    if not props["name"] or props["name"][0] in "-/@#":
+        raise ParseError(f"{props['name'][:40]!r} is not a dataset name")
+    return props
+
+
+def kind(props: dict) -> str:
+    if props.get("type") in ("filesystem", "volume", "snapshot", "bookmark"):
+        return props["type"]
+    name = props["name"]
+    if "@" in name:
+        return "snapshot"
+    if "#" in name:
+        return "bookmark"
+    return "volume" if props.get("mountpoint") == "-" else "filesystem"
+
+
+def zfs_text(datasets: dict[str, dict]) -> str:
+    """`zfs list -H -p -o <ZFS_LIST_FIELDS>` rows."""
+    rows = []
+    for props in datasets.values():
+        cells = {**props, "type": kind(props)}
+        rows.append("\t".join(str(cells.get(f, "-")).replace("\t", " ") for f in ZFS_LIST_FIELDS))
+    return "\n".join(rows) + "\n" if rows else ""

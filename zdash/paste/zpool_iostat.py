@@ -1,0 +1,152 @@
+"""A pasted human `zpool iostat [-v] [-l] [-q] [-p]` report into rows, and those into the
+`zpool iostat -v -H -p [-l]` layout the iostat parser reads.
+
+The two header lines name the columns: `capacity operations bandwidth` (every release), then
+with -l `total_wait disk_wait syncq_wait asyncq_wait scrub` (0.7), `trim` (0.8+), `rebuild`
+(2.2+), with -q the queue groups, and -c script columns under no group. Depth is the rank of
+the row's indentation; `logs`/`cache`/`special`/`dedup` rows full of dashes open a class; dash
+lines separate pools and reports. An interval paste holds several reports: the last one of each
+pool is kept (the first is the average since import, §2.1). `-w`/`-r` histograms are not read.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from zdash.parse import ParseError
+from zdash.paste.table import (
+    CLASS_WORDS,
+    count,
+    is_class_row,
+    is_dashes,
+    latency,
+    looks_like_row,
+    num,
+    ranks,
+    row,
+    size,
+)
+
+LATENCY = ("total_wait_read", "total_wait_write", "disk_wait_read", "disk_wait_write",
+           "syncq_wait_read", "syncq_wait_write", "asyncq_wait_read", "asyncq_wait_write",
+           "scrub_wait", "trim_wait", "rebuild_wait")
+_DEFAULT = ("capacity_alloc", "capacity_free", "operations_read", "operations_write",
+            "bandwidth_read", "bandwidth_write")
+_NS = re.compile(r"[0-9]{1,20}", re.ASCII)
+
+
+def is_iostat_header(lines: list[str], i: int) -> bool:
+    top = lines[i].split()
+    sub = lines[i + 1].split() if i + 1 < len(lines) else []
+    return top[:3] == ["capacity", "operations", "bandwidth"] and sub[1:3] == ["alloc", "free"]
+
+
+def is_histogram_header(lines: list[str], i: int) -> bool:
+    top = lines[i].split()
+    sub = lines[i + 1].split() if i + 1 < len(lines) else []
+    return (len(top) >= 2 and top[1] in ("total_wait", "sync_read", "sync_queue")
+            and sub[:1] in (["latency"], ["req_size"]))
+
+
+def columns(top: str, sub: str) -> list[str]:
+    """Column keys from the two header lines: group + sub-heading (capacity_alloc, scrub_wait)."""
+    groups, subs = top.split(), sub.split()[1:]
+    out, p = [], 0
+    for g in groups:
+        span = 2 if p < len(subs) and subs[p] in ("alloc", "read", "pend", "ind") else 1
+        out += [f"{g}_{s}" for s in subs[p:p + span]]
+        p += span
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class IostatEntry:
+    n: int
+    depth: int
+    name: str
+    vclass: str
+    values: dict                  # column key -> bytes, ops/s, bytes/s or ns (None: '-')
+
+
+def take_iostat(lines: list[str], i: int, ends) -> tuple[int, list[list[IostatEntry]], list[tuple[int, str, str]]]:
+    """Header at lines[i]: the block's reports (each a list of entries) and its unread lines."""
+    keys = columns(lines[i], lines[i + 1])
+    rows, j = [], i + 2
+    while j < min(len(lines), i + 5) and not lines[j].strip():
+        j += 1                       # Markdown turned the dashes into rules between blank lines
+    while j < len(lines) and lines[j].strip() and not ends(j):
+        if not is_dashes(lines[j]):
+            if not looks_like_row(lines[j]):
+                break                # prose right after the report: not part of it
+            rows.append(row(j + 1, lines[j]))
+        j += 1
+    depth = ranks(rows)
+    reports: list[list[IostatEntry]] = [[]]
+    unread: list[tuple[int, str, str]] = []
+    vclass, seen = "normal", set()
+    for r in rows:
+        if is_class_row(r.words):
+            vclass = CLASS_WORDS[r.words[0]]
+            continue
+        d = depth[r.width]
+        if d == 0:
+            vclass = "normal"
+            if r.words[0] in seen:                 # the pool again: the next interval's report
+                reports.append([])
+                seen = set()
+            seen.add(r.words[0])
+        elif not reports[-1]:
+            unread.append((r.n, lines[r.n - 1], "zpool iostat: vdev row before any pool row"))
+            continue
+        try:
+            values = _values(r.words[1:], keys)
+        except ParseError as e:
+            unread.append((r.n, lines[r.n - 1], f"zpool iostat: {e}"))
+            continue
+        reports[-1].append(IostatEntry(r.n, d, r.words[0], vclass, values))
+    return j, [rep for rep in reports if rep], unread
+
+
+def _values(tokens: tuple[str, ...], keys: list[str]) -> dict:
+    if len(tokens) < len(keys):
+        raise ParseError(f"{len(tokens) + 1} fields, the header has {len(keys) + 1}")
+    out = {}
+    for key, token in zip(keys, tokens):
+        if key.startswith("capacity_"):
+            out[key] = size(token)
+        elif key in _DEFAULT:
+            out[key] = count(token)
+        elif key in LATENCY:
+            out[key] = int(token) if _NS.fullmatch(token) else latency(token)
+    return out
+
+
+def has_latency(entries: list[IostatEntry]) -> bool:
+    return any(k in e.values for e in entries for k in LATENCY)
+
+
+def iostat_text(pools: list[list[IostatEntry]]) -> tuple[str, bool]:
+    """The -v -H -p [-l] layout: rows in order, a blank line before each class group. With
+    latency, 10 columns (0.8-2.1 layout) or 11 when any row has rebuild (2.2+)."""
+    entries = [e for p in pools for e in p]
+    lat = has_latency(entries)
+    wide = any("rebuild_wait" in e.values for e in entries)
+    out: list[str] = []
+    for pool in pools:
+        vclass = "normal"
+        for e in pool:
+            if e.vclass != vclass:
+                vclass = e.vclass
+                out.append("")
+            cells = [num(e.values.get(k)) for k in _DEFAULT]
+            if lat:
+                cells += [num(e.values.get(k)) for k in LATENCY[:11 if wide else 10]]
+            out.append("\t".join([e.name] + cells))
+    return ("\n".join(out) + "\n" if out else ""), lat
+
+
+def take_histogram(lines: list[str], i: int, ends) -> int:
+    j = i + 2
+    while j < len(lines) and lines[j].strip() and not ends(j):
+        j += 1
+    return j

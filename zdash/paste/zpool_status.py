@@ -1,0 +1,176 @@
+"""A pasted `zpool status` block: where it ends, which lines belong to it, and the same report
+rewritten in the layout zpool prints (TAB-led rows, 2 spaces per depth), pool by pool.
+
+Pastes lose what the text parser leans on: TABs become 4 or 8 spaces or vanish, a forum strips
+the first column, someone re-indents by hand (PR openzfs/zfs#12225 quotes rows indented by 0,
+1 and 3 spaces). Depth is therefore re-derived here from the *ranks* of the indentation widths
+in each config table, and every row is re-emitted as TAB + 2*depth spaces. Lines that fit no
+part of a status report are returned as unread, never dropped.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from zdash.paste.lines import prompt_command, width
+
+LABELS = ("pool", "state", "status", "action", "see", "scan", "scrub", "remove", "checkpoint",
+          "expand", "config", "errors", "dedup", "scan warning", "raidz expand")
+_LABEL = re.compile(r"(%s):(?:\s+(.*))?" % "|".join(LABELS))
+_CLASS = frozenset({"logs", "log", "cache", "spares", "special", "dedup"})
+_CONTINUED = frozenset({"status", "action", "see", "scan", "scrub", "remove", "checkpoint", "expand",
+                        "scan warning", "raidz expand"})       # fields whose text wraps
+_ROW = re.compile(r"(\S.*?\s+[A-Z][A-Z_]{2,})(?:\s.*)?")
+_SCAN_DETAIL = re.compile(r".*(?:scanned|issued|repaired,|resilvered,|% done|started on|to go).*")
+_FILE = re.compile(r"(?:/|<|[\w.-]+[/@:]).*")
+_COMMA = re.compile(r"(?<![0-9,])([0-9]{1,3}),([0-9]{1,4})(?=[KMGTPEZB%]?(?:\s|/|$))")
+
+
+def _decimal(text: str) -> str:
+    """'4,43G scanned', '1,57% done', a counter '1,68K': a locale's decimal comma
+    (openzfs/zfs#2764, #5186) as the point the parsers read."""
+    return _COMMA.sub(r"\1.\2", text)
+
+
+def label_of(line: str) -> tuple[str, str] | None:
+    m = _LABEL.fullmatch(line.strip())
+    return (m.group(1), (m.group(2) or "").strip()) if m else None
+
+
+def starts_status(line: str) -> bool:
+    lab = label_of(line)
+    return lab is not None and lab[0] == "pool" and bool(lab[1]) and " " not in lab[1]
+
+
+def is_config_header(line: str) -> bool:
+    words = line.split()
+    return len(words) >= 2 and words[0] == "NAME" and words[1] == "STATE"
+
+
+@dataclass
+class StatusPool:
+    """One pool's lines: numbers of the lines used, and the rebuilt text."""
+    name: str | None                # None until a headless table's pool row names it
+    first: int
+    headless: bool = False          # a config table pasted without pool:/state:/config:
+    used: list[int] = field(default_factory=list)
+    out: list[str] = field(default_factory=list)
+    rows: list[tuple[int, str]] = field(default_factory=list)   # config rows, re-indented at the end
+
+
+@dataclass
+class StatusBlock:
+    end: int                                   # index after the block's last line
+    pools: list[StatusPool]
+    unread: list[tuple[int, str, str]]         # (line number, text, why)
+
+
+def take_status(lines: list[str], i: int, other_block, headless: bool = False) -> StatusBlock:
+    """Read a status report starting at lines[i] (a `pool:` line, or with headless a config
+    table's NAME STATE header). other_block(j) says whether another kind of block starts at
+    line j; that, a prompt, or an unindented stray ends it."""
+    pools: list[StatusPool] = []
+    unread: list[tuple[int, str, str]] = []
+    mode, pool, j, last = "fields", None, i, ""
+    if headless:
+        pool, mode = StatusPool(None, i + 1, headless=True), "config"
+        pools.append(pool)
+    while j < len(lines):
+        line, n = lines[j], j + 1
+        text = line.strip()
+        if not text:
+            if mode == "rows" and pool.rows and not _more_rows(lines, j, other_block):
+                _flush_rows(pool)
+                mode = "fields"
+            j += 1
+            continue
+        lab = label_of(line)
+        if lab is not None and (lab[0] != "pool" or starts_status(line)):
+            if pool is not None and mode == "rows":
+                _flush_rows(pool)
+            label, value = lab
+            last = label
+            if label == "pool":
+                pool = StatusPool(value, n)
+                pools.append(pool)
+            pool.used.append(n)
+            value = _decimal(value) if label in ("scan", "scrub") else value
+            pool.out.append(f"{label:>6}: {value}".rstrip() if len(label) <= 6 else f"{label}: {value}")
+            mode = {"config": "config", "dedup": "dedup", "errors": "files" if value.startswith(
+                "Permanent errors") else "done"}.get(label, "fields")
+            j += 1
+            continue
+        if j > i and (other_block(j) or prompt_command(line)[0]):
+            break
+        fit = _fits(mode, line, text) if mode != "fields" or last in _CONTINUED else None
+        if fit == "row":
+            if mode == "config":
+                pool.out += ["", "\t" + text]
+                mode = "rows"
+            else:
+                pool.rows.append((n, line))
+            pool.used.append(n)
+        elif fit == "keep":
+            pool.out.append("\t" + (_decimal(text) if mode == "fields" else text))
+            pool.used.append(n)
+        elif fit is not None:
+            unread.append((n, line, fit))
+        elif width(line) > 0 and mode != "done":
+            unread.append((n, line, "not part of a zpool status report"))
+        else:
+            break
+        j += 1
+    if pool is not None and mode == "rows":
+        _flush_rows(pool)
+    return StatusBlock(j, pools, unread)
+
+
+def _more_rows(lines: list[str], j: int, other_block) -> bool:
+    """A blank line inside a config table (double-spaced pastes) does not end it when the next
+    line is another row."""
+    k = j + 1
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    if k >= len(lines) or label_of(lines[k]) is not None or other_block(k) or prompt_command(lines[k])[0]:
+        return False
+    return _fits("rows", lines[k], lines[k].strip()) == "row"
+
+
+def _fits(mode: str, line: str, text: str) -> str | None:
+    """'row' (config header or row), 'keep' (continuation / error file), a why for a line that
+    sits inside the report but means nothing to zdash, or None (not part of the report)."""
+    if mode == "config":
+        if is_config_header(text):
+            return "row"
+        return "the config table has no NAME STATE header before this line"
+    if mode == "rows":
+        if text in _CLASS or _ROW.fullmatch(text):
+            return "row"
+        return "not a config row (NAME STATE READ WRITE CKSUM)"
+    if mode == "files":
+        return "keep" if width(line) > 0 or _FILE.fullmatch(text) else None
+    if mode == "dedup":
+        return "zpool status -D dedup table: not imported"
+    if mode == "fields" and (width(line) > 0 or _SCAN_DETAIL.fullmatch(text)):
+        return "keep"
+    return None
+
+
+def _flush_rows(pool: StatusPool) -> None:
+    """Re-indent the config rows: depth = rank of the row's indentation width in the table."""
+    if pool.name is None and pool.rows:      # headless: the pool row names the pool
+        words = pool.rows[0][1].split()
+        pool.name = words[0]
+        pool.out[:0] = [f"  pool: {words[0]}", f" state: {words[1] if len(words) > 1 else ''}", "config:"]
+    widths = sorted({width(line) for _, line in pool.rows})
+    rank = {w: k for k, w in enumerate(widths)}
+    for _, line in pool.rows:
+        m = _ROW.fullmatch(line.strip())
+        text = line.strip() if m is None else line.strip()[:m.end(1)] + _decimal(line.strip()[m.end(1):])
+        pool.out.append("\t" + "  " * rank[width(line)] + text)
+    pool.out.append("")
+    pool.rows = []
+
+
+def pool_text(pool: StatusPool) -> str:
+    return "\n".join(pool.out).rstrip("\n") + "\n"
