@@ -1,5 +1,6 @@
 """Turn a folder of real captures (tests/captures/<scenario>) into Ticks, so the builder,
 checks and UI can be tested on real OpenZFS 2.3 output without a pool."""
+
 from __future__ import annotations
 
 import os
@@ -25,7 +26,11 @@ def _read(scenario: str, stem: str, phase: str | None) -> str | None:
 
 
 def capture_tick(scenario: str, phase: str | None = None, t: float = 1_700_000_000.0) -> Tick:
-    samples = [RawSample("version", ("zpool", "version"), 0, "zfs-2.3.2-2~bpo12+2\nzfs-kmod-2.3.2-2~bpo12+2\n", "", t)]
+    samples = [
+        RawSample(
+            "version", ("zpool", "version"), 0, "zfs-2.3.2-2~bpo12+2\nzfs-kmod-2.3.2-2~bpo12+2\n", "", t
+        )
+    ]
     for stem, (key, argv) in _FILES.items():
         text = _read(scenario, stem, phase)
         if text is not None:
@@ -33,7 +38,15 @@ def capture_tick(scenario: str, phase: str | None = None, t: float = 1_700_000_0
     iostat = _read(scenario, "zpool-iostat-v-l-H-p-1-2", phase)
     if iostat:
         rows = iostat.splitlines()
-        second = rows[len(rows) // 2:]   # the 2nd report covers a real 1 s interval
-        samples.append(RawSample("iostat", ("zpool", "iostat", "-v", "-H", "-p", "-l", "-y", "1"),
-                                 None, f"{int(t)}\n" + "\n".join(second) + "\n", "", t))
+        second = rows[len(rows) // 2 :]  # the 2nd report covers a real 1 s interval
+        samples.append(
+            RawSample(
+                "iostat",
+                ("zpool", "iostat", "-v", "-H", "-p", "-l", "-y", "1"),
+                None,
+                f"{int(t)}\n" + "\n".join(second) + "\n",
+                "",
+                t,
+            )
+        )
     return Tick(t, tuple(samples))

@@ -1,6 +1,7 @@
 """Mutations of real command outputs for the hypothesis fuzz tests: cut short, spliced, lines
 duplicated, swapped or re-indented, tabs and spaces exchanged — what a truncated pipe, a
 terminal paste or a format change between releases does to the text a parser reads."""
+
 from __future__ import annotations
 
 from hypothesis import strategies as st
@@ -9,8 +10,10 @@ OPS = ("cut", "drop", "insert", "dupline", "tabs", "indent", "swap")
 
 
 def edits(snippet: st.SearchStrategy[str], ops=OPS, max_length: int = 60, max_size: int = 5):
-    return st.lists(st.tuples(st.sampled_from(ops), st.integers(0, 1 << 16),
-                              st.integers(0, max_length), snippet), max_size=max_size)
+    return st.lists(
+        st.tuples(st.sampled_from(ops), st.integers(0, 1 << 16), st.integers(0, max_length), snippet),
+        max_size=max_size,
+    )
 
 
 def apply_edits(text: str, edits) -> str:

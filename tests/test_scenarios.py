@@ -1,6 +1,7 @@
 """Issue 6: the bundled scenario library. Every recording in fixtures/ (made on real pools by
 fixtures/make_fixtures.py) diagnoses as exactly the incident it was recorded for, through the
 real `zdash check --replay` entry point, and `zdash replay --list` / `replay NAME` find them."""
+
 from __future__ import annotations
 
 import contextlib
@@ -26,7 +27,7 @@ EXPECT = {
     "capacity-85": (None, "capacity", "tank", "warning"),
     "capacity-93": (None, "capacity", "tank", "critical"),
     "clones": (None, "clones", "tank/base@s1", "info"),
-    "scrub-repair": (None, "health", "repaired-leaf", "warning+"),   # and scan: "repaired N"
+    "scrub-repair": (None, "health", "repaired-leaf", "warning+"),  # and scan: "repaired N"
     "raidz2-wide": (None, "topology", "raidz2-0", "info"),
 }
 
@@ -51,9 +52,9 @@ def _subject(name: str, subject: str, at: float | None) -> str:
     snap = [s for s in snaps if at is None or s.time <= snaps[0].time + at][-1]
     leaves = snap.pool("tank").leaves()
     if subject == "offline-leaf":
-        return next(l.path for l in leaves if l.state == "OFFLINE")
+        return next(leaf.path for leaf in leaves if leaf.state == "OFFLINE")
     if subject == "repaired-leaf":
-        return max(leaves, key=lambda l: l.checksum_errors).path
+        return max(leaves, key=lambda leaf: leaf.checksum_errors).path
     return subject
 
 
@@ -83,10 +84,10 @@ def test_replay_list_names_each_scenario_with_what_to_look_for(capsys):
     assert main(["replay", "--list"]) == 0
     out = capsys.readouterr().out
     for name in EXPECT:
-        line = next(l for l in out.splitlines() if l.startswith(name + " "))
-        assert len(line.split(None, 1)[1]) > 20   # a real description, not a placeholder
+        line = next(row for row in out.splitlines() if row.startswith(name + " "))
+        assert len(line.split(None, 1)[1]) > 20  # a real description, not a placeholder
 
 
 def test_replay_by_name_resolves_to_the_bundled_file():
     assert scenarios.path_of("healthy").endswith("fixtures/healthy.yaml.gz")
-    assert scenarios.path_of("no-such-scenario") == "no-such-scenario"   # the reader says why
+    assert scenarios.path_of("no-such-scenario") == "no-such-scenario"  # the reader says why

@@ -1,2 +1,3 @@
 """zdash: a terminal dashboard for live ZFS pools."""
+
 __version__ = "0.1.0"

@@ -6,10 +6,12 @@ the wall clock or the host. State kept between ticks: the last good parse of eac
 (slow commands run every few seconds; their result stays until the next one) and the previous
 /proc/diskstats counters (rates are deltas).
 """
+
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from zdash.model import Dataset, DiskIo, Pool, Snapshot, SourceState
 from zdash.parse import ParseError, join
@@ -24,9 +26,17 @@ from zdash.parse.zpool_version import parse_version
 from zdash.raw import RawSample, Tick
 
 # How long a slow command's last good result is shown before it counts as stale, in ticks.
-STALE_AFTER = {"iostat": 3, "diskstats": 3, "status": 15, "list": 15, "devices": 120,
-               "datasets": 240, "ashift": 240, "version": 10**9}
-IO_KEEP_TICKS = 2.5   # iostat rows arriving slightly off-phase must not flicker to "no data"
+STALE_AFTER = {
+    "iostat": 3,
+    "diskstats": 3,
+    "status": 15,
+    "list": 15,
+    "devices": 120,
+    "datasets": 240,
+    "ashift": 240,
+    "version": 10**9,
+}
+IO_KEEP_TICKS = 2.5  # iostat rows arriving slightly off-phase must not flicker to "no data"
 
 
 def _parse_iostat(s: RawSample):
@@ -132,9 +142,15 @@ class SnapshotBuilder:
             p = join.attach_io(p, by_pool.get(p.name))
             pools.append(p)
         datasets: tuple[Dataset, ...] = self._value("datasets", now) or ()
-        return Snapshot(time=now, pools=tuple(pools), datasets=tuple(datasets),
-                        sources=self._source_states(now), host=self.host,
-                        zfs_version=self._version_text, interval=self.interval)
+        return Snapshot(
+            time=now,
+            pools=tuple(pools),
+            datasets=tuple(datasets),
+            sources=self._source_states(now),
+            host=self.host,
+            zfs_version=self._version_text,
+            interval=self.interval,
+        )
 
     def _source_states(self, now: float) -> tuple[SourceState, ...]:
         out = []

@@ -4,6 +4,7 @@ and the dispatch to zdash.commands, one module per command.
 Only the dashboard commands import Textual (lazily, in zdash.commands.dashboard); record and
 check stay headless so they run on a minimal server and in cron.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,21 +70,31 @@ SHELLS = ("bash", "zsh", "fish")
 
 
 def _sub(sub, name: str, help_text: str) -> argparse.ArgumentParser:
-    return sub.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + ".",
-                          epilog=EXAMPLES[name], formatter_class=argparse.RawDescriptionHelpFormatter)
+    return sub.add_parser(
+        name,
+        help=help_text,
+        description=help_text[:1].upper() + help_text[1:] + ".",
+        epilog=EXAMPLES[name],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="zdash", description="Terminal dashboard for live ZFS pools: "
-                                "balance, slow disks, health, capacity, clones, guided repairs.",
-                                epilog=EXAMPLES[None], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="zdash",
+        description="Terminal dashboard for live ZFS pools: "
+        "balance, slow disks, health, capacity, clones, guided repairs.",
+        epilog=EXAMPLES[None],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--version", action="version", version=_version())
     _dashboard_options(p, live=True)
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
 
     rp = _sub(sub, "replay", "the dashboard on a recorded session file or a bundled scenario")
-    rp.add_argument("file", nargs="?", help="session file (.yaml or .yaml.gz), or a scenario name"
-                    ).completer = _complete_sessions  # type: ignore[attr-defined]
+    rp.add_argument(
+        "file", nargs="?", help="session file (.yaml or .yaml.gz), or a scenario name"
+    ).completer = _complete_sessions  # type: ignore[attr-defined]
     rp.add_argument("--list", action="store_true", help="list the bundled scenarios and exit")
     _dashboard_options(rp, live=False)
     rp.add_argument("--speed", type=_positive, default=1.0, help="playback speed, 0.25 to 64 (default 1)")
@@ -98,11 +109,18 @@ def build_parser() -> argparse.ArgumentParser:
     c = _sub(sub, "check", "diagnose once and exit like a Nagios plugin (0/1/2/3)")
     c.add_argument("--json", action="store_true", help="print the report as JSON (schema 1)")
     src = c.add_mutually_exclusive_group()
-    src.add_argument("--replay", metavar="FILE", help="diagnose a recording (or a bundled scenario) instead "
-                     "of the live host").completer = _complete_sessions  # type: ignore[attr-defined]
+    src.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="diagnose a recording (or a bundled scenario) instead of the live host",
+    ).completer = _complete_sessions  # type: ignore[attr-defined]
     src.add_argument("--text", metavar="FILE", help="diagnose pasted zpool/zfs output ('-': stdin)")
-    c.add_argument("--at", type=float, metavar="S", help="with --replay: diagnose the recording as it "
-                   "stood S seconds after its start (default: its end)")
+    c.add_argument(
+        "--at",
+        type=float,
+        metavar="S",
+        help="with --replay: diagnose the recording as it stood S seconds after its start (default: its end)",
+    )
     c.add_argument("--samples", type=int, default=5, help="live ticks to collect (default 5)")
     c.add_argument("--interval", type=_positive, default=1.0, help="seconds between ticks")
     c.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
@@ -111,18 +129,27 @@ def build_parser() -> argparse.ArgumentParser:
     s = _sub(sub, "summary", "print one line per tick of a session file (headless)")
     s.add_argument("file").completer = _complete_sessions  # type: ignore[attr-defined]
 
-    im = _sub(sub, "import", "turn pasted zpool status/list/iostat, zfs list output into a one-tick "
-                             "session file")
+    im = _sub(
+        sub, "import", "turn pasted zpool status/list/iostat, zfs list output into a one-tick session file"
+    )
     im.add_argument("file", help="text file with the pasted output ('-': stdin)")
     im.add_argument("-o", "--output", required=True, help="session file (.yaml, or .yaml.gz)")
     im.add_argument("--description", help="what a viewer should look for (shown on replay)")
 
-    pl = _sub(sub, "plan", "print a repair plan and its pre-flight checks; runs nothing "
-                           "(exit 0 all pass, 1 a check fails, 3 cannot read the pool)")
+    pl = _sub(
+        sub,
+        "plan",
+        "print a repair plan and its pre-flight checks; runs nothing "
+        "(exit 0 all pass, 1 a check fails, 3 cannot read the pool)",
+    )
     pl.add_argument("action", choices=_PLAN_ACTIONS, metavar="ACTION", help=", ".join(_PLAN_ACTIONS))
     pl.add_argument("pool", metavar="POOL").completer = _complete_pools  # type: ignore[attr-defined]
-    pl.add_argument("device", nargs="?", metavar="DEVICE",
-                    help="the pool's device (path, name or GUID); the clone for promote")
+    pl.add_argument(
+        "device",
+        nargs="?",
+        metavar="DEVICE",
+        help="the pool's device (path, name or GUID); the clone for promote",
+    )
     pl.add_argument("new_device", nargs="?", metavar="NEW_DEVICE", help="the new disk (attach, replace)")
     pl.add_argument("--json", action="store_true", help="print the plan as JSON (schema 1)")
 
@@ -132,16 +159,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _pools_arg(p: argparse.ArgumentParser, help_text: str) -> None:
-    p.add_argument("pools", nargs="*", metavar="POOL", help=help_text
-                   ).completer = _complete_pools  # type: ignore[attr-defined]
+    p.add_argument("pools", nargs="*", metavar="POOL", help=help_text).completer = _complete_pools  # type: ignore[attr-defined]
 
 
 def _complete_pools(**_kwargs) -> list[str]:
     """Pool names for tab completion: `zpool list`, briefly (a hung zpool must not hang a shell)."""
     import subprocess
+
     try:
-        out = subprocess.run(["zpool", "list", "-H", "-o", "name"], capture_output=True, text=True,
-                             timeout=2, check=False).stdout
+        out = subprocess.run(
+            ["zpool", "list", "-H", "-o", "name"], capture_output=True, text=True, timeout=2, check=False
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return []
     return out.split()
@@ -152,33 +180,48 @@ def _complete_sessions(prefix: str = "", **_kwargs) -> list[str]:
     import glob
 
     from zdash.scenarios import names
+
     files = [f for pattern in ("*.yaml", "*.yaml.gz", "*.zdash") for f in glob.glob(prefix + pattern)]
     return [n for n in names() if n.startswith(prefix)] + sorted(files)
 
 
 # Kept here, not imported from zdash.actions, so `zdash --help` stays cheap.
-_PLAN_ACTIONS = ("attach", "detach", "replace", "offline", "online", "clear", "scrub",
-                 "scrub-pause", "scrub-stop", "promote")
+_PLAN_ACTIONS = (
+    "attach",
+    "detach",
+    "replace",
+    "offline",
+    "online",
+    "clear",
+    "scrub",
+    "scrub-pause",
+    "scrub-stop",
+    "promote",
+)
 
 
 def _dashboard_options(p: argparse.ArgumentParser, live: bool) -> None:
-    p.add_argument("--wall", action="store_true",
-                   help="wall mode: read-only, big per-pool tiles, cycles through the pools")
+    p.add_argument(
+        "--wall",
+        action="store_true",
+        help="wall mode: read-only, big per-pool tiles, cycles through the pools",
+    )
     p.add_argument("--theme", metavar="NAME", help="zdash-dark (default), zdash-light, zdash-wall")
     if live:
         p.add_argument("--demo", action="store_true", help="show the bundled demo recording")
         p.add_argument("--interval", type=_positive, default=1.0, help="seconds per tick (default 1)")
 
 
-_VALUED = ("--theme", "--interval")   # top-level options that take a value
+_VALUED = ("--theme", "--interval")  # top-level options that take a value
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     """`zdash [options] POOL...` shares the command line with `zdash COMMAND`: a first
     positional that is not a command name is a pool, parsed by a dashboard-only parser."""
     parser = build_parser()
-    if "_ARGCOMPLETE" in os.environ:          # the shell asks for completions: answer, exit
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions: answer, exit
         import argcomplete
+
         argcomplete.autocomplete(parser)
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -206,17 +249,27 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 
 def _version() -> str:
     from zdash import __version__
+
     return f"zdash {__version__}"
 
 
 # The module under zdash.commands that runs each command; None is the dashboard itself.
-COMMANDS = {None: "dashboard", "replay": "replay", "record": "record", "check": "check",
-            "summary": "summary", "import": "import_paste", "plan": "plan", "completion": "completion"}
+COMMANDS = {
+    None: "dashboard",
+    "replay": "replay",
+    "record": "record",
+    "check": "check",
+    "summary": "summary",
+    "import": "import_paste",
+    "plan": "plan",
+    "completion": "completion",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     import importlib
+
     command = importlib.import_module(f"zdash.commands.{COMMANDS[args.cmd]}")
     try:
         return int(command.run(args))

@@ -11,6 +11,7 @@ Other top-level sections of the file belong to other parts of zdash and are igno
 A bad file never crashes zdash with a traceback: `load_config` raises `ConfigError`, whose
 message names the file, the key and what is wrong, for the CLI to print.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -39,13 +40,13 @@ class CheckConfig:
 
     # scan
     scrub_max_age_days: float = 35.0
-    scan_rate_window_s: float = 60.0       # rolling window for zdash's own scan rate / ETA
-    scan_rate_min_span_s: float = 10.0     # below this the rate is "still measuring"
+    scan_rate_window_s: float = 60.0  # rolling window for zdash's own scan rate / ETA
+    scan_rate_min_span_s: float = 10.0  # below this the rate is "still measuring"
 
     # imbalance: spread in percentage points of fill between the fullest and emptiest data vdev.
     imbalance_info_spread_pct: float = 10.0
     imbalance_warn_spread_pct: float = 25.0
-    imbalance_size_tolerance_pct: float = 10.0   # vdev sizes within this are "equal"
+    imbalance_size_tolerance_pct: float = 10.0  # vdev sizes within this are "equal"
 
     # topology
     raidz_max_width: int = 8
@@ -59,9 +60,9 @@ class CheckConfig:
     deranged_util_floor_pct: float = 50.0
     deranged_latency_ratio: float = 4.0
     deranged_latency_floor_ms: float = 10.0
-    deranged_throughput_tolerance: float = 2.0   # its mean bytes/s over the window <= 2 x peers'
-    deranged_sustain_samples: int = 5            # consecutive measured slow samples needed
-    deranged_lookback_samples: int = 10          # how far back the sustain run may reach
+    deranged_throughput_tolerance: float = 2.0  # its mean bytes/s over the window <= 2 x peers'
+    deranged_sustain_samples: int = 5  # consecutive measured slow samples needed
+    deranged_lookback_samples: int = 10  # how far back the sustain run may reach
 
     # clones: a clone is "fully diverged" when usedbydataset >= ratio x referenced.
     clone_diverged_ratio: float = 0.95
@@ -72,11 +73,15 @@ class CheckConfig:
 
     def __post_init__(self) -> None:
         problems = []
-        for warn, crit in (("capacity_pool_warn_pct", "capacity_pool_crit_pct"),
-                           ("capacity_vdev_warn_pct", "capacity_vdev_crit_pct"),
-                           ("imbalance_info_spread_pct", "imbalance_warn_spread_pct")):
+        for warn, crit in (
+            ("capacity_pool_warn_pct", "capacity_pool_crit_pct"),
+            ("capacity_vdev_warn_pct", "capacity_vdev_crit_pct"),
+            ("imbalance_info_spread_pct", "imbalance_warn_spread_pct"),
+        ):
             if getattr(self, warn) > getattr(self, crit):
-                problems.append(f"{warn} ({getattr(self, warn)}) must not exceed {crit} ({getattr(self, crit)})")
+                problems.append(
+                    f"{warn} ({getattr(self, warn)}) must not exceed {crit} ({getattr(self, crit)})"
+                )
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:

@@ -8,10 +8,11 @@
 
 Times come from the snapshot (never now(): a replay shows the recording's clock).
 """
+
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 # --- prose ---------------------------------------------------------------------------------
 
@@ -49,7 +50,7 @@ def fmt_pct(pct: float | None) -> str:
 def fmt_duration(seconds: float | None) -> str:
     if seconds is None:
         return "unknown"
-    s = int(round(max(seconds, 0)))
+    s = round(max(seconds, 0))
     days, rest = divmod(s, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
@@ -69,7 +70,6 @@ def fmt_list(items: Sequence[str], limit: int = 8) -> str:
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
-
 
 
 # --- columns -------------------------------------------------------------------------------
@@ -129,7 +129,7 @@ def duration(s: float | None) -> str:
     """ETA / age: 45s, 3m12s, 1h02m, 2d03h."""
     if s is None or s < 0:
         return "-"
-    s = int(round(s))
+    s = round(s)
     if s < 60:
         return f"{s}s"
     if s < 3600:
@@ -156,7 +156,7 @@ def middle(text: str, width: int) -> str:
     if width <= 1:
         return text[:width]
     head = (width - 1) // 2
-    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
 
 
 def shorten(name: str, width: int) -> str:
@@ -164,7 +164,7 @@ def shorten(name: str, width: int) -> str:
     partition are there), other names lose their middle."""
     if len(name) <= width or width <= 1:
         return name[:width] if width <= 1 else name
-    return "…" + name[len(name) - width + 1:] if "/" in name else middle(name, width)
+    return "…" + name[len(name) - width + 1 :] if "/" in name else middle(name, width)
 
 
 def bar_cells(frac: float, width: int) -> tuple[str, str]:

@@ -5,10 +5,11 @@ rates), latencies in nanoseconds (as `zpool iostat -p` prints them), times as ep
 `None` always means "not known / not applicable", never zero: a leaf with no I/O in the
 interval has latency None, a file vdev has no kernel disk, a first sample has no rates.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 # Vdev classes whose top-level vdevs hold pool data (log, cache and spare hold none).
 DATA_CLASSES = ("normal", "special", "dedup")
@@ -35,8 +36,8 @@ class IoStats:
 class DiskIo:
     """Kernel block-device view of a leaf, from /proc/diskstats counter deltas."""
 
-    device: str                      # kernel name: sda1, nvme0n1p1, dm-0, loop2
-    util_pct: float | None = None    # io_ticks delta / wall time, capped at 100
+    device: str  # kernel name: sda1, nvme0n1p1, dm-0, loop2
+    util_pct: float | None = None  # io_ticks delta / wall time, capped at 100
     read_await_ms: float | None = None
     write_await_ms: float | None = None
     reads_per_s: float | None = None
@@ -50,30 +51,30 @@ class Vdev:
     """A node of the vdev tree: the pool's root, a top-level vdev, an interior
     (replacing-N, spare-N) vdev or a leaf. Top-level vdevs are root.children."""
 
-    name: str                        # as zpool prints it: mirror-0, sda, /tmp/d1, a GUID when missing
-    kind: str                        # root, mirror, raidz1/2/3, draid, disk, file, replacing, spare, hole, missing
-    state: str                       # ONLINE, DEGRADED, FAULTED, UNAVAIL, OFFLINE, REMOVED, AVAIL, INUSE, ...
-    vclass: str = "normal"           # normal, special, dedup, log, cache, spare
-    children: tuple["Vdev", ...] = ()
-    path: str | None = None          # /dev/disk/by-id/...-part1, /tmp/d1
+    name: str  # as zpool prints it: mirror-0, sda, /tmp/d1, a GUID when missing
+    kind: str  # root, mirror, raidz1/2/3, draid, disk, file, replacing, spare, hole, missing
+    state: str  # ONLINE, DEGRADED, FAULTED, UNAVAIL, OFFLINE, REMOVED, AVAIL, INUSE, ...
+    vclass: str = "normal"  # normal, special, dedup, log, cache, spare
+    children: tuple[Vdev, ...] = ()
+    path: str | None = None  # /dev/disk/by-id/...-part1, /tmp/d1
     guid: str | None = None
     read_errors: int = 0
     write_errors: int = 0
     checksum_errors: int = 0
-    slow_ios: int | None = None      # leaves only (zpool status -s / JSON slow_ios)
-    aux: str | None = None           # annotation: "cannot open", "too many errors", "(resilvering)"...
-    was: str | None = None           # missing device: the path it "was"
+    slow_ios: int | None = None  # leaves only (zpool status -s / JSON slow_ios)
+    aux: str | None = None  # annotation: "cannot open", "too many errors", "(resilvering)"...
+    was: str | None = None  # missing device: the path it "was"
     # Space, top-level vdevs only (zpool list -v -p).
     size: int | None = None
     alloc: int | None = None
     free: int | None = None
     frag_pct: int | None = None
-    cap_pct: float | None = None     # vdev CAP is permyriad-precise in zpool (11.9%)
-    ashift: int | None = None        # top-level: the configured ashift
+    cap_pct: float | None = None  # vdev CAP is permyriad-precise in zpool (11.9%)
+    ashift: int | None = None  # top-level: the configured ashift
     physical_ashift: int | None = None  # leaf: only when zpool warns "configured < native"
     # Host facts about a leaf's block device (None for file vdevs / unknown).
-    device: str | None = None        # kernel name it resolves to (sdb1, dm-0, loop0)
-    native_sector: int | None = None # physical_block_size in bytes
+    device: str | None = None  # kernel name it resolves to (sdb1, dm-0, loop0)
+    native_sector: int | None = None  # physical_block_size in bytes
     rotational: bool | None = None
     # Per-tick measurements.
     io: IoStats | None = None
@@ -83,12 +84,12 @@ class Vdev:
     def is_leaf(self) -> bool:
         return not self.children and self.kind not in ("root",)
 
-    def walk(self) -> Iterator["Vdev"]:
+    def walk(self) -> Iterator[Vdev]:
         yield self
         for c in self.children:
             yield from c.walk()
 
-    def leaves(self) -> Iterator["Vdev"]:
+    def leaves(self) -> Iterator[Vdev]:
         return (v for v in self.walk() if v.is_leaf)
 
     @property
@@ -122,33 +123,33 @@ class Vdev:
 class Scan:
     """The scrub / resilver / rebuild state of a pool (the last or current one)."""
 
-    function: str                    # scrub, resilver, rebuild, errorscrub
-    state: str                       # scanning, paused, finished, canceled
+    function: str  # scrub, resilver, rebuild, errorscrub
+    state: str  # scanning, paused, finished, canceled
     start_time: float | None = None
     end_time: float | None = None
     pause_time: float | None = None
-    to_examine: int | None = None    # bytes
+    to_examine: int | None = None  # bytes
     examined: int | None = None
     issued: int | None = None
     skipped: int | None = None
-    processed: int | None = None     # repaired (scrub) / resilvered bytes
+    processed: int | None = None  # repaired (scrub) / resilvered bytes
     errors: int | None = None
-    pct_done: float | None = None    # issued / (to_examine - skipped), as zpool computes it
-    zpool_eta_s: float | None = None # what zpool itself claims (often wrong; checks compute their own)
-    vdev: str | None = None          # sequential rebuild: the top-level vdev it runs on
+    pct_done: float | None = None  # issued / (to_examine - skipped), as zpool computes it
+    zpool_eta_s: float | None = None  # what zpool itself claims (often wrong; checks compute their own)
+    vdev: str | None = None  # sequential rebuild: the top-level vdev it runs on
 
 
 @dataclass(frozen=True, slots=True)
 class Pool:
     name: str
-    state: str                       # ONLINE, DEGRADED, FAULTED, SUSPENDED, UNAVAIL...
-    root: Vdev                       # kind "root"; children are top-level + class vdevs
+    state: str  # ONLINE, DEGRADED, FAULTED, SUSPENDED, UNAVAIL...
+    root: Vdev  # kind "root"; children are top-level + class vdevs
     guid: str | None = None
-    status: str | None = None        # zpool's own "status:" text (only when unhealthy)
+    status: str | None = None  # zpool's own "status:" text (only when unhealthy)
     action: str | None = None
-    msgid: str | None = None         # ZFS-8000-xx
-    scans: tuple[Scan, ...] = ()     # scrub block and/or resilver block
-    error_count: int | None = None   # data errors (errors: line / error_count)
+    msgid: str | None = None  # ZFS-8000-xx
+    scans: tuple[Scan, ...] = ()  # scrub block and/or resilver block
+    error_count: int | None = None  # data errors (errors: line / error_count)
     error_files: tuple[str, ...] = ()
     size: int | None = None
     alloc: int | None = None
@@ -156,7 +157,7 @@ class Pool:
     frag_pct: int | None = None
     cap_pct: int | None = None
     dedup_ratio: float | None = None
-    properties: tuple[tuple[str, str], ...] = ()   # selected pool properties (name, value)
+    properties: tuple[tuple[str, str], ...] = ()  # selected pool properties (name, value)
 
     @property
     def top_level(self) -> tuple[Vdev, ...]:
@@ -197,9 +198,9 @@ class Pool:
 @dataclass(frozen=True, slots=True)
 class Dataset:
     name: str
-    kind: str                        # filesystem, volume, snapshot
-    origin: str | None = None        # clones: the origin snapshot
-    clones: tuple[str, ...] = ()     # snapshots: dependent clones
+    kind: str  # filesystem, volume, snapshot
+    origin: str | None = None  # clones: the origin snapshot
+    clones: tuple[str, ...] = ()  # snapshots: dependent clones
     used: int | None = None
     avail: int | None = None
     refer: int | None = None
@@ -220,20 +221,20 @@ class Dataset:
 class SourceState:
     """How fresh one input is: shown as 'stale' in the UI when not ok or old."""
 
-    key: str                         # status, list, iostat, diskstats, ashift, datasets, devices
+    key: str  # status, list, iostat, diskstats, ashift, datasets, devices
     ok: bool
-    age_s: float | None = None       # seconds since the last good sample (None: never had one)
-    message: str | None = None       # one line for the admin when not ok
+    age_s: float | None = None  # seconds since the last good sample (None: never had one)
+    message: str | None = None  # one line for the admin when not ok
 
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    time: float                      # epoch seconds of the tick
+    time: float  # epoch seconds of the tick
     pools: tuple[Pool, ...] = ()
     datasets: tuple[Dataset, ...] = ()
     sources: tuple[SourceState, ...] = ()
     host: str | None = None
-    zfs_version: str | None = None   # userland, e.g. zfs-2.3.2-2~bpo12+2
+    zfs_version: str | None = None  # userland, e.g. zfs-2.3.2-2~bpo12+2
     interval: float | None = None
 
     def pool(self, name: str) -> Pool | None:

@@ -8,11 +8,12 @@ they hold anything but letters, digits and _ . : / -; trailing empty fields are 
 Labels are prefixed with the pool, so several pools (and vdev names repeated across pools,
 mirror-0 in each) never collide. No Textual, no I/O.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from zdash.config import CheckConfig
 from zdash.model import Snapshot
@@ -32,15 +33,23 @@ class PerfDatum:
 
     def text(self) -> str:
         label = self.label if _PLAIN_LABEL.match(self.label) else "'" + self.label.replace("'", "''") + "'"
-        fields = [f"{_num(self.value)}{self.uom}"] + ["" if v is None else _num(v)
-                                                      for v in (self.warn, self.crit, self.min, self.max)]
+        fields = [f"{_num(self.value)}{self.uom}"] + [
+            "" if v is None else _num(v) for v in (self.warn, self.crit, self.min, self.max)
+        ]
         while len(fields) > 1 and fields[-1] == "":
             fields.pop()
         return f"{label}={';'.join(fields)}"
 
     def to_dict(self) -> dict:
-        return {"label": self.label, "value": self.value, "uom": self.uom, "warn": self.warn,
-                "crit": self.crit, "min": self.min, "max": self.max}
+        return {
+            "label": self.label,
+            "value": self.value,
+            "uom": self.uom,
+            "warn": self.warn,
+            "crit": self.crit,
+            "min": self.min,
+            "max": self.max,
+        }
 
 
 def _num(v: float) -> str:
@@ -60,15 +69,33 @@ def perfdata(snap: Snapshot, cfg: CheckConfig) -> list[PerfDatum]:
     for pool in snap.pools:
         p = pool.name
         if (cap := pool.fill_pct) is not None:
-            out.append(PerfDatum(f"{p}_cap", round(cap, 1), "%", cfg.capacity_pool_warn_pct,
-                                 cfg.capacity_pool_crit_pct, 0, 100))
+            out.append(
+                PerfDatum(
+                    f"{p}_cap",
+                    round(cap, 1),
+                    "%",
+                    cfg.capacity_pool_warn_pct,
+                    cfg.capacity_pool_crit_pct,
+                    0,
+                    100,
+                )
+            )
         if pool.frag_pct is not None:
             out.append(PerfDatum(f"{p}_frag", pool.frag_pct, "%", min=0, max=100))
-        for v in pool.top_level:
-            if v.vclass in ("normal", "special", "dedup") and (fill := v.fill_pct) is not None:
-                # A single-disk vdev is named by its path: its last part is label enough.
-                out.append(PerfDatum(f"{p}_{v.name.rsplit('/', 1)[-1]}_fill", round(fill, 1), "%", cfg.capacity_vdev_warn_pct,
-                                     cfg.capacity_vdev_crit_pct, 0, 100))
+        # A single-disk vdev is named by its path: its last part is label enough.
+        out.extend(
+            PerfDatum(
+                f"{p}_{v.name.rsplit('/', 1)[-1]}_fill",
+                round(fill, 1),
+                "%",
+                cfg.capacity_vdev_warn_pct,
+                cfg.capacity_vdev_crit_pct,
+                0,
+                100,
+            )
+            for v in pool.data_vdevs()
+            if (fill := v.fill_pct) is not None
+        )
         io = pool.root.io
         if io is not None:
             out.append(PerfDatum(f"{p}_read_bytes_per_s", round(io.read_bytes), min=0))
@@ -76,8 +103,9 @@ def perfdata(snap: Snapshot, cfg: CheckConfig) -> list[PerfDatum]:
         leaves = list(pool.leaves())
         errors = sum(v.read_errors + v.write_errors + v.checksum_errors for v in leaves)
         out.append(PerfDatum(f"{p}_device_errors", errors, "c", min=0))
-        wait = _worst([w for v in leaves if v.io is not None
-                       for w in (v.io.disk_wait_read, v.io.disk_wait_write)])
+        wait = _worst(
+            [w for v in leaves if v.io is not None for w in (v.io.disk_wait_read, v.io.disk_wait_write)]
+        )
         if wait is not None:
             out.append(PerfDatum(f"{p}_worst_disk_wait", round(wait / 1e6, 2), "ms", min=0))
         util = _worst([v.disk.util_pct for v in leaves if v.disk is not None])

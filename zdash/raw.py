@@ -3,6 +3,7 @@
 This is what a session file stores and what the snapshot builder consumes, so a parser fix
 applies to every old recording and every recording is a test fixture.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -10,15 +11,15 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class RawSample:
-    key: str                     # what it is for: version, status, list, iostat, diskstats, devices,
-                                 # datasets, ashift:<pool>
-    argv: tuple[str, ...]        # the exact command (or ("cat", "/proc/diskstats") for files)
-    rc: int | None               # exit code; None for a stream chunk or a failure to start
+    key: str  # what it is for: version, status, list, iostat, diskstats, devices,
+    # datasets, ashift:<pool>
+    argv: tuple[str, ...]  # the exact command (or ("cat", "/proc/diskstats") for files)
+    rc: int | None  # exit code; None for a stream chunk or a failure to start
     stdout: str
     stderr: str = ""
-    time: float = 0.0            # epoch seconds when the output was complete
-    duration: float = 0.0        # seconds the command took
-    error: str | None = None     # zdash's own one-line verdict: "timed out after 10 s", "zpool not found"
+    time: float = 0.0  # epoch seconds when the output was complete
+    duration: float = 0.0  # seconds the command took
+    error: str | None = None  # zdash's own one-line verdict: "timed out after 10 s", "zpool not found"
 
     @property
     def ok(self) -> bool:

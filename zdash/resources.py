@@ -7,6 +7,7 @@ wheel build maps them into the package as zdash/_bundled/{fixtures,themes} (pypr
 importlib.resources; a checkout or an editable install finds the top-level folders themselves.
 ZDASH_FIXTURES / ZDASH_THEMES point elsewhere (tests, packagers). No Textual here.
 """
+
 from __future__ import annotations
 
 import os
@@ -45,5 +46,6 @@ def require_dir(name: str, pattern: str) -> Path:
         raise ResourceError(
             f"zdash: no {name} in {path} (looked for {pattern}). This zdash install is incomplete: "
             f"reinstall it (`pipx install zdash` or `pip install .` from a checkout), or set "
-            f"{_ENV[name]} to a folder that holds them.")
+            f"{_ENV[name]} to a folder that holds them."
+        )
     return path

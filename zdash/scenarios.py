@@ -4,6 +4,7 @@ fixtures/make_fixtures.py, replayable by name (`zdash replay NAME`, `zdash repla
 The files are the repository's fixtures/ folder, shipped inside the wheel (zdash.resources
 finds either); ZDASH_FIXTURES points elsewhere. No Textual here: `--list` is headless.
 """
+
 from __future__ import annotations
 
 import os
@@ -13,7 +14,7 @@ from zdash.resources import bundled_dir
 from zdash.sources.session import SessionError, read_session
 
 SUFFIX = ".yaml.gz"
-DEMO = "deranged-mirror"   # what a newcomer sees first: one sick disk dragging a healthy pool
+DEMO = "deranged-mirror"  # what a newcomer sees first: one sick disk dragging a healthy pool
 
 
 def fixtures_dir() -> Path:
@@ -22,7 +23,7 @@ def fixtures_dir() -> Path:
 
 def names() -> list[str]:
     d = fixtures_dir()
-    return sorted(p.name[:-len(SUFFIX)] for p in d.glob(f"*{SUFFIX}")) if d.is_dir() else []
+    return sorted(p.name[: -len(SUFFIX)] for p in d.glob(f"*{SUFFIX}")) if d.is_dir() else []
 
 
 def path_of(name_or_file: str) -> str:

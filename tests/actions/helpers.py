@@ -1,5 +1,6 @@
 """Snapshots and host facts for the action tests: model objects built directly, and a probe
 that answers from a dict instead of sysfs/blkid."""
+
 from __future__ import annotations
 
 from tests.checks.builders import leaf, mirror, pool, raidz, scan
@@ -27,12 +28,14 @@ class FakeProbe(HostProbe):
         return self.sizes.get(name)
 
 
-def disk(path: str, size: int = GiB, *, kernel: str | None = None, phys: int = 4096, logical: int = 512,
-         **kw) -> DeviceInfo:
+def disk(
+    path: str, size: int = GiB, *, kernel: str | None = None, phys: int = 4096, logical: int = 512, **kw
+) -> DeviceInfo:
     """A free, healthy block device."""
     kernel = kernel or path.rsplit("/", 1)[-1]
-    return DeviceInfo(path, True, "block", kw.pop("realpath", f"/dev/{kernel}"), kernel, size, logical,
-                      phys, **kw)
+    return DeviceInfo(
+        path, True, "block", kw.pop("realpath", f"/dev/{kernel}"), kernel, size, logical, phys, **kw
+    )
 
 
 def sdisk(name: str, size: int = GiB, **kw) -> Vdev:
@@ -46,19 +49,52 @@ def snap(*pools: Pool, datasets: tuple[Dataset, ...] = (), status_ok: bool = Tru
 
 
 def single_disk_pool(name: str = "tank", size: int = GiB, ashift: int = 12) -> Pool:
-    top = Vdev(name="sdb", kind="disk", state="ONLINE", path="/dev/sdb", guid="guid-sdb", device="sdb",
-               size=size - 16 * MiB, alloc=300 * MiB, free=size - 316 * MiB, ashift=ashift,
-               native_sector=4096)
+    top = Vdev(
+        name="sdb",
+        kind="disk",
+        state="ONLINE",
+        path="/dev/sdb",
+        guid="guid-sdb",
+        device="sdb",
+        size=size - 16 * MiB,
+        alloc=300 * MiB,
+        free=size - 316 * MiB,
+        ashift=ashift,
+        native_sector=4096,
+    )
     return pool(name, top)
 
 
-def two_way(name: str = "tank", states=("ONLINE", "ONLINE"), aux=(None, None), ashift: int = 12,
-            scans: tuple[Scan, ...] = ()) -> Pool:
+def two_way(
+    name: str = "tank",
+    states=("ONLINE", "ONLINE"),
+    aux=(None, None),
+    ashift: int = 12,
+    scans: tuple[Scan, ...] = (),
+) -> Pool:
     a = sdisk("sda", state=states[0], aux=aux[0])
     b = sdisk("sdb", state=states[1], aux=aux[1])
-    return pool(name, mirror(0, a, b, ashift=ashift, size=GiB, alloc=400 * MiB, free=GiB - 400 * MiB),
-                scans=scans)
+    return pool(
+        name, mirror(0, a, b, ashift=ashift, size=GiB, alloc=400 * MiB, free=GiB - 400 * MiB), scans=scans
+    )
 
 
-__all__ = ["FakeProbe", "disk", "sdisk", "snap", "single_disk_pool", "two_way", "leaf", "mirror",
-           "pool", "raidz", "scan", "Dataset", "GiB", "MiB", "T0", "Vdev", "DeviceInfo"]
+__all__ = [
+    "T0",
+    "Dataset",
+    "DeviceInfo",
+    "FakeProbe",
+    "GiB",
+    "MiB",
+    "Vdev",
+    "disk",
+    "leaf",
+    "mirror",
+    "pool",
+    "raidz",
+    "scan",
+    "sdisk",
+    "single_disk_pool",
+    "snap",
+    "two_way",
+]

@@ -1,5 +1,6 @@
 import json
 import os
+from pathlib import Path
 
 from zdash.actions.audit import AuditLog, default_path
 
@@ -16,8 +17,8 @@ def test_lines_are_json_with_identity_and_time(tmp_path, monkeypatch):
     monkeypatch.setenv("SUDO_USER", "alice")
     log = AuditLog(str(tmp_path / "a" / "audit.jsonl"))
     rec = log.write({"action": "scrub", "argv": ["zpool", "scrub", "tank"], "stderr": "ünïcode\nline 2"})
-    raw = open(log.path, encoding="utf-8").read()
-    assert raw.count("\n") == 1 and raw.endswith("\n")            # newlines inside are escaped
+    raw = Path(log.path).read_text(encoding="utf-8")
+    assert raw.count("\n") == 1 and raw.endswith("\n")  # newlines inside are escaped
     assert json.loads(raw) == rec and rec["sudo_user"] == "alice" and rec["schema"] == 1
 
 

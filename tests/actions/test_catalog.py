@@ -1,5 +1,7 @@
 """Every builder at its boundaries, on hand-built snapshots and a fake probe."""
+
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -35,11 +37,15 @@ def probe_with(*infos, sizes=None):
 
 
 def attach(p, device="/dev/sdb", new=NEW, probe=None, **snap_kw):
-    return build_plan(snap(p, **snap_kw), Request("attach", p.name, device, new),
-                      probe or probe_with(disk(NEW, GiB, kernel="sdz")))
+    return build_plan(
+        snap(p, **snap_kw),
+        Request("attach", p.name, device, new),
+        probe or probe_with(disk(NEW, GiB, kernel="sdz")),
+    )
 
 
 # --- attach ---------------------------------------------------------------------------
+
 
 def test_attach_single_disk_makes_a_two_way_mirror():
     plan = attach(single_disk_pool())
@@ -85,7 +91,7 @@ def test_attach_size_boundary(new_size, ok):
 
 
 def test_attach_size_falls_back_to_the_leaf_size_from_zpool_list():
-    probe = probe_with(disk(NEW, GiB - 512, kernel="sdz"))      # sda gone from the host: no probe size
+    probe = probe_with(disk(NEW, GiB - 512, kernel="sdz"))  # sda gone from the host: no probe size
     assert not check(attach(two_way(), device="/dev/sda", probe=probe), "size").ok
 
 
@@ -99,7 +105,9 @@ def test_attach_unknown_sizes_only_warn():
 def test_target_already_in_another_pool():
     other = pool("backup", mirror(0, sdisk("sdz"), sdisk("sdy")))
     probe = probe_with(disk("/dev/sdz", GiB))
-    plan = build_plan(snap(single_disk_pool(), other), Request("attach", "tank", "/dev/sdb", "/dev/sdz"), probe)
+    plan = build_plan(
+        snap(single_disk_pool(), other), Request("attach", "tank", "/dev/sdb", "/dev/sdz"), probe
+    )
     c = check(plan, "target not in a pool")
     assert not c.ok and "backup" in c.reason and not plan.ok
 
@@ -107,7 +115,9 @@ def test_target_already_in_another_pool():
 def test_target_whose_partition_is_in_a_pool():
     other = pool("backup", mirror(0, sdisk("sdz1"), sdisk("sdy1")))
     probe = probe_with(disk("/dev/sdz", GiB, partitions=("sdz1",)))
-    plan = build_plan(snap(single_disk_pool(), other), Request("attach", "tank", "/dev/sdb", "/dev/sdz"), probe)
+    plan = build_plan(
+        snap(single_disk_pool(), other), Request("attach", "tank", "/dev/sdb", "/dev/sdz"), probe
+    )
     assert not check(plan, "target not in a pool").ok
 
 
@@ -123,12 +133,15 @@ def test_target_with_a_zfs_label_of_an_exported_pool():
     assert not c.ok and "oldpool" in c.reason and "labelclear" in c.reason
 
 
-@pytest.mark.parametrize("kw,name,word", [
-    ({"mounts": ("/srv",)}, "target not mounted", "/srv"),
-    ({"mounts": ("swap",)}, "target not mounted", "swap"),
-    ({"holders": ("dm-3",)}, "target unused", "dm-3"),
-    ({"signatures": (("sdz1", "ext4", "data"),)}, "target unused", "ext4"),
-])
+@pytest.mark.parametrize(
+    "kw,name,word",
+    [
+        ({"mounts": ("/srv",)}, "target not mounted", "/srv"),
+        ({"mounts": ("swap",)}, "target not mounted", "swap"),
+        ({"holders": ("dm-3",)}, "target unused", "dm-3"),
+        ({"signatures": (("sdz1", "ext4", "data"),)}, "target unused", "ext4"),
+    ],
+)
 def test_target_in_use(kw, name, word):
     probe = probe_with(disk(NEW, GiB, kernel="sdz", **kw))
     plan = attach(single_disk_pool(), probe=probe)
@@ -149,12 +162,17 @@ def test_bare_kernel_name_warns_with_the_stable_alias():
     assert check(attach(single_disk_pool()), "stable path").ok
 
 
-@pytest.mark.parametrize("ashift,logical,phys,result", [
-    (12, 512, 4096, "PASS"), (12, 4096, 4096, "PASS"), (9, 512, 512, "PASS"),
-    (9, 512, 4096, "WARN"),           # 512e disk on an ashift-9 vdev: works, slowly
-    (9, 4096, 4096, "FAIL"),          # 4Kn disk: zpool refuses
-    (None, 512, 4096, "WARN"),
-])
+@pytest.mark.parametrize(
+    "ashift,logical,phys,result",
+    [
+        (12, 512, 4096, "PASS"),
+        (12, 4096, 4096, "PASS"),
+        (9, 512, 512, "PASS"),
+        (9, 512, 4096, "WARN"),  # 512e disk on an ashift-9 vdev: works, slowly
+        (9, 4096, 4096, "FAIL"),  # 4Kn disk: zpool refuses
+        (None, 512, 4096, "WARN"),
+    ],
+)
 def test_sector_size_against_ashift(ashift, logical, phys, result):
     p = single_disk_pool(ashift=ashift)
     probe = probe_with(disk(NEW, GiB, kernel="sdz", logical=logical, phys=phys))
@@ -162,6 +180,7 @@ def test_sector_size_against_ashift(ashift, logical, phys, result):
 
 
 # --- detach ---------------------------------------------------------------------------
+
 
 def detach(p, device, **kw):
     return build_plan(snap(p, **kw), Request("detach", p.name, device), FakeProbe())
@@ -197,32 +216,40 @@ def test_a_member_being_resilvered_is_not_a_copy():
     plan = detach(p, "/dev/sda")
     assert not check(plan, "redundancy kept").ok
     assert not check(plan, "not a resilver source").ok
-    other = detach(p, "/dev/sdb")       # the resilver target itself: cancels that resilver
+    other = detach(p, "/dev/sdb")  # the resilver target itself: cancels that resilver
     assert other.ok and "cancels" in check(other, "not a resilver source").reason
 
 
 def test_no_detach_of_a_possible_resilver_source_anywhere_in_the_pool():
     # A fresh attach shows both sides plain ONLINE: zpool does not say which one is incomplete.
-    p = pool("tank", mirror(0, sdisk("sda"), sdisk("sdb"), sdisk("sdc")),
-             scans=(scan("resilver", "scanning", pct_done=1.0),))
+    p = pool(
+        "tank",
+        mirror(0, sdisk("sda"), sdisk("sdb"), sdisk("sdc")),
+        scans=(scan("resilver", "scanning", pct_done=1.0),),
+    )
     c = check(detach(p, "/dev/sda"), "not a resilver source")
     assert not c.ok and "zpool wait -t resilver tank" in c.reason
 
 
 def test_detach_on_real_resilvering_capture():
     from zdash.parse.zpool_status import parse_status
-    text = open("tests/captures/degraded/zpool-status-s-P-p.resilvering.txt").read()
+
+    text = Path("tests/captures/degraded/zpool-status-s-P-p.resilvering.txt").read_text()
     (p,) = parse_status(["zpool", "status", "-s", "-P", "-p"], text)
-    assert not detach(p, "/tmp/zl/degraded/d1").ok              # the only complete copy
-    assert not detach(p, "/tmp/zl/degraded/d3").ok              # resilver running: wait
+    assert not detach(p, "/tmp/zl/degraded/d1").ok  # the only complete copy
+    assert not detach(p, "/tmp/zl/degraded/d3").ok  # resilver running: wait
     assert check(detach(p, "/tmp/zl/degraded/new2"), "redundancy kept").ok
 
 
 # --- replace --------------------------------------------------------------------------
 
+
 def replace(p, device, new=NEW, probe=None, **kw):
-    return build_plan(snap(p, **kw), Request("replace", p.name, device, new),
-                      probe or probe_with(disk(NEW, GiB, kernel="sdz")))
+    return build_plan(
+        snap(p, **kw),
+        Request("replace", p.name, device, new),
+        probe or probe_with(disk(NEW, GiB, kernel="sdz")),
+    )
 
 
 def test_replace_an_offlined_disk():
@@ -238,8 +265,9 @@ def test_replace_with_a_smaller_disk_fails():
 
 
 def test_replace_while_already_replacing():
-    rep = dataclasses.replace(mirror(1, sdisk("sdb", state="OFFLINE"), sdisk("sdx")),
-                              name="replacing-1", kind="replacing")
+    rep = dataclasses.replace(
+        mirror(1, sdisk("sdb", state="OFFLINE"), sdisk("sdx")), name="replacing-1", kind="replacing"
+    )
     p = pool("tank", mirror(0, sdisk("sda"), rep))
     c = check(replace(p, "/dev/sdb"), "not being replaced")
     assert not c.ok and "replacing-1" in c.reason
@@ -257,6 +285,7 @@ def test_replace_in_place_needs_a_new_disk_at_the_old_path():
 
 # --- offline / online / clear -----------------------------------------------------------
 
+
 def simple(action, p, device=None, **kw):
     return build_plan(snap(p, **kw), Request(action, p.name, device), FakeProbe())
 
@@ -267,9 +296,10 @@ def test_offline_boundaries():
     already = simple("offline", two_way(states=("ONLINE", "OFFLINE")), "/dev/sdb")
     assert "nothing to offline" in check(already, "device state").reason
     rz1 = pool("tank", raidz(0, sdisk("sda", state="OFFLINE"), sdisk("sdb"), sdisk("sdc")))
-    assert not simple("offline", rz1, "/dev/sdb").ok                     # a second column gone
-    rz2 = pool("tank", raidz(0, sdisk("sda", state="OFFLINE"), sdisk("sdb"), sdisk("sdc"), sdisk("sdd"),
-                             parity=2))
+    assert not simple("offline", rz1, "/dev/sdb").ok  # a second column gone
+    rz2 = pool(
+        "tank", raidz(0, sdisk("sda", state="OFFLINE"), sdisk("sdb"), sdisk("sdc"), sdisk("sdd"), parity=2)
+    )
     assert simple("offline", rz2, "/dev/sdb").ok
     assert simple("offline", two_way(), "/dev/sda").confirm_token == "/dev/sda"
 
@@ -287,19 +317,23 @@ def test_online_and_clear():
 
 # --- scrub ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("action,scans,ok,alternatives", [
-    ("scrub", (), True, ()),
-    ("scrub", (scan("scrub", "finished", end_time=1.0),), True, ()),
-    ("scrub", (scan("scrub", "scanning", pct_done=30.0),), False, ("scrub-pause", "scrub-stop")),
-    ("scrub", (scan("scrub", "paused", pct_done=30.0),), True, ("scrub-stop",)),
-    ("scrub", (scan("resilver", "scanning"),), False, ()),
-    ("scrub-pause", (scan("scrub", "scanning"),), True, ()),
-    ("scrub-pause", (scan("scrub", "paused"),), False, ("scrub", "scrub-stop")),
-    ("scrub-pause", (), False, ("scrub",)),
-    ("scrub-stop", (scan("scrub", "scanning"),), True, ()),
-    ("scrub-stop", (scan("scrub", "paused"),), True, ()),
-    ("scrub-stop", (scan("scrub", "finished"),), False, ("scrub",)),
-])
+
+@pytest.mark.parametrize(
+    "action,scans,ok,alternatives",
+    [
+        ("scrub", (), True, ()),
+        ("scrub", (scan("scrub", "finished", end_time=1.0),), True, ()),
+        ("scrub", (scan("scrub", "scanning", pct_done=30.0),), False, ("scrub-pause", "scrub-stop")),
+        ("scrub", (scan("scrub", "paused", pct_done=30.0),), True, ("scrub-stop",)),
+        ("scrub", (scan("resilver", "scanning"),), False, ()),
+        ("scrub-pause", (scan("scrub", "scanning"),), True, ()),
+        ("scrub-pause", (scan("scrub", "paused"),), False, ("scrub", "scrub-stop")),
+        ("scrub-pause", (), False, ("scrub",)),
+        ("scrub-stop", (scan("scrub", "scanning"),), True, ()),
+        ("scrub-stop", (scan("scrub", "paused"),), True, ()),
+        ("scrub-stop", (scan("scrub", "finished"),), False, ("scrub",)),
+    ],
+)
 def test_scrub_state_machine(action, scans, ok, alternatives):
     plan = simple(action, two_way(scans=scans))
     assert plan.ok is ok and plan.alternatives == alternatives
@@ -315,12 +349,20 @@ def test_resume_is_described_as_such():
 
 # --- promote --------------------------------------------------------------------------
 
+
 def ds(name, kind="filesystem", origin=None):
     return Dataset(name=name, kind=kind, origin=origin)
 
 
-CLONES = (ds("tank"), ds("tank/fs"), ds("tank/fs@a", "snapshot"), ds("tank/fs@b", "snapshot"),
-          ds("tank/fs@c", "snapshot"), ds("tank/clone", origin="tank/fs@b"), ds("tank/clone@c", "snapshot"))
+CLONES = (
+    ds("tank"),
+    ds("tank/fs"),
+    ds("tank/fs@a", "snapshot"),
+    ds("tank/fs@b", "snapshot"),
+    ds("tank/fs@c", "snapshot"),
+    ds("tank/clone", origin="tank/fs@b"),
+    ds("tank/clone@c", "snapshot"),
+)
 
 
 def promote(name, datasets=CLONES):
@@ -338,7 +380,7 @@ def test_promote_refusals():
     assert "snapshot" in check(promote("tank/fs@a"), "dataset").reason
     assert not promote("tank/nope").ok
     assert "could not be read" in check(promote("tank/clone", ()), "dataset").reason
-    clash = CLONES + (ds("tank/clone@a", "snapshot"),)       # @a moves with the origin: conflict
+    clash = CLONES + (ds("tank/clone@a", "snapshot"),)  # @a moves with the origin: conflict
     assert not check(promote("tank/clone", clash), "snapshot names").ok
     # @c exists on both but stays with tank/fs (newer than the origin): no conflict
     assert promote("tank/clone").ok
@@ -347,12 +389,14 @@ def test_promote_refusals():
 def test_promote_uses_libzfs_core_when_importable(monkeypatch):
     import sys
     import types
+
     monkeypatch.setitem(sys.modules, "libzfs_core", types.ModuleType("libzfs_core"))
     plan = promote("tank/clone")
     assert plan.via == "libzfs_core" and plan.argv == ("zfs", "promote", "tank/clone")
 
 
 # --- common ---------------------------------------------------------------------------
+
 
 def test_missing_pool_and_unreadable_status():
     plan = build_plan(snap(two_way()), Request("scrub", "nope"), FakeProbe())
@@ -374,8 +418,11 @@ def test_unknown_action():
 
 def test_no_plan_ever_adds_or_forces():
     """The wrong-verb disaster: whatever is asked, no argv is `zpool add`, none carries -f."""
-    pools = [single_disk_pool(), two_way(states=("ONLINE", "OFFLINE")),
-             pool("tank", raidz(0, sdisk("sda"), sdisk("sdb"), sdisk("sdc")))]
+    pools = [
+        single_disk_pool(),
+        two_way(states=("ONLINE", "OFFLINE")),
+        pool("tank", raidz(0, sdisk("sda"), sdisk("sdb"), sdisk("sdc"))),
+    ]
     probe = probe_with(disk(NEW, GiB, kernel="sdz"))
     for p in pools:
         for action in ACTIONS:

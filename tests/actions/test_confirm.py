@@ -1,4 +1,5 @@
 """The confirmation rule the confirm screen applies (the Pilot tests check the screen uses it)."""
+
 import pytest
 
 from tests.actions.helpers import FakeProbe, GiB, disk, scan, single_disk_pool, snap, two_way
@@ -10,8 +11,9 @@ NEW = "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"
 
 def plan(action, p=None, device=None, new=None):
     p = p or two_way()
-    return build_plan(snap(p), Request(action, p.name, device, new),
-                      FakeProbe({NEW: disk(NEW, GiB, kernel="sdz")}))
+    return build_plan(
+        snap(p), Request(action, p.name, device, new), FakeProbe({NEW: disk(NEW, GiB, kernel="sdz")})
+    )
 
 
 DISRUPTIVE = {
@@ -39,26 +41,31 @@ def test_typing_the_device_name_confirms(name):
     assert confirmation_ok(p, token, "enter")
     assert confirmation_ok(p, short, "enter")
     assert confirmation_ok(p, f"  {short} ", "enter")
-    assert not confirmation_ok(p, short, "y")                       # typed, but not submitted
-    assert not confirmation_ok(p, short[:-1], "enter")              # sdb does not confirm sdb1
+    assert not confirmation_ok(p, short, "y")  # typed, but not submitted
+    assert not confirmation_ok(p, short[:-1], "enter")  # sdb does not confirm sdb1
     assert not confirmation_ok(p, short + "1", "enter")
     assert not confirmation_ok(p, short.upper(), "enter")
     assert short in prompt(p)
 
 
 def test_which_device_is_typed():
-    assert DISRUPTIVE["detach"]().confirm_token == "/dev/sdb"         # the one that goes
-    assert DISRUPTIVE["replace"]().confirm_token == "/dev/sdb"        # the one being replaced
-    assert DISRUPTIVE["attach"]().confirm_token == NEW                # the disk that is overwritten
+    assert DISRUPTIVE["detach"]().confirm_token == "/dev/sdb"  # the one that goes
+    assert DISRUPTIVE["replace"]().confirm_token == "/dev/sdb"  # the one being replaced
+    assert DISRUPTIVE["attach"]().confirm_token == NEW  # the disk that is overwritten
     assert accepted_answers(DISRUPTIVE["attach"]()) == {NEW, "wwn-0x5000c500a1b2c3d4"}
 
 
-@pytest.mark.parametrize("p", [
-    plan("scrub"), plan("clear", two_way(states=("ONLINE", "DEGRADED"))),
-    plan("online", two_way(states=("ONLINE", "OFFLINE")), "/dev/sdb"),
-    plan("scrub-pause", two_way(scans=(scan("scrub", "scanning"),))),
-    plan("scrub-stop", two_way(scans=(scan("scrub", "scanning"),))),
-], ids=["scrub", "clear", "online", "pause", "stop"])
+@pytest.mark.parametrize(
+    "p",
+    [
+        plan("scrub"),
+        plan("clear", two_way(states=("ONLINE", "DEGRADED"))),
+        plan("online", two_way(states=("ONLINE", "OFFLINE")), "/dev/sdb"),
+        plan("scrub-pause", two_way(scans=(scan("scrub", "scanning"),))),
+        plan("scrub-stop", two_way(scans=(scan("scrub", "scanning"),))),
+    ],
+    ids=["scrub", "clear", "online", "pause", "stop"],
+)
 def test_routine_plans_need_the_explicit_key(p):
     assert p.ok and p.confirm_token is None
     assert confirmation_ok(p, None, "y") and confirmation_ok(p, None, "Y")

@@ -1,9 +1,11 @@
 """The executor: refuses outside live mode, re-validates against fresh state right before
 running, runs argv without a shell, and writes exactly one audit line per call."""
+
 import asyncio
 import json
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -44,14 +46,16 @@ def attach_plan(p=None):
 def fresh(*pools, **kw):
     async def get(plan):
         return snap(*pools, **kw)
+
     return get
 
 
 @pytest.mark.parametrize("mode", ["replay", "wall"])
 async def test_replay_and_wall_never_run(mode, audit):
     runner = FakeRunner()
-    out = await execute(attach_plan(), mode, fresh_state=fresh(single_disk_pool()), probe=probe(),
-                        audit=audit, runner=runner)
+    out = await execute(
+        attach_plan(), mode, fresh_state=fresh(single_disk_pool()), probe=probe(), audit=audit, runner=runner
+    )
     assert out.status == "refused" and mode in out.refused_reason and runner.ran == []
     (line,) = audit.read()
     assert line["outcome"] == "refused" and line["mode"] == mode and line["exit_code"] is None
@@ -59,8 +63,14 @@ async def test_replay_and_wall_never_run(mode, audit):
 
 async def test_live_run_and_its_audit_line(audit):
     runner = FakeRunner()
-    out = await execute(attach_plan(), "live", fresh_state=fresh(single_disk_pool()), probe=probe(),
-                        audit=audit, runner=runner)
+    out = await execute(
+        attach_plan(),
+        "live",
+        fresh_state=fresh(single_disk_pool()),
+        probe=probe(),
+        audit=audit,
+        runner=runner,
+    )
     assert out.ok and out.rc == 0 and runner.ran == [("zpool", "attach", "tank", "/dev/sdb", NEW)]
     (line,) = audit.read()
     assert line["argv"] == ["zpool", "attach", "tank", "/dev/sdb", NEW] and line["exit_code"] == 0
@@ -71,8 +81,14 @@ async def test_live_run_and_its_audit_line(audit):
 
 async def test_failed_command_keeps_stderr(audit):
     runner = FakeRunner(1, stderr="cannot attach /dev/sdz to /dev/sdb: device is too small\n")
-    out = await execute(attach_plan(), "live", fresh_state=fresh(single_disk_pool()), probe=probe(),
-                        audit=audit, runner=runner)
+    out = await execute(
+        attach_plan(),
+        "live",
+        fresh_state=fresh(single_disk_pool()),
+        probe=probe(),
+        audit=audit,
+        runner=runner,
+    )
     assert out.status == "failed" and out.rc == 1 and "too small" in out.stderr
     assert audit.read()[0]["stderr"].startswith("cannot attach")
 
@@ -88,14 +104,15 @@ async def test_a_changed_pool_is_refused_with_the_difference(audit):
     assert "+ sda disk OFFLINE guid=guid-sda path=/dev/sda" in out.difference
     line = audit.read()[0]
     assert line["difference"] == list(out.difference) and line["outcome"] == "refused"
-    assert any(not c["ok"] for c in line["preflight_fresh"])   # the fresh plan fails too
+    assert any(not c["ok"] for c in line["preflight_fresh"])  # the fresh plan fails too
 
 
 async def test_a_device_that_vanished_before_confirmation(audit):
     runner = FakeRunner()
     plan = attach_plan()
-    out = await execute(plan, "live", fresh_state=fresh(single_disk_pool()), probe=FakeProbe(),
-                        audit=audit, runner=runner)
+    out = await execute(
+        plan, "live", fresh_state=fresh(single_disk_pool()), probe=FakeProbe(), audit=audit, runner=runner
+    )
     assert out.status == "refused" and runner.ran == [] and "target exists" in out.refused_reason
     assert out.difference == ()
 
@@ -103,42 +120,57 @@ async def test_a_device_that_vanished_before_confirmation(audit):
 async def test_a_failing_plan_is_refused_without_looking_further(audit):
     runner = FakeRunner()
     plan = build_plan(snap(single_disk_pool()), Request("detach", "tank", "/dev/sdb"), probe())
-    out = await execute(plan, "live", fresh_state=fresh(single_disk_pool()), probe=probe(),
-                        audit=audit, runner=runner)
+    out = await execute(
+        plan, "live", fresh_state=fresh(single_disk_pool()), probe=probe(), audit=audit, runner=runner
+    )
     assert out.status == "refused" and "pre-flight failed" in out.refused_reason and runner.ran == []
 
 
 async def test_unreadable_fresh_state_is_a_refusal(audit):
     async def broken(plan):
         raise OSError("zpool hung")
-    out = await execute(attach_plan(), "live", fresh_state=broken, probe=probe(), audit=audit,
-                        runner=FakeRunner())
+
+    out = await execute(
+        attach_plan(), "live", fresh_state=broken, probe=probe(), audit=audit, runner=FakeRunner()
+    )
     assert out.status == "refused" and "zpool hung" in out.refused_reason
     assert audit.read()[0]["outcome"] == "refused"
 
 
 async def test_no_audit_no_action(tmp_path):
-    blocked = tmp_path / "a-file"          # its "subdirectory" cannot exist, even for root
+    blocked = tmp_path / "a-file"  # its "subdirectory" cannot exist, even for root
     blocked.write_text("")
     runner = FakeRunner()
-    out = await execute(attach_plan(), "live", fresh_state=fresh(single_disk_pool()), probe=probe(),
-                        audit=AuditLog(str(blocked / "sub" / "audit.jsonl")), runner=runner)
+    out = await execute(
+        attach_plan(),
+        "live",
+        fresh_state=fresh(single_disk_pool()),
+        probe=probe(),
+        audit=AuditLog(str(blocked / "sub" / "audit.jsonl")),
+        runner=runner,
+    )
     assert out.status == "refused" and "audit log" in out.refused_reason and runner.ran == []
 
 
 async def test_one_action_at_a_time(audit):
     runner = FakeRunner(delay=0.2)
     kw = dict(fresh_state=fresh(single_disk_pool()), probe=probe(), audit=audit, runner=runner)
-    first, second = await asyncio.gather(execute(attach_plan(), "live", **kw),
-                                         execute(attach_plan(), "live", **kw))
+    first, second = await asyncio.gather(
+        execute(attach_plan(), "live", **kw), execute(attach_plan(), "live", **kw)
+    )
     assert first.ok and second.status == "refused" and "still running" in second.refused_reason
     assert len(runner.ran) == 1 and len(audit.read()) == 2
 
 
 async def test_promote_through_libzfs_core(audit, monkeypatch):
     from tests.actions.helpers import Dataset
-    datasets = (Dataset("tank", "filesystem"), Dataset("tank/fs", "filesystem"),
-                Dataset("tank/fs@s", "snapshot"), Dataset("tank/c", "filesystem", origin="tank/fs@s"))
+
+    datasets = (
+        Dataset("tank", "filesystem"),
+        Dataset("tank/fs", "filesystem"),
+        Dataset("tank/fs@s", "snapshot"),
+        Dataset("tank/c", "filesystem", origin="tank/fs@s"),
+    )
     called = []
     monkeypatch.setattr("zdash.actions.catalog.promote_via", lambda: "libzfs_core", raising=False)
     monkeypatch.setattr("zdash.actions.promote.promote_via", lambda: "libzfs_core")
@@ -146,8 +178,14 @@ async def test_promote_through_libzfs_core(audit, monkeypatch):
     plan = build_plan(snap(two_way(), datasets=datasets), Request("promote", "tank", "tank/c"), probe())
     assert plan.via == "libzfs_core"
     runner = FakeRunner()
-    out = await execute(plan, "live", fresh_state=fresh(two_way(), datasets=datasets), probe=probe(),
-                        audit=audit, runner=runner)
+    out = await execute(
+        plan,
+        "live",
+        fresh_state=fresh(two_way(), datasets=datasets),
+        probe=probe(),
+        audit=audit,
+        runner=runner,
+    )
     assert out.ok and called == ["tank/c"] and runner.ran == []
     assert audit.read()[0]["via"] == "libzfs_core"
 
@@ -159,11 +197,12 @@ async def test_audit_is_append_only_and_one_line_per_run(audit):
     kw = dict(fresh_state=fresh(single_disk_pool()), probe=probe(), audit=audit, runner=FakeRunner())
     await execute(attach_plan(), "live", **kw)
     await execute(attach_plan(), "replay", **kw)
-    await execute(build_plan(snap(single_disk_pool()), Request("detach", "tank", "/dev/sdb"), probe()),
-                  "live", **kw)
-    lines = open(audit.path).read().splitlines()
+    await execute(
+        build_plan(snap(single_disk_pool()), Request("detach", "tank", "/dev/sdb"), probe()), "live", **kw
+    )
+    lines = Path(audit.path).read_text().splitlines()
     assert lines[0] == '{"earlier": true}' and len(lines) == 4
-    records = [json.loads(l) for l in lines[1:]]
+    records = [json.loads(line) for line in lines[1:]]
     assert [r["outcome"] for r in records] == ["ok", "refused", "refused"]
 
 

@@ -1,5 +1,6 @@
 """fresh_snapshot and execute through the real Runner and SnapshotBuilder, against the stand-in
 zpool that replays captured output (tests/fakes/bin)."""
+
 import os
 
 from zdash.actions import AuditLog, Request, execute, fresh_snapshot, plan_now
@@ -17,7 +18,7 @@ async def test_one_round_gives_the_pool_with_space_and_sources(monkeypatch):
     snap = await fresh_snapshot("healthy")
     pool = snap.pool("healthy")
     assert pool is not None and [v.name for v in pool.top_level] == ["mirror-0", "mirror-1"]
-    assert pool.top_level[0].alloc is not None                     # zpool list joined
+    assert pool.top_level[0].alloc is not None  # zpool list joined
     assert {s.key for s in snap.sources} >= {"version", "status", "list", "devices"}
     assert all(s.ok for s in snap.sources if s.key in ("status", "list"))
 

@@ -1,4 +1,5 @@
 """The host probe, on what a dev box has: files, /dev/null, a fake blkid, fake mounts."""
+
 import os
 import stat
 
@@ -27,8 +28,9 @@ def test_files_missing_and_char_devices(tmp_path):
 
 def test_mounts_and_swaps(tmp_path):
     mounts = tmp_path / "mounts"
-    mounts.write_text("/dev/sdz1 /srv/my\\040data ext4 rw 0 0\nproc /proc proc rw 0 0\n"
-                      "/dev/sdy1 /other ext4 rw 0 0\n")
+    mounts.write_text(
+        "/dev/sdz1 /srv/my\\040data ext4 rw 0 0\nproc /proc proc rw 0 0\n/dev/sdy1 /other ext4 rw 0 0\n"
+    )
     swaps = tmp_path / "swaps"
     swaps.write_text("Filename Type Size Used Priority\n/dev/sdz2 partition 1 0 -2\n")
     probe = HostProbe(mounts=str(mounts), swaps=str(swaps))
@@ -38,18 +40,21 @@ def test_mounts_and_swaps(tmp_path):
 
 def test_signatures_through_blkid(tmp_path, monkeypatch):
     fake = tmp_path / "blkid"
-    fake.write_text("#!/bin/sh\ncase \"$4\" in\n"
-                    "  /dev/sdz) echo PTTYPE=gpt; exit 0;;\n"
-                    "  /dev/sdz1) printf 'LABEL=oldpool\\nTYPE=zfs_member\\n'; exit 0;;\n"
-                    "  *) exit 2;;\nesac\n")
+    fake.write_text(
+        '#!/bin/sh\ncase "$4" in\n'
+        "  /dev/sdz) echo PTTYPE=gpt; exit 0;;\n"
+        "  /dev/sdz1) printf 'LABEL=oldpool\\nTYPE=zfs_member\\n'; exit 0;;\n"
+        "  *) exit 2;;\nesac\n"
+    )
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setattr(os, "access", lambda *a, **k: True)
     sigs, err = HostProbe(blkid=str(fake))._signatures(("sdz", "sdz1", "sdz9"))
-    assert err is None and sigs == (("sdz1", "zfs_member", "oldpool"),)   # a bare GPT is no use
+    assert err is None and sigs == (("sdz1", "zfs_member", "oldpool"),)  # a bare GPT is no use
     sigs, err = HostProbe(blkid=str(tmp_path / "none"))._signatures(("sdz",))
     assert sigs == () and "not installed" in err
-    warn = pf.target_not_in_pool(DeviceInfo("/dev/sdz", True, "block", "/dev/sdz", "sdz", 1,
-                                            probe_error=err), pf.Snapshot(0.0))
+    warn = pf.target_not_in_pool(
+        DeviceInfo("/dev/sdz", True, "block", "/dev/sdz", "sdz", 1, probe_error=err), pf.Snapshot(0.0)
+    )
     assert warn.mark == "WARN"
 
 
@@ -67,7 +72,10 @@ def test_stable_aliases(tmp_path):
     (by_id / "ata-DISK").symlink_to(target)
     (by_id / "wwn-0x5").symlink_to(target)
     (by_id / "other").symlink_to(tmp_path)
-    assert HostProbe(by_id=str(by_id))._aliases(str(target)) == (str(by_id / "wwn-0x5"), str(by_id / "ata-DISK"))
+    assert HostProbe(by_id=str(by_id))._aliases(str(target)) == (
+        str(by_id / "wwn-0x5"),
+        str(by_id / "ata-DISK"),
+    )
 
 
 def _some_block_device():
@@ -90,6 +98,10 @@ def test_a_real_block_device():
 def test_replay_probe_checks_nothing_on_this_host():
     info = ReplayProbe().info("/dev/sdz")
     assert info.kind == "unknown"
-    for check in (pf.target_exists(info), pf.target_unused(info), pf.target_not_mounted(info),
-                  pf.target_not_in_pool(info, pf.Snapshot(0.0))):
+    for check in (
+        pf.target_exists(info),
+        pf.target_unused(info),
+        pf.target_not_mounted(info),
+        pf.target_not_in_pool(info, pf.Snapshot(0.0)),
+    ):
         assert check.mark == "WARN" and "replay" in check.reason

@@ -18,19 +18,34 @@ from zdash.actions.plan import difference, fingerprint
 from zdash.checks._common import act
 
 
-@pytest.mark.parametrize("suggestion,expected", [
-    (act("Offline", "offline", "zpool", "offline", "tank", "/dev/sdb"), Request("offline", "tank", "/dev/sdb")),
-    (act("Online", "online", "zpool", "online", "tank", "/dev/sdb"), Request("online", "tank", "/dev/sdb")),
-    (act("Replace", "replace", "zpool", "replace", "tank", "/dev/sdb"), Request("replace", "tank", "/dev/sdb")),
-    (act("Attach", "attach", "zpool", "attach", "tank", "/dev/sdb"), Request("attach", "tank", "/dev/sdb")),
-    (act("Clear", "clear", "zpool", "clear", "tank"), Request("clear", "tank")),
-    (act("Clear", "clear", "zpool", "clear", "tank", "sda"), Request("clear", "tank", "sda")),
-    (act("Scrub", "scrub", "zpool", "scrub", "tank"), Request("scrub", "tank")),
-    (act("Pause", "scrub", "zpool", "scrub", "-p", "tank"), Request("scrub-pause", "tank")),
-    (act("Stop", "scrub", "zpool", "scrub", "-s", "tank"), Request("scrub-stop", "tank")),
-    (act("Resume error scrub", "scrub", "zpool", "scrub", "-e", "tank"), Request("scrub", "tank")),
-    (act("Promote", "promote", "zfs", "promote", "tank/c"), Request("promote", "tank", "tank/c")),
-])
+@pytest.mark.parametrize(
+    "suggestion,expected",
+    [
+        (
+            act("Offline", "offline", "zpool", "offline", "tank", "/dev/sdb"),
+            Request("offline", "tank", "/dev/sdb"),
+        ),
+        (
+            act("Online", "online", "zpool", "online", "tank", "/dev/sdb"),
+            Request("online", "tank", "/dev/sdb"),
+        ),
+        (
+            act("Replace", "replace", "zpool", "replace", "tank", "/dev/sdb"),
+            Request("replace", "tank", "/dev/sdb"),
+        ),
+        (
+            act("Attach", "attach", "zpool", "attach", "tank", "/dev/sdb"),
+            Request("attach", "tank", "/dev/sdb"),
+        ),
+        (act("Clear", "clear", "zpool", "clear", "tank"), Request("clear", "tank")),
+        (act("Clear", "clear", "zpool", "clear", "tank", "sda"), Request("clear", "tank", "sda")),
+        (act("Scrub", "scrub", "zpool", "scrub", "tank"), Request("scrub", "tank")),
+        (act("Pause", "scrub", "zpool", "scrub", "-p", "tank"), Request("scrub-pause", "tank")),
+        (act("Stop", "scrub", "zpool", "scrub", "-s", "tank"), Request("scrub-stop", "tank")),
+        (act("Resume error scrub", "scrub", "zpool", "scrub", "-e", "tank"), Request("scrub", "tank")),
+        (act("Promote", "promote", "zfs", "promote", "tank/c"), Request("promote", "tank", "tank/c")),
+    ],
+)
 def test_request_from_the_checks_suggestions(suggestion, expected):
     assert request_from_suggestion(suggestion) == expected
 
@@ -50,8 +65,10 @@ def test_read_only_suggestions_are_not_guided():
 def test_suggestions_of_the_real_checks_build_plans():
     """Every guided action the checks emit for a degraded pool turns into a plan."""
     from zdash.checks.registry import run_checks
-    p = pool("tank", mirror(0, sdisk("sda"), sdisk("sdb", state="FAULTED", errors=(3, 0, 9))),
-             state="DEGRADED")
+
+    p = pool(
+        "tank", mirror(0, sdisk("sda"), sdisk("sdb", state="FAULTED", errors=(3, 0, 9))), state="DEGRADED"
+    )
     s = snap(p)
     findings = run_checks([s])
     guided = [a for f in findings for a in f.actions if a.action]
@@ -66,8 +83,10 @@ def test_fingerprint_and_difference():
     fa, fb = fingerprint(a), fingerprint(b)
     assert fa[0] == "pool tank ONLINE guid=guid-tank"
     assert difference(fa, fa) == ()
-    assert difference(fa, fb) == ("- sdb disk ONLINE guid=guid-sdb path=/dev/sdb",
-                                  "+ sdb disk OFFLINE guid=guid-sdb path=/dev/sdb")
+    assert difference(fa, fb) == (
+        "- sdb disk ONLINE guid=guid-sdb path=/dev/sdb",
+        "+ sdb disk OFFLINE guid=guid-sdb path=/dev/sdb",
+    )
     # Counters and scan progress do not count as change; a scan starting does.
     noisy = pool("tank", mirror(0, sdisk("sda", errors=(5, 0, 0)), sdisk("sdb"), size=1, alloc=2, free=3))
     assert difference(fingerprint(two_way()), fingerprint(noisy)) == ()
@@ -83,13 +102,14 @@ def _plan(action, p, device=None, new=None):
 
 def test_progress_of_a_resilver():
     plan = _plan("attach", single_disk_pool(), "/dev/sdb", "/dev/sdz")
-    resilvering = pool("tank", mirror(0, sdisk("sdb"), sdisk("sdz")),
-                       scans=(scan("resilver", "scanning", pct_done=42.5),))
+    resilvering = pool(
+        "tank", mirror(0, sdisk("sdb"), sdisk("sdz")), scans=(scan("resilver", "scanning", pct_done=42.5),)
+    )
     pr = progress(plan, snap(resilvering))
     assert not pr.done and pr.pct == 42.5 and "42.5%" in pr.text
     done = pool("tank", mirror(0, sdisk("sdb"), sdisk("sdz")), scans=(scan("resilver", "finished"),))
     assert progress(plan, snap(done)).done
-    assert not progress(plan, snap(single_disk_pool())).done       # not attached yet
+    assert not progress(plan, snap(single_disk_pool())).done  # not attached yet
 
 
 def test_progress_of_scrub_and_others():
@@ -98,13 +118,16 @@ def test_progress_of_scrub_and_others():
     assert progress(start, snap(running)).pct == 10.0
     finished = two_way(scans=(scan("scrub", "finished", end_time=2000.0),))
     assert progress(start, snap(finished), since=1000.0).done
-    assert not progress(start, snap(finished), since=5000.0).done   # an older scrub
+    assert not progress(start, snap(finished), since=5000.0).done  # an older scrub
     det = _plan("detach", two_way(), "/dev/sdb")
     assert not progress(det, snap(two_way())).done
     assert progress(det, snap(pool("tank", mirror(0, sdisk("sda"))))).done
     off = _plan("offline", two_way(), "/dev/sdb")
     assert progress(off, snap(two_way(states=("ONLINE", "OFFLINE")))).done
-    prom = build_plan(snap(two_way(), datasets=(Dataset("tank/c", "filesystem", origin="tank/fs@s"),)),
-                      Request("promote", "tank", "tank/c"), FakeProbe())
+    prom = build_plan(
+        snap(two_way(), datasets=(Dataset("tank/c", "filesystem", origin="tank/fs@s"),)),
+        Request("promote", "tank", "tank/c"),
+        FakeProbe(),
+    )
     after = snap(two_way(), datasets=(Dataset("tank/c", "filesystem"),))
     assert progress(prom, after).done

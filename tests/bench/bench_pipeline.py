@@ -8,6 +8,7 @@ parse + snapshot fold, and the checks over a full history window (what the dashb
 every frame). Ratios are against the baseline measured in the same run, so the figures compare
 across machines; a wall display at 1 tick/s has 1000 ms per tick to spend.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -56,8 +57,11 @@ def bench(name: str) -> tuple[int, float, float, float]:
 def long_history_ms(name: str, seconds: int = 600) -> float:
     """One frame's checks over a full 10-minute window (a wall display after 10 minutes): the
     recording's snapshots repeated, one second apart."""
-    snaps = [s for s in __import__("zdash.sources.replay", fromlist=["x"]).load_replay(
-        scenarios.path_of(name))[1] if s.pools]
+    snaps = [
+        s
+        for s in __import__("zdash.sources.replay", fromlist=["x"]).load_replay(scenarios.path_of(name))[1]
+        if s.pools
+    ]
     t0 = snaps[0].time
     history = tuple(dataclasses.replace(snaps[i % len(snaps)], time=t0 + i) for i in range(seconds))
     return _ms(lambda: run_checks(history))
@@ -65,17 +69,23 @@ def long_history_ms(name: str, seconds: int = 600) -> float:
 
 def main(names: list[str]) -> int:
     rows = [(name, *bench(name)) for name in names or scenarios.names()]
-    print(f"{'scenario':22} {'ticks':>5} {'read ms':>8} {'fold ms':>8} {'x read':>6} "
-          f"{'checks ms':>9} {'x read':>6}")
+    print(
+        f"{'scenario':22} {'ticks':>5} {'read ms':>8} {'fold ms':>8} {'x read':>6} "
+        f"{'checks ms':>9} {'x read':>6}"
+    )
     for name, n, r, f, c in rows:
         print(f"{name:22} {n:5d} {r:8.2f} {f:8.2f} {f / r:6.1f} {c:9.2f} {c / r:6.1f}")
     med = [statistics.median(col) for col in zip(*(row[2:] for row in rows))]
-    print(f"{'median per tick':28} {med[0]:8.2f} {med[1]:8.2f} {med[1] / med[0]:6.1f} "
-          f"{med[2]:9.2f} {med[2] / med[0]:6.1f}")
+    print(
+        f"{'median per tick':28} {med[0]:8.2f} {med[1]:8.2f} {med[1] / med[0]:6.1f} "
+        f"{med[2]:9.2f} {med[2] / med[0]:6.1f}"
+    )
     name = "degraded-resilver" if "degraded-resilver" in (names or scenarios.names()) else rows[0][0]
     full = long_history_ms(name)
-    print(f"\nchecks over a 600-snapshot window ({name}): {full:.1f} ms per frame "
-          f"= {full / med[0]:.0f}x one tick's read, {full / 10:.1f} % of a 1 s tick")
+    print(
+        f"\nchecks over a 600-snapshot window ({name}): {full:.1f} ms per frame "
+        f"= {full / med[0]:.0f}x one tick's read, {full / 10:.1f} % of a 1 s tick"
+    )
     return 0
 
 

@@ -2,9 +2,10 @@
 
 Latencies are given in ms here (converted to the model's ns), sizes in bytes, times in seconds.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from zdash.checks.finding import Finding, Severity
 from zdash.model import Dataset, DiskIo, IoStats, Pool, Scan, Snapshot, Vdev
@@ -15,26 +16,56 @@ T0 = 1_700_000_000.0
 DAY = 86400.0
 
 
-def leaf(name: str, *, util: float | None = None, read_ms: float | None = None,
-         write_ms: float | None = None, read_bps: float = 0.0, write_bps: float = 0.0,
-         io: bool = True, state: str = "ONLINE", kind: str = "disk", errors=(0, 0, 0),
-         slow_ios: int | None = None, native_sector: int | None = None,
-         physical_ashift: int | None = None, rotational: bool | None = None,
-         aux: str | None = None, path: str | None = None, vclass: str = "normal",
-         **space) -> Vdev:
+def leaf(
+    name: str,
+    *,
+    util: float | None = None,
+    read_ms: float | None = None,
+    write_ms: float | None = None,
+    read_bps: float = 0.0,
+    write_bps: float = 0.0,
+    io: bool = True,
+    state: str = "ONLINE",
+    kind: str = "disk",
+    errors=(0, 0, 0),
+    slow_ios: int | None = None,
+    native_sector: int | None = None,
+    physical_ashift: int | None = None,
+    rotational: bool | None = None,
+    aux: str | None = None,
+    path: str | None = None,
+    vclass: str = "normal",
+    **space,
+) -> Vdev:
     return Vdev(
-        name=name, kind=kind, state=state, vclass=vclass,
+        name=name,
+        kind=kind,
+        state=state,
+        vclass=vclass,
         path=path if path is not None else (name if name.startswith("/") else f"/dev/{name}"),
-        guid=f"guid-{name}", read_errors=errors[0], write_errors=errors[1],
-        checksum_errors=errors[2], slow_ios=slow_ios, aux=aux, native_sector=native_sector,
-        physical_ashift=physical_ashift, rotational=rotational,
+        guid=f"guid-{name}",
+        read_errors=errors[0],
+        write_errors=errors[1],
+        checksum_errors=errors[2],
+        slow_ios=slow_ios,
+        aux=aux,
+        native_sector=native_sector,
+        physical_ashift=physical_ashift,
+        rotational=rotational,
         device=None if kind == "file" else name,
-        io=IoStats(read_ops=read_bps / 65536, write_ops=write_bps / 65536, read_bytes=read_bps,
-                   write_bytes=write_bps,
-                   disk_wait_read=None if read_ms is None else read_ms * 1e6,
-                   disk_wait_write=None if write_ms is None else write_ms * 1e6) if io else None,
+        io=IoStats(
+            read_ops=read_bps / 65536,
+            write_ops=write_bps / 65536,
+            read_bytes=read_bps,
+            write_bytes=write_bps,
+            disk_wait_read=None if read_ms is None else read_ms * 1e6,
+            disk_wait_write=None if write_ms is None else write_ms * 1e6,
+        )
+        if io
+        else None,
         disk=DiskIo(device=name, util_pct=util) if util is not None else None,
-        **space)
+        **space,
+    )
 
 
 def space(size: int, fill_pct: float) -> dict:
@@ -43,16 +74,38 @@ def space(size: int, fill_pct: float) -> dict:
     return {"size": size, "alloc": alloc, "free": size - alloc}
 
 
-def mirror(index: int, *leaves: Vdev, state: str = "ONLINE", ashift: int | None = 12,
-           vclass: str = "normal", **space_kw) -> Vdev:
-    return Vdev(name=f"mirror-{index}", kind="mirror", state=state, vclass=vclass,
-                children=tuple(leaves), guid=f"guid-mirror-{index}", ashift=ashift, **space_kw)
+def mirror(
+    index: int,
+    *leaves: Vdev,
+    state: str = "ONLINE",
+    ashift: int | None = 12,
+    vclass: str = "normal",
+    **space_kw,
+) -> Vdev:
+    return Vdev(
+        name=f"mirror-{index}",
+        kind="mirror",
+        state=state,
+        vclass=vclass,
+        children=tuple(leaves),
+        guid=f"guid-mirror-{index}",
+        ashift=ashift,
+        **space_kw,
+    )
 
 
-def raidz(index: int, *leaves: Vdev, parity: int = 1, state: str = "ONLINE",
-          ashift: int | None = 12, **space_kw) -> Vdev:
-    return Vdev(name=f"raidz{parity}-{index}", kind=f"raidz{parity}", state=state,
-                children=tuple(leaves), guid=f"guid-raidz-{index}", ashift=ashift, **space_kw)
+def raidz(
+    index: int, *leaves: Vdev, parity: int = 1, state: str = "ONLINE", ashift: int | None = 12, **space_kw
+) -> Vdev:
+    return Vdev(
+        name=f"raidz{parity}-{index}",
+        kind=f"raidz{parity}",
+        state=state,
+        children=tuple(leaves),
+        guid=f"guid-raidz-{index}",
+        ashift=ashift,
+        **space_kw,
+    )
 
 
 def pool(name: str, *tops: Vdev, state: str = "ONLINE", **kw) -> Pool:
@@ -65,14 +118,23 @@ def pool(name: str, *tops: Vdev, state: str = "ONLINE", **kw) -> Pool:
     return Pool(name=name, state=state, root=root, guid=f"guid-{name}", **kw)
 
 
-def snap(t: float, *pools: Pool, datasets: tuple[Dataset, ...] = (),
-         zfs_version: str | None = "zfs-2.3.2-2~bpo12+2") -> Snapshot:
-    return Snapshot(time=t, pools=tuple(pools), datasets=datasets, zfs_version=zfs_version,
-                    interval=1.0)
+def snap(
+    t: float,
+    *pools: Pool,
+    datasets: tuple[Dataset, ...] = (),
+    zfs_version: str | None = "zfs-2.3.2-2~bpo12+2",
+) -> Snapshot:
+    return Snapshot(time=t, pools=tuple(pools), datasets=datasets, zfs_version=zfs_version, interval=1.0)
 
 
-def history(make_pool: Callable[[int], Pool | tuple[Pool, ...]], n: int, *, interval: float = 1.0,
-            start: float = T0, **snap_kw) -> list[Snapshot]:
+def history(
+    make_pool: Callable[[int], Pool | tuple[Pool, ...]],
+    n: int,
+    *,
+    interval: float = 1.0,
+    start: float = T0,
+    **snap_kw,
+) -> list[Snapshot]:
     """n snapshots, oldest first; make_pool(i) builds the pool(s) of sample i."""
     out = []
     for i in range(n):
@@ -97,16 +159,25 @@ def fs(name: str, **kw) -> Dataset:
 
 def healthy_two_mirrors(i: int = 0, *, fill: float = 15.0, load: bool = True) -> Pool:
     """Two 2-way mirrors of equal 1 GiB disks under even load (the `healthy` capture)."""
+
     def disk(name: str, util: float) -> Vdev:
         if not load:
             return leaf(name, util=0.0)
-        return leaf(name, util=util, read_ms=4.0 + (i % 3) * 0.5, write_ms=6.0 + (i % 2),
-                    read_bps=20 * MiB, write_bps=10 * MiB)
-    return pool("tank",
-                mirror(0, disk("sda", 40.0), disk("sdb", 44.0), **space(GiB, fill)),
-                mirror(1, disk("sdc", 42.0), disk("sdd", 38.0), **space(GiB, fill + 0.1)),
-                scans=(scan(end_time=T0 - 3 * DAY, start_time=T0 - 3 * DAY - 600, processed=0,
-                            errors=0),))
+        return leaf(
+            name,
+            util=util,
+            read_ms=4.0 + (i % 3) * 0.5,
+            write_ms=6.0 + (i % 2),
+            read_bps=20 * MiB,
+            write_bps=10 * MiB,
+        )
+
+    return pool(
+        "tank",
+        mirror(0, disk("sda", 40.0), disk("sdb", 44.0), **space(GiB, fill)),
+        mirror(1, disk("sdc", 42.0), disk("sdd", 38.0), **space(GiB, fill + 0.1)),
+        scans=(scan(end_time=T0 - 3 * DAY, start_time=T0 - 3 * DAY - 600, processed=0, errors=0),),
+    )
 
 
 def by_check(findings: list[Finding], check: str) -> list[Finding]:

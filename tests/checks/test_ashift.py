@@ -1,4 +1,5 @@
 """ashift: mixed top-level ashift, native sector larger than configured, small-ashift advice."""
+
 from __future__ import annotations
 
 from tests.checks.builders import T0, evidence, leaf, mirror, one, pool, snap
@@ -15,13 +16,22 @@ def check_now(p):
 
 def test_mixed_ashift_blocks_removal_forever():
     """ashift-mismatch capture: mirror-0 created with ashift=9, mirror-1 added with ashift=12."""
-    p = pool("ashift", mirror(0, leaf("/a/d1", kind="file"), leaf("/a/d2", kind="file"), ashift=9),
-             mirror(1, leaf("/a/d3", kind="file"), leaf("/a/d4", kind="file"), ashift=12))
+    p = pool(
+        "ashift",
+        mirror(0, leaf("/a/d1", kind="file"), leaf("/a/d2", kind="file"), ashift=9),
+        mirror(1, leaf("/a/d3", kind="file"), leaf("/a/d4", kind="file"), ashift=12),
+    )
     findings = check_now(p)
     mixed = one(findings, subject="ashift")
-    assert mixed.severity == Severity.WARNING and mixed.title == "ashift mixes ashift 9 and 12 across top-level vdevs"
+    assert (
+        mixed.severity == Severity.WARNING
+        and mixed.title == "ashift mixes ashift 9 and 12 across top-level vdevs"
+    )
     assert "zpool remove" in mixed.why
-    assert evidence(mixed) == {"mirror-0": "ashift 9 (512 B sectors)", "mirror-1": "ashift 12 (4096 B sectors)"}
+    assert evidence(mixed) == {
+        "mirror-0": "ashift 9 (512 B sectors)",
+        "mirror-1": "ashift 12 (4096 B sectors)",
+    }
     small = one(findings, subject="mirror-0")
     assert small.severity == Severity.INFO and small.subject_kind == "vdev"
     assert not any(f.subject == "mirror-1" for f in findings)
@@ -34,7 +44,7 @@ def test_native_sector_larger_than_configured_is_read_modify_write():
     assert f.severity == Severity.WARNING and f.subject_kind == "leaf"
     assert f.title == "/dev/sdb: configured 512B, native 4096B sectors"
     assert "read-modify-write" in f.why
-    assert not any(x.subject == "mirror-0" for x in findings)       # the warning already says it
+    assert not any(x.subject == "mirror-0" for x in findings)  # the warning already says it
     assert not any(x.subject == "/dev/sda" for x in findings)
 
 
@@ -51,11 +61,17 @@ def test_matching_sectors_and_unknown_ashift_are_quiet():
 
 def test_ashift_boundary_for_advice():
     assert check_now(pool("t", mirror(0, leaf("a"), leaf("b"), ashift=12))) == []
-    assert one(check_now(pool("t", mirror(0, leaf("a"), leaf("b"), ashift=11))), subject="mirror-0").severity == Severity.INFO
+    assert (
+        one(check_now(pool("t", mirror(0, leaf("a"), leaf("b"), ashift=11))), subject="mirror-0").severity
+        == Severity.INFO
+    )
 
 
 def test_log_vdev_ashift_is_not_part_of_the_mix():
-    p = pool("tank", mirror(0, leaf("a"), leaf("b"), ashift=12),
-             mirror(1, leaf("c"), leaf("d"), ashift=12),
-             mirror(2, leaf("nvme0"), leaf("nvme1"), ashift=13, vclass="log"))
+    p = pool(
+        "tank",
+        mirror(0, leaf("a"), leaf("b"), ashift=12),
+        mirror(1, leaf("c"), leaf("d"), ashift=12),
+        mirror(2, leaf("nvme0"), leaf("nvme1"), ashift=13, vclass="log"),
+    )
     assert check_now(p) == []

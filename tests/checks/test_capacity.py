@@ -1,4 +1,5 @@
 """capacity: thresholds at their edges, full vdevs in roomy pools, real headroom, time-to-full."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,7 +14,9 @@ CFG = CheckConfig()
 
 def tank(pool_pct, *, vdev_pcts=None):
     vdev_pcts = vdev_pcts or (pool_pct, pool_pct)
-    tops = [mirror(i, leaf(f"a{i}"), leaf(f"b{i}"), **space(100 * GiB, pct)) for i, pct in enumerate(vdev_pcts)]
+    tops = [
+        mirror(i, leaf(f"a{i}"), leaf(f"b{i}"), **space(100 * GiB, pct)) for i, pct in enumerate(vdev_pcts)
+    ]
     size = 200 * GiB
     alloc = int(size * pool_pct / 100)
     return pool("tank", *tops, size=size, alloc=alloc, free=size - alloc)
@@ -23,8 +26,10 @@ def check_now(p, cfg=CFG, **snap_kw):
     return capacity.check([snap(T0, p, **snap_kw)], cfg)
 
 
-@pytest.mark.parametrize("pct, expected", [
-    (79.9, None), (80.0, Severity.WARNING), (89.9, Severity.WARNING), (90.0, Severity.CRITICAL)])
+@pytest.mark.parametrize(
+    "pct, expected",
+    [(79.9, None), (80.0, Severity.WARNING), (89.9, Severity.WARNING), (90.0, Severity.CRITICAL)],
+)
 def test_pool_thresholds_at_their_edges(pct, expected):
     findings = check_now(tank(pct))
     if expected is None:
@@ -45,7 +50,7 @@ def test_a_full_vdev_in_a_roomy_pool_is_named():
     findings = check_now(tank(55.0, vdev_pcts=(92.0, 18.0)))
     f = one(findings, subject="mirror-0")
     assert f.severity == Severity.CRITICAL and f.subject_kind == "vdev"
-    assert "mirror-0 is 92.0 % full (pool 55.0 %)" == f.title
+    assert f.title == "mirror-0 is 92.0 % full (pool 55.0 %)"
     assert [x.subject for x in findings] == ["mirror-0"]
 
 
@@ -55,8 +60,13 @@ def test_vdev_no_worse_than_the_pool_adds_no_second_finding():
 
 
 def test_single_vdev_pool_is_reported_once():
-    p = pool("cap93", leaf("/c93", kind="file", size=2684354560, alloc=2247626752, free=168292352),
-             size=2415919104, alloc=2247626752, free=168292352)
+    p = pool(
+        "cap93",
+        leaf("/c93", kind="file", size=2684354560, alloc=2247626752, free=168292352),
+        size=2415919104,
+        alloc=2247626752,
+        free=168292352,
+    )
     findings = check_now(p)
     assert [(f.subject, f.severity) for f in findings] == [("cap93", Severity.CRITICAL)]
     assert "93.0 %" in findings[0].title
@@ -78,22 +88,24 @@ def test_out_of_space_without_datasets_uses_free_minus_slop():
 
 
 def test_slop_space_formula():
-    assert capacity.slop_space(480 * MiB) == 128 * MiB           # small pool: the 128 MiB floor
-    assert capacity.slop_space(64 * GiB) == 2 * GiB              # 1/32
-    assert capacity.slop_space(16384 * GiB) == 128 * GiB         # capped at 128 GiB
-    assert capacity.slop_space(100 * MiB) == 50 * MiB            # never more than half
+    assert capacity.slop_space(480 * MiB) == 128 * MiB  # small pool: the 128 MiB floor
+    assert capacity.slop_space(64 * GiB) == 2 * GiB  # 1/32
+    assert capacity.slop_space(16384 * GiB) == 128 * GiB  # capped at 128 GiB
+    assert capacity.slop_space(100 * MiB) == 50 * MiB  # never more than half
 
 
 def filling(rate, n, interval=1.0, start_pct=50.0):
     size = 100 * GiB
+
     def make(i):
         alloc = int(size * start_pct / 100 + rate * i * interval)
         return pool("tank", mirror(0, leaf("a"), leaf("b")), size=size, alloc=alloc, free=size - alloc)
+
     return history(make, n, interval=interval)
 
 
 def test_time_to_full_from_the_trend_warns_below_the_capacity_threshold():
-    h = filling(rate=100 * MiB, n=121)            # 120 s of history, 100 MiB/s
+    h = filling(rate=100 * MiB, n=121)  # 120 s of history, 100 MiB/s
     f = one(capacity.check(h, CFG), subject="tank")
     assert f.severity == Severity.WARNING and "filling" in f.title
     ev = evidence(f)
@@ -104,7 +116,7 @@ def test_time_to_full_from_the_trend_warns_below_the_capacity_threshold():
 
 
 def test_no_trend_from_a_short_history():
-    h = filling(rate=100 * MiB, n=30)             # 29 s < 60 s minimum
+    h = filling(rate=100 * MiB, n=30)  # 29 s < 60 s minimum
     assert capacity.check(h, CFG) == []
 
 
@@ -115,6 +127,6 @@ def test_trend_ignored_when_shrinking():
 @pytest.mark.parametrize("hours, alarm", [(25.0, False), (23.0, True)])
 def test_time_to_full_horizon_boundary(hours, alarm):
     headroom_at_start = 50 * GiB - capacity.slop_space(100 * GiB)
-    rate = headroom_at_start / (hours * 3600 + 120)     # reaches full `hours` after the last sample
+    rate = headroom_at_start / (hours * 3600 + 120)  # reaches full `hours` after the last sample
     findings = capacity.check(filling(rate=rate, n=121), CFG)
     assert bool(findings) is alarm

@@ -1,4 +1,5 @@
 """config: defaults, overrides from YAML, and clear errors instead of crashes."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -34,8 +35,11 @@ def test_an_explicit_config_path_must_exist(tmp_path):
 
 
 def test_overrides_under_checks_and_other_sections_ignored(tmp_path):
-    path = write(tmp_path, "ui:\n  theme: dark\nchecks:\n  capacity_pool_warn_pct: 85\n"
-                           "  scrub_max_age_days: 60\n  disabled: [topology]\n")
+    path = write(
+        tmp_path,
+        "ui:\n  theme: dark\nchecks:\n  capacity_pool_warn_pct: 85\n"
+        "  scrub_max_age_days: 60\n  disabled: [topology]\n",
+    )
     cfg = load_config(path)
     assert cfg.capacity_pool_warn_pct == 85.0 and cfg.scrub_max_age_days == 60.0
     assert cfg.disabled == ("topology",) and cfg.raidz_max_width == 8
@@ -56,14 +60,17 @@ def test_unknown_key_is_a_clear_error_with_a_suggestion(tmp_path):
     assert "did you mean 'checks.capacity_pool_warn_pct'" in message
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("checks:\n  raidz_max_width: wide\n", "must be a number"),
-    ("checks:\n  raidz_max_width: 8.5\n", "whole number"),
-    ("checks:\n  capacity_pool_warn_pct: 95\n", "must not exceed capacity_pool_crit_pct"),
-    ("checks:\n  scrub_max_age_days: -1\n", "must not be negative"),
-    ("checks: [1, 2]\n", "'checks' must be a mapping"),
-    ("checks:\n  a: [\n", "not valid YAML"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("checks:\n  raidz_max_width: wide\n", "must be a number"),
+        ("checks:\n  raidz_max_width: 8.5\n", "whole number"),
+        ("checks:\n  capacity_pool_warn_pct: 95\n", "must not exceed capacity_pool_crit_pct"),
+        ("checks:\n  scrub_max_age_days: -1\n", "must not be negative"),
+        ("checks: [1, 2]\n", "'checks' must be a mapping"),
+        ("checks:\n  a: [\n", "not valid YAML"),
+    ],
+)
 def test_bad_values_are_errors_not_crashes(tmp_path, text, fragment):
     with pytest.raises(ConfigError, match=None) as err:
         load_config(write(tmp_path, text))

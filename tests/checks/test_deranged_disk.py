@@ -1,4 +1,5 @@
 """deranged_disk: one sick leaf among healthy peers, and everything that must NOT alarm."""
+
 from __future__ import annotations
 
 from tests.checks.builders import (
@@ -33,14 +34,16 @@ def fast(name, **kw):
 def sick(**kw):
     kw.setdefault("util", 100.0)
     kw.setdefault("write_ms", 100.0)
-    kw.setdefault("write_bps", 4 * MiB)      # a mirror writes the same bytes to both sides
+    kw.setdefault("write_bps", 4 * MiB)  # a mirror writes the same bytes to both sides
     return leaf("slowdisk", path=SLOW, **kw)
 
 
 def two_mirrors(slow_leaf):
-    return pool("deranged",
-                mirror(0, fast("loop0"), fast("loop1"), **space(GiB, 20)),
-                mirror(1, fast("loop2"), slow_leaf, **space(GiB, 20)))
+    return pool(
+        "deranged",
+        mirror(0, fast("loop0"), fast("loop1"), **space(GiB, 20)),
+        mirror(1, fast("loop2"), slow_leaf, **space(GiB, 20)),
+    )
 
 
 def run(make, n, cfg=CFG):
@@ -71,6 +74,7 @@ def test_sustain_boundary_four_slow_samples_are_not_enough_five_are():
     # samples 0..5 normal, then the last 4 (or 5) slow
     def make(n_slow):
         return lambda i: two_mirrors(sick() if i >= 10 - n_slow else fast("slowdisk", path=SLOW))
+
     assert run(make(4), 10) == []
     f = one(run(make(5), 10), subject=SLOW)
     assert evidence(f)["Slow samples"].startswith("5 in a row")
@@ -78,26 +82,34 @@ def test_sustain_boundary_four_slow_samples_are_not_enough_five_are():
 
 def test_a_normal_sample_breaks_the_run():
     findings = run(lambda i: two_mirrors(fast("slowdisk", path=SLOW) if i == 7 else sick()), 10)
-    assert findings == []        # only 2 slow samples since the normal one
+    assert findings == []  # only 2 slow samples since the normal one
 
 
 def test_idle_pool_produces_nothing():
-    idle = lambda name, **kw: leaf(name, util=0.0, **kw)          # noqa: E731 - latency None
-    findings = run(lambda i: pool("tank", mirror(0, idle("sda"), idle("sdb")),
-                                  mirror(1, idle("sdc"), idle("sdd"))), 12)
+    idle = lambda name, **kw: leaf(name, util=0.0, **kw)  # noqa: E731 - latency None
+    findings = run(
+        lambda i: pool("tank", mirror(0, idle("sda"), idle("sdb")), mirror(1, idle("sdc"), idle("sdd"))), 12
+    )
     assert findings == []
 
 
 def test_no_latency_and_no_disk_data_means_no_verdict():
-    blind = lambda name: leaf(name, kind="file", write_bps=MiB)    # noqa: E731
+    blind = lambda name: leaf(name, kind="file", write_bps=MiB)  # noqa: E731
     findings = run(lambda i: pool("tank", mirror(0, blind("/f/a"), blind("/f/b"))), 12)
     assert findings == []
 
 
 def test_file_vdevs_are_judged_on_latency_alone():
     def make(i):
-        return pool("files", mirror(0, leaf("/f/a", kind="file", write_ms=2.0, write_bps=MiB),
-                                    leaf("/f/b", kind="file", write_ms=80.0, write_bps=MiB)))
+        return pool(
+            "files",
+            mirror(
+                0,
+                leaf("/f/a", kind="file", write_ms=2.0, write_bps=MiB),
+                leaf("/f/b", kind="file", write_ms=80.0, write_bps=MiB),
+            ),
+        )
+
     f = one(run(make, 6), subject="/f/b")
     assert "disk wait (write) 80.0 ms vs 2.00 ms" in f.title
     assert evidence(f)["%util"] == "unknown vs peers unknown"
@@ -108,14 +120,16 @@ def test_samples_where_peers_are_idle_neither_count_nor_break_the_run():
     def make(i):
         if i % 2:
             return two_mirrors(sick(util=None))
-        return pool("deranged", mirror(0, leaf("loop0"), leaf("loop1")),
-                    mirror(1, leaf("loop2"), sick(util=None)))
+        return pool(
+            "deranged", mirror(0, leaf("loop0"), leaf("loop1")), mirror(1, leaf("loop2"), sick(util=None))
+        )
+
     assert one(run(make, 10), subject=SLOW).severity == Severity.WARNING
-    assert run(make, 9) == []    # 4 measured slow samples only
+    assert run(make, 9) == []  # 4 measured slow samples only
 
 
 def test_a_disk_busier_because_it_does_more_work_is_not_deranged():
-    findings = run(lambda i: two_mirrors(sick(write_bps=12 * MiB)), 8)   # 3x its peer's bytes
+    findings = run(lambda i: two_mirrors(sick(write_bps=12 * MiB)), 8)  # 3x its peer's bytes
     assert findings == []
 
 
@@ -134,10 +148,11 @@ def test_latency_floor_boundary():
 def test_leaf_without_vdev_peers_is_compared_with_the_pool():
     def make(i):
         return pool("stripe", fast("sda"), fast("sdb"), sick())
+
     f = one(run(make, 6), subject=SLOW)
     assert "slowdisk is dragging slowdisk" in f.title.replace(SLOW, "slowdisk")
     assert evidence(f)["Compared with"] == "/dev/sda, /dev/sdb"
-    assert [a.action for a in f.actions] == ["replace"]      # offline would be refused
+    assert [a.action for a in f.actions] == ["replace"]  # offline would be refused
 
 
 def test_single_leaf_pool_has_nothing_to_compare():
@@ -146,8 +161,15 @@ def test_single_leaf_pool_has_nothing_to_compare():
 
 def test_ssd_is_not_the_yardstick_for_a_hard_disk():
     def make(i):
-        return pool("mixed", mirror(0, fast("nvme0", rotational=False, write_ms=0.2, util=5.0),
-                                    leaf("sda", rotational=True, util=60.0, write_ms=15.0, write_bps=4 * MiB)))
+        return pool(
+            "mixed",
+            mirror(
+                0,
+                fast("nvme0", rotational=False, write_ms=0.2, util=5.0),
+                leaf("sda", rotational=True, util=60.0, write_ms=15.0, write_bps=4 * MiB),
+            ),
+        )
+
     assert run(make, 8) == []
 
 
@@ -163,15 +185,27 @@ def test_growing_slow_io_counter_is_a_warning_a_static_one_is_history():
 
 
 def test_zed_degraded_leaf_is_flagged():
-    f = one(run(lambda i: two_mirrors(fast("slowdisk", path=SLOW, state="DEGRADED",
-                                           aux="too many errors")), 3), subject=SLOW)
+    f = one(
+        run(lambda i: two_mirrors(fast("slowdisk", path=SLOW, state="DEGRADED", aux="too many errors")), 3),
+        subject=SLOW,
+    )
     assert f.severity == Severity.WARNING and "ZFS marked it DEGRADED (too many errors)" in f.title
 
 
 def test_faulted_leaf_with_slow_ios_offers_only_replace_plain_faulted_is_left_to_health():
     def faulted(slow_ios):
-        return two_mirrors(fast("slowdisk", path=SLOW, state="FAULTED", aux="too many errors",
-                                util=None, write_ms=None, slow_ios=slow_ios))
+        return two_mirrors(
+            fast(
+                "slowdisk",
+                path=SLOW,
+                state="FAULTED",
+                aux="too many errors",
+                util=None,
+                write_ms=None,
+                slow_ios=slow_ios,
+            )
+        )
+
     f = one(run(lambda i: faulted(40), 3), subject=SLOW)
     assert f.severity == Severity.WARNING and "FAULTED" in f.why
     assert [a.action for a in f.actions] == ["replace"]
@@ -180,13 +214,25 @@ def test_faulted_leaf_with_slow_ios_offers_only_replace_plain_faulted_is_left_to
 
 def test_offline_is_not_offered_when_the_vdev_already_lost_a_member():
     def make(i):
-        return pool("deg", mirror(0, fast("sda"), fast("sdb"), leaf("sdx", state="OFFLINE", io=False)),
-                    mirror(1, fast("sdc"), fast("sdd")), mirror(2, fast("sde"), sick()), state="DEGRADED")
+        return pool(
+            "deg",
+            mirror(0, fast("sda"), fast("sdb"), leaf("sdx", state="OFFLINE", io=False)),
+            mirror(1, fast("sdc"), fast("sdd")),
+            mirror(2, fast("sde"), sick()),
+            state="DEGRADED",
+        )
+
     f = one(run(make, 6), subject=SLOW)
-    assert "offline" in [a.action for a in f.actions]     # its own vdev is intact
+    assert "offline" in [a.action for a in f.actions]  # its own vdev is intact
+
     def make2(i):
-        return pool("deg", mirror(0, fast("sda"), fast("sdb")),
-                    mirror(1, sick(), leaf("sdx", state="OFFLINE", io=False)), state="DEGRADED")
+        return pool(
+            "deg",
+            mirror(0, fast("sda"), fast("sdb")),
+            mirror(1, sick(), leaf("sdx", state="OFFLINE", io=False)),
+            state="DEGRADED",
+        )
+
     f2 = one(run(make2, 6), subject=SLOW)
     assert [a.action for a in f2.actions] == ["replace"]
 
@@ -199,10 +245,14 @@ def _replacing(scans):
     """mirror-1 rebuilding onto a new disk: the old one offline, the new one taking the writes."""
     old = fast("loop3", state="OFFLINE", util=None, write_ms=None, write_bps=0.0)
     new = sick(read_bps=0.0)
-    rep = Vdev(name="replacing-1", kind="replacing", state="DEGRADED", children=(old, new),
-               guid="guid-rep")
-    return pool("deranged", mirror(0, fast("loop0"), fast("loop1"), **space(GiB, 20)),
-                mirror(1, fast("loop2"), rep, **space(GiB, 20)), state="DEGRADED", scans=scans)
+    rep = Vdev(name="replacing-1", kind="replacing", state="DEGRADED", children=(old, new), guid="guid-rep")
+    return pool(
+        "deranged",
+        mirror(0, fast("loop0"), fast("loop1"), **space(GiB, 20)),
+        mirror(1, fast("loop2"), rep, **space(GiB, 20)),
+        state="DEGRADED",
+        scans=scans,
+    )
 
 
 def test_a_resilver_target_is_busiest_by_design_not_deranged():

@@ -1,4 +1,5 @@
 """imbalance: spread thresholds, and the cause named from what the snapshot shows."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,16 +13,20 @@ CFG = CheckConfig()
 
 
 def two(pct0, pct1, size0=GiB, size1=GiB):
-    return pool("tank", mirror(0, leaf("a"), leaf("b"), **space(size0, pct0)),
-                mirror(1, leaf("c"), leaf("d"), **space(size1, pct1)))
+    return pool(
+        "tank",
+        mirror(0, leaf("a"), leaf("b"), **space(size0, pct0)),
+        mirror(1, leaf("c"), leaf("d"), **space(size1, pct1)),
+    )
 
 
 def check_now(p):
     return imbalance.check([snap(T0, p)], CFG)
 
 
-@pytest.mark.parametrize("spread, expected", [
-    (9.9, None), (10.0, Severity.INFO), (24.9, Severity.INFO), (25.0, Severity.WARNING)])
+@pytest.mark.parametrize(
+    "spread, expected", [(9.9, None), (10.0, Severity.INFO), (24.9, Severity.INFO), (25.0, Severity.WARNING)]
+)
 def test_spread_thresholds(spread, expected):
     findings = check_now(two(30.0 + spread, 30.0))
     if expected is None:
@@ -33,10 +38,25 @@ def test_spread_thresholds(spread, expected):
 
 def test_vdev_added_after_data_was_written():
     """imbalance-added-vdev capture: mirror-0 64.0 %, mirror-1 (added later) 9.38 %."""
-    p = pool("imbal", mirror(0, leaf("/i/d1", kind="file"), leaf("/i/d2", kind="file"),
-                             size=503316480, alloc=321912832, free=181403648),
-             mirror(1, leaf("/i/d3", kind="file"), leaf("/i/d4", kind="file"),
-                    size=503316480, alloc=47290368, free=456026112))
+    p = pool(
+        "imbal",
+        mirror(
+            0,
+            leaf("/i/d1", kind="file"),
+            leaf("/i/d2", kind="file"),
+            size=503316480,
+            alloc=321912832,
+            free=181403648,
+        ),
+        mirror(
+            1,
+            leaf("/i/d3", kind="file"),
+            leaf("/i/d4", kind="file"),
+            size=503316480,
+            alloc=47290368,
+            free=456026112,
+        ),
+    )
     f = one(check_now(p), subject="imbal")
     assert f.severity == Severity.WARNING
     assert "mirror-1 probably added after data was written" in f.title
@@ -48,17 +68,20 @@ def test_vdev_added_after_data_was_written():
 
 def test_different_sizes_use_allocatable_space_not_raw_leaf_size():
     """imbalance-size capture: single-file vdevs whose SIZE is the raw file, not ALLOC+FREE."""
-    p = pool("sizes", leaf("/s/big", kind="file", size=2147483648, alloc=435959296, free=1577306624),
-             leaf("/s/small", kind="file", size=536870912, alloc=193741824, free=309574656))
+    p = pool(
+        "sizes",
+        leaf("/s/big", kind="file", size=2147483648, alloc=435959296, free=1577306624),
+        leaf("/s/small", kind="file", size=536870912, alloc=193741824, free=309574656),
+    )
     f = one(check_now(p), subject="sizes")
     assert "different sizes" in f.title
-    assert evidence(f)["/s/small fill"].startswith("38.5 %")     # zpool list shows 38.5 %
-    assert evidence(f)["/s/big fill"].startswith("21.7 %")        # and 21.6 % (it truncates)
+    assert evidence(f)["/s/small fill"].startswith("38.5 %")  # zpool list shows 38.5 %
+    assert evidence(f)["/s/big fill"].startswith("21.7 %")  # and 21.6 % (it truncates)
     assert f.severity == Severity.INFO
 
 
 def test_equal_vdevs_from_the_start_point_to_uneven_frees():
-    f = one(check_now(two(20.0, 50.0)), subject="tank")       # the *first* vdev is the emptier
+    f = one(check_now(two(20.0, 50.0)), subject="tank")  # the *first* vdev is the emptier
     assert "uneven frees" in f.title and f.actions == ()
 
 
@@ -69,8 +92,11 @@ def test_size_tolerance_boundary():
 
 
 def test_only_normal_class_vdevs_are_compared():
-    p = pool("tank", mirror(0, leaf("a"), leaf("b"), **space(GiB, 30.0)),
-             mirror(1, leaf("c"), leaf("d"), vclass="special", **space(64 * MiB, 90.0)))
+    p = pool(
+        "tank",
+        mirror(0, leaf("a"), leaf("b"), **space(GiB, 30.0)),
+        mirror(1, leaf("c"), leaf("d"), vclass="special", **space(64 * MiB, 90.0)),
+    )
     assert check_now(p) == []
 
 
@@ -80,10 +106,25 @@ def test_single_vdev_pool_cannot_be_imbalanced():
 
 def test_slow_vdev_gets_fewer_writes_from_slow_io_counts():
     """deranged-disk capture: equal mirrors from the start, 46.3 % vs 16.6 %, slowdisk SLOW 1271."""
-    p = pool("deranged", mirror(0, leaf("loop0", slow_ios=0), leaf("loop1", slow_ios=0),
-                                size=503316480, alloc=232783872, free=270532608),
-             mirror(1, leaf("loop2", slow_ios=2), leaf("slowdisk", slow_ios=1271),
-                    size=503316480, alloc=83361792, free=419954688))
+    p = pool(
+        "deranged",
+        mirror(
+            0,
+            leaf("loop0", slow_ios=0),
+            leaf("loop1", slow_ios=0),
+            size=503316480,
+            alloc=232783872,
+            free=270532608,
+        ),
+        mirror(
+            1,
+            leaf("loop2", slow_ios=2),
+            leaf("slowdisk", slow_ios=1271),
+            size=503316480,
+            alloc=83361792,
+            free=419954688,
+        ),
+    )
     f = one(check_now(p), subject="deranged")
     assert "mirror-1 is slow and gets fewer writes" in f.title
     assert evidence(f)["mirror-1 slow I/Os"] == "1273"
@@ -94,8 +135,12 @@ def test_slow_vdev_from_latency_over_the_history():
     from tests.checks.builders import history
 
     def make(i):
-        return pool("tank", mirror(0, leaf("a", write_ms=2.0), leaf("b", write_ms=2.5), **space(GiB, 50.0)),
-                    mirror(1, leaf("c", write_ms=3.0), leaf("d", write_ms=90.0), **space(GiB, 20.0)))
+        return pool(
+            "tank",
+            mirror(0, leaf("a", write_ms=2.0), leaf("b", write_ms=2.5), **space(GiB, 50.0)),
+            mirror(1, leaf("c", write_ms=3.0), leaf("d", write_ms=90.0), **space(GiB, 20.0)),
+        )
+
     f = one(imbalance.check(history(make, 10), CFG), subject="tank")
     assert "mirror-1 is slow" in f.title
     assert evidence(f)["mirror-1 disk wait"] == "46.5 ms"

@@ -1,4 +1,5 @@
 """registry: every check runs, failures are isolated, results come worst first."""
+
 from __future__ import annotations
 
 import types
@@ -32,16 +33,18 @@ def boom(history, cfg):
 
 def test_every_check_module_follows_the_interface():
     ids = [m.ID for m in registry.CHECKS]
-    assert sorted(ids) == sorted(["health", "deranged_disk", "capacity", "scan", "imbalance",
-                                  "ashift", "topology", "clones"])
+    assert sorted(ids) == sorted(
+        ["health", "deranged_disk", "capacity", "scan", "imbalance", "ashift", "topology", "clones"]
+    )
     for m in registry.CHECKS:
         assert m.__name__ == f"zdash.checks.{m.ID}" and callable(m.check)
 
 
 def test_a_failing_check_becomes_one_warning_and_the_others_still_run():
     degraded = pool("tank", mirror(0, leaf("sda"), leaf("sdb", state="OFFLINE")), state="DEGRADED")
-    findings = registry.run_checks([snap(T0, degraded)], CheckConfig(),
-                                   checks=(fake_check("boom", boom), health))
+    findings = registry.run_checks(
+        [snap(T0, degraded)], CheckConfig(), checks=(fake_check("boom", boom), health)
+    )
     failed = one(findings, check="boom")
     assert failed.severity == Severity.WARNING and failed.pool is None
     assert failed.title == "check boom failed: KeyError: 'mirror-9'"
@@ -50,19 +53,24 @@ def test_a_failing_check_becomes_one_warning_and_the_others_still_run():
 
 
 def test_a_check_returning_garbage_is_a_failure_too():
-    findings = registry.run_checks([snap(T0)], CheckConfig(),
-                                   checks=(fake_check("bad", lambda h, c: "oops"),))
+    findings = registry.run_checks(
+        [snap(T0)], CheckConfig(), checks=(fake_check("bad", lambda h, c: "oops"),)
+    )
     assert "returned str, not a list of Finding" in one(findings, check="bad").title
 
 
 def test_findings_come_worst_first():
-    p = pool("tank", mirror(0, leaf("sda"), leaf("sdb", state="OFFLINE"), **space(GiB, 95.0)),
-             mirror(1, leaf("sdc"), leaf("sdd"), **space(GiB, 94.0)), state="DEGRADED")
+    p = pool(
+        "tank",
+        mirror(0, leaf("sda"), leaf("sdb", state="OFFLINE"), **space(GiB, 95.0)),
+        mirror(1, leaf("sdc"), leaf("sdd"), **space(GiB, 94.0)),
+        state="DEGRADED",
+    )
     findings = registry.run_checks([snap(T0, p)])
     severities = [f.severity for f in findings]
     assert severities == sorted(severities, reverse=True)
     assert findings[0].severity == Severity.CRITICAL and findings[0].check == "capacity"
-    assert findings[-1].severity == Severity.INFO        # e.g. no scrub on record
+    assert findings[-1].severity == Severity.INFO  # e.g. no scrub on record
 
 
 def test_disabled_checks_do_not_run():
@@ -92,8 +100,14 @@ def test_healthy_pool_of_two_mirrors_under_even_load_is_nothing_above_info():
 
 
 def test_every_finding_has_a_subject_kind_and_argv_tuples():
-    p = pool("tank", mirror(0, leaf("sda", errors=(1, 0, 0)), leaf("sdb", state="FAULTED")),
-             leaf("sdc"), state="DEGRADED", error_count=2, **space(2 * GiB, 91.0))
+    p = pool(
+        "tank",
+        mirror(0, leaf("sda", errors=(1, 0, 0)), leaf("sdb", state="FAULTED")),
+        leaf("sdc"),
+        state="DEGRADED",
+        error_count=2,
+        **space(2 * GiB, 91.0),
+    )
     for f in registry.run_checks([snap(T0, p, datasets=(fs("tank", compression="off"),))]):
         assert isinstance(f, Finding) and f.subject_kind in ("pool", "vdev", "leaf", "dataset")
         assert f.title and f.why
@@ -108,5 +122,6 @@ def test_no_ui_toolkit_in_the_diagnosis_engine():
     import pathlib
 
     import zdash.checks
+
     for path in pathlib.Path(zdash.checks.__file__).parent.glob("*.py"):
         assert "textual" not in path.read_text().lower(), path.name

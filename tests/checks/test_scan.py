@@ -1,4 +1,5 @@
 """scan: zdash's own ETA for running scans, paused scans, and scrub hygiene."""
+
 from __future__ import annotations
 
 import pytest
@@ -31,7 +32,7 @@ def test_running_scrub_gets_zdash_eta_from_the_rolling_rate():
     ev = evidence(f)
     assert ev["Rate (zdash)"] == "10.0 MiB/s over 1 min 0 s"
     assert ev["ETA (zdash)"] == "13 min 39 s"
-    assert ev["ETA (zpool)"] == "5 s"                   # zpool's figure is kept as evidence
+    assert ev["ETA (zpool)"] == "5 s"  # zpool's figure is kept as evidence
     assert ev["Progress"] == "20.0 %"
     assert "about 13 min 39 s left" in f.title
 
@@ -44,7 +45,7 @@ def test_skipped_bytes_are_not_left_to_issue():
 
 
 def test_too_little_history_is_still_measuring():
-    h = history(lambda i: tank(scrubbing(GiB + i * MiB)), 5)        # 4 s < 10 s
+    h = history(lambda i: tank(scrubbing(GiB + i * MiB)), 5)  # 4 s < 10 s
     f = one(scan_check.check(h, CFG), topic="scrub")
     assert evidence(f)["Rate (zdash)"].startswith("measuring")
     assert evidence(f)["ETA (zdash)"] == "unknown"
@@ -53,10 +54,11 @@ def test_too_little_history_is_still_measuring():
 def test_rate_only_counts_the_stretch_since_the_scan_resumed():
     def make(i):
         if i < 20:
-            return tank(scrubbing(GiB + i * 100 * MiB))           # fast before the pause
+            return tank(scrubbing(GiB + i * 100 * MiB))  # fast before the pause
         if i < 30:
             return tank(scrubbing(3 * GiB, state="paused", pause_time=T0 + 20))
-        return tank(scrubbing(3 * GiB + (i - 30) * MiB))          # slow after resuming
+        return tank(scrubbing(3 * GiB + (i - 30) * MiB))  # slow after resuming
+
     ev = evidence(one(scan_check.check(history(make, 61), CFG), topic="scrub"))
     assert ev["Rate (zdash)"] == "1.0 MiB/s over 30 s"
 
@@ -119,8 +121,9 @@ def test_canceled_scrub_is_noted():
 
 def test_last_scrub_repairs_are_a_warning_with_the_amount():
     """errors capture: 'scrub repaired 3K in 00:00:01 with 0 errors'."""
-    f = one(scan_check.check([snap(T0, tank(finished(1, processed=3072, errors=0)))], CFG),
-            topic="scrub-history")
+    f = one(
+        scan_check.check([snap(T0, tank(finished(1, processed=3072, errors=0)))], CFG), topic="scrub-history"
+    )
     assert f.severity == Severity.WARNING
     assert "repaired 3.0 KiB" in f.title and evidence(f)["Repaired"] == "3.0 KiB"
 

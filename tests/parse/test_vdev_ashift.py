@@ -1,4 +1,5 @@
 """vdev_ashift: the 2.2+ vdev property rows and the 0.8-2.1 `zdb -C` fallback."""
+
 from __future__ import annotations
 
 import re
@@ -16,7 +17,9 @@ def test_zdb_mos_config_of_the_mismatch_pool():
     """Created with -o ashift=9, then a mirror added with -o ashift=12 (meta.txt)."""
     tops = parse_zdb_config((MISMATCH / "zdb-C.txt").read_text())["ashift"]
     assert [(t.name, t.type, t.ashift, t.is_log) for t in tops] == [
-        ("mirror-0", "mirror", 9, False), ("mirror-1", "mirror", 12, False)]
+        ("mirror-0", "mirror", 9, False),
+        ("mirror-1", "mirror", 12, False),
+    ]
     assert tops[1].leaf_paths == ("/tmp/zl/ashift-mismatch/d3", "/tmp/zl/ashift-mismatch/d4")
     assert tops[0].guid == "14950459363152035721"
     assert ashift_by_vdev_name(tops) == {"mirror-0": 9, "mirror-1": 12}
@@ -122,11 +125,20 @@ def test_zdb_cache_file_with_several_pools():
     assert list(pools) == ["tank", "ashift"]
     tank = pools["tank"]
     assert [(t.index, t.name) for t in tank] == [
-        (0, "raidz2-0"), (1, "hole-1"), (2, "nvme-SLOG"), (3, "mirror-3"), (4, "draid1:2d:4c:1s-4")]
+        (0, "raidz2-0"),
+        (1, "hole-1"),
+        (2, "nvme-SLOG"),
+        (3, "mirror-3"),
+        (4, "draid1:2d:4c:1s-4"),
+    ]
     assert tank[2].is_log and tank[3].alloc_bias == "special"
     assert tank[0].leaf_paths[0] == "/dev/disk/by-id/ata-A-part1"
     assert ashift_by_vdev_name(tank) == {
-        "raidz2-0": 12, "nvme-SLOG": 9, "mirror-3": 13, "draid1:2d:4c:1s-4": 12}   # no hole
+        "raidz2-0": 12,
+        "nvme-SLOG": 9,
+        "mirror-3": 13,
+        "draid1:2d:4c:1s-4": 12,
+    }  # no hole
     assert ashift_by_vdev_name(pools["ashift"]) == {"mirror-0": 9, "mirror-1": 12}
 
 
@@ -159,16 +171,24 @@ MOS Configuration:
     assert [t.name for t in tops] == ["/tmp/zl/raidz-wide/m7", "sdb1", "987654321"]
 
 
-@pytest.mark.parametrize("path, whole_disk, printed", [
-    ("/dev/sda1", 1, "sda"), ("/dev/nvme0n1p1", 1, "nvme0n1"), ("/dev/loop0p1", 1, "loop0"),
-    ("/dev/disk/by-id/wwn-0x5000c500a1b2c3d4-part1", 1, "wwn-0x5000c500a1b2c3d4"),
-    ("/dev/mapper/slowdisk", 1, "slowdisk"), ("/dev/sda1", 0, "sda1"),
-])
+@pytest.mark.parametrize(
+    "path, whole_disk, printed",
+    [
+        ("/dev/sda1", 1, "sda"),
+        ("/dev/nvme0n1p1", 1, "nvme0n1"),
+        ("/dev/loop0p1", 1, "loop0"),
+        ("/dev/disk/by-id/wwn-0x5000c500a1b2c3d4-part1", 1, "wwn-0x5000c500a1b2c3d4"),
+        ("/dev/mapper/slowdisk", 1, "slowdisk"),
+        ("/dev/sda1", 0, "sda1"),
+    ],
+)
 def test_whole_disk_leaf_names_lose_the_partition(path, whole_disk, printed):
     """zpool_vdev_name(): basename, and zfs_strip_partition() for whole disks (reference §0)."""
-    block = ("x:\n    name: 'x'\n    vdev_tree:\n        type: 'root'\n        children[0]:\n"
-             f"            type: 'disk'\n            id: 0\n            path: '{path}'\n"
-             f"            whole_disk: {whole_disk}\n            ashift: 12\n")
+    block = (
+        "x:\n    name: 'x'\n    vdev_tree:\n        type: 'root'\n        children[0]:\n"
+        f"            type: 'disk'\n            id: 0\n            path: '{path}'\n"
+        f"            whole_disk: {whole_disk}\n            ashift: 12\n"
+    )
     assert ashift_by_vdev_name(parse_zdb_config(block)["x"]) == {printed: 12}
 
 
@@ -189,14 +209,20 @@ def test_zdb_empty_output():
 # "cannot get vdev property ashift from /tmp/ic/cache in ic: invalid argument for this pool
 # operation" on stderr for each, and still exits 0.
 GET_ALL_VDEVS = "root-0\t0\nmirror-0\t9\n/tmp/ic/a\t9\n/tmp/ic/b\t9\n/tmp/ic/sp\t9\n/tmp/ic/log\t9\n"
-GET_ALL_VDEVS_DEFAULT = "".join(f"{n}\tashift\t{v}\t-\n" for n, v in
-                                (line.split("\t") for line in GET_ALL_VDEVS.splitlines()))
+GET_ALL_VDEVS_DEFAULT = "".join(
+    f"{n}\tashift\t{v}\t-\n" for n, v in (line.split("\t") for line in GET_ALL_VDEVS.splitlines())
+)
 
 
 @pytest.mark.parametrize("text", [GET_ALL_VDEVS, GET_ALL_VDEVS_DEFAULT])
 def test_vdev_property_rows(text):
     assert parse_get_ashift(text) == {
-        "mirror-0": 9, "/tmp/ic/a": 9, "/tmp/ic/b": 9, "/tmp/ic/sp": 9, "/tmp/ic/log": 9}
+        "mirror-0": 9,
+        "/tmp/ic/a": 9,
+        "/tmp/ic/b": 9,
+        "/tmp/ic/sp": 9,
+        "/tmp/ic/log": 9,
+    }
 
 
 def test_vdev_property_dash_values_are_skipped():
@@ -285,7 +311,10 @@ ic:
 def test_zdb_cache_file_real():
     (tops,) = parse_zdb_config(ZDB_CACHE_FILE).values()
     assert [(t.name, t.ashift, t.is_log, t.alloc_bias) for t in tops] == [
-        ("mirror-0", 9, False, None), ("/tmp/ic/sp", 9, False, None), ("/tmp/ic/log", 9, True, None)]
+        ("mirror-0", 9, False, None),
+        ("/tmp/ic/sp", 9, False, None),
+        ("/tmp/ic/log", 9, True, None),
+    ]
     assert tops[0].leaf_paths == ("/tmp/ic/a", "/tmp/ic/b") and tops[2].leaf_paths == ("/tmp/ic/log",)
 
 
@@ -293,4 +322,3 @@ def test_zdb_cache_file_real():
 def test_vdev_property_garbage(text):
     with pytest.raises(ParseError):
         parse_get_ashift(text)
-

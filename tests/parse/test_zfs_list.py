@@ -1,4 +1,5 @@
 """zfs_list.parse_zfs_list on the captures' -o lists and on the collector's ZFS_LIST_FIELDS."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,7 +33,7 @@ def test_captures_parse(path):
     assert {d.kind for d in datasets} <= {"filesystem", "volume", "snapshot"}
     # no quotas or reservations in these scenarios: every filesystem sees the pool's avail
     assert len({d.avail for d in datasets if d.kind == "filesystem"}) == 1
-    assert all(d.avail is None for d in datasets if d.kind == "snapshot")   # '-' under -p
+    assert all(d.avail is None for d in datasets if d.kind == "snapshot")  # '-' under -p
     assert all(d.used is not None and d.refer is not None for d in datasets)
 
 
@@ -51,11 +52,12 @@ def test_promote_reverses_the_dependency_and_clones_are_unsorted():
     assert "clones/base@s1" not in ds
     assert ds["clones/clone1"].origin is None
     assert ds["clones/base"].origin == "clones/clone1@s1"
-    assert ds["clones/clone1@s1"].clones == ("clones/clone2", "clones/base")   # nvlist order
+    assert ds["clones/clone1@s1"].clones == ("clones/clone2", "clones/base")  # nvlist order
 
 
-@pytest.mark.parametrize("name", ["zfs-list-all-H-p-origin-clones.txt",
-                                  "zfs-list-all-H-p-origin-clones.after-promote.txt"])
+@pytest.mark.parametrize(
+    "name", ["zfs-list-all-H-p-origin-clones.txt", "zfs-list-all-H-p-origin-clones.after-promote.txt"]
+)
 def test_clone_graph_is_consistent(name):
     """Edges snapshot -> clone (from clones) agree with clone.origin (reference §6)."""
     ds = _by_name(f"clones/{name}", CLONE_FIELDS)
@@ -67,7 +69,7 @@ def test_clone_graph_is_consistent(name):
 def test_origin_in_the_common_capture_fields():
     ds = _by_name("clones/zfs-list-H-p.txt", CAPTURE_FIELDS)
     assert ds["clones/clone1"].origin == "clones/base@s1" and ds["clones/base"].origin is None
-    assert ds["clones/base@s1"].clones == ()          # not asked for
+    assert ds["clones/base@s1"].clones == ()  # not asked for
 
 
 # The collector's field list, with the values of healthy/zfs-get-all-H-p.txt for healthy/data,
@@ -75,15 +77,35 @@ def test_origin_in_the_common_capture_fields():
 DEFAULT_FIELDS_TEXT = (
     "healthy/data\tfilesystem\t-\t-\t314806272\t1564109824\t314806272\t314806272\t0\ton\t1.00\toff\ton\ton\n"
     "healthy/data@a\tsnapshot\t-\thealthy/c\t0\t-\t314806272\t-\t-\t-\t1.00x\t-\t-\t-\n"
-    "healthy/vol\tvolume\t-\t-\t1090519040\t1564109824\t57344\t57344\t0\tlz4\t2.35x\toff\t-\t-\n")
+    "healthy/vol\tvolume\t-\t-\t1090519040\t1564109824\t57344\t57344\t0\tlz4\t2.35x\toff\t-\t-\n"
+)
 
 
 def test_default_fields():
     assert ZFS_LIST_FIELDS[:2] == ("name", "type")
     data, snap, vol = parse_zfs_list(DEFAULT_FIELDS_TEXT)
-    assert data == Dataset("healthy/data", "filesystem", None, (), 314806272, 1564109824,
-                           314806272, 314806272, 0, "on", 1.0, "off", "on", "on")
-    assert (snap.clones, snap.avail, snap.compressratio, snap.compression) == (("healthy/c",), None, 1.0, None)
+    assert data == Dataset(
+        "healthy/data",
+        "filesystem",
+        None,
+        (),
+        314806272,
+        1564109824,
+        314806272,
+        314806272,
+        0,
+        "on",
+        1.0,
+        "off",
+        "on",
+        "on",
+    )
+    assert (snap.clones, snap.avail, snap.compressratio, snap.compression) == (
+        ("healthy/c",),
+        None,
+        1.0,
+        None,
+    )
     assert (vol.kind, vol.compressratio, vol.atime, vol.pool) == ("volume", 2.35, None, "healthy")
 
 
@@ -93,12 +115,15 @@ def test_long_property_names_are_accepted():
     assert (d.used, d.avail, d.refer) == (100, 200, 300)
 
 
-@pytest.mark.parametrize("text, fields", [
-    ("p/fs\tfilesystem\t100\n", CAPTURE_FIELDS),                         # too few columns
-    ("p/fs\tfilesystem\t300M\t1G\t24K\t/p/fs\t-\n", CAPTURE_FIELDS),     # human: -p missing
-    ("p/fs\tfilesystem\t1\t1\t1\t-\t-\t-\t-\t-\tbig\t-\t-\t-\n", ZFS_LIST_FIELDS),
-    ("p/fs\t100\n", ("name", "used")),                                   # no type column
-])
+@pytest.mark.parametrize(
+    "text, fields",
+    [
+        ("p/fs\tfilesystem\t100\n", CAPTURE_FIELDS),  # too few columns
+        ("p/fs\tfilesystem\t300M\t1G\t24K\t/p/fs\t-\n", CAPTURE_FIELDS),  # human: -p missing
+        ("p/fs\tfilesystem\t1\t1\t1\t-\t-\t-\t-\t-\tbig\t-\t-\t-\n", ZFS_LIST_FIELDS),
+        ("p/fs\t100\n", ("name", "used")),  # no type column
+    ],
+)
 def test_garbage_is_a_parse_error(text, fields):
     with pytest.raises(ParseError):
         parse_zfs_list(text, fields)

@@ -4,6 +4,7 @@ The captures ran `zpool iostat -v -l -H -p <pool> 1 N` without -T, so their N re
 each other with no marker; the streams below add epoch lines the way `-T u` prints them
 (print_timestamp() before each report, and before the skipped first one under -y).
 """
+
 from __future__ import annotations
 
 import re
@@ -30,11 +31,11 @@ def _reports(path: Path) -> list[str]:
     lines = path.read_text().splitlines(keepends=True)
     size, rest = divmod(len(lines), count)
     assert rest == 0
-    return ["".join(lines[i * size:(i + 1) * size]) for i in range(count)]
+    return ["".join(lines[i * size : (i + 1) * size]) for i in range(count)]
 
 
 def _stream(reports: list[str], start: int = 1763782000, skip_first: bool = True) -> str:
-    head = f"{start}\n" if skip_first else ""       # -y: the skipped report leaves its epoch line
+    head = f"{start}\n" if skip_first else ""  # -y: the skipped report leaves its epoch line
     return head + "".join(f"{start + 1 + i}\n{r}" for i, r in enumerate(reports))
 
 
@@ -44,7 +45,7 @@ def test_every_capture_parses_into_identical_reports(path):
     names = [[row.name for row in rows] for rows in reports]
     assert all(n == names[0] for n in names) and len(names[0]) >= 2
     first = reports[0]
-    assert all(row.group == 0 for row in first)     # no class vdevs in these scenarios
+    assert all(row.group == 0 for row in first)  # no class vdevs in these scenarios
     assert first[0].alloc > 0 and first[0].free > 0  # the pool row has space
     assert all(isinstance(row.io, IoStats) for row in first)
 
@@ -52,10 +53,17 @@ def test_every_capture_parses_into_identical_reports(path):
 def test_the_slow_disk_by_hand():
     reports = [parse_iostat(r) for r in _reports(DERANGED)]
     slow = reports[4][6]
-    assert slow.name == "slowdisk" and (slow.alloc, slow.free) == (0, 0)   # leaves: 0 under -p
-    assert slow.io == IoStats(read_ops=0, write_ops=13, read_bytes=0, write_bytes=1807917,
-                              total_wait_read=None, total_wait_write=445794596,
-                              disk_wait_read=None, disk_wait_write=100663296)
+    assert slow.name == "slowdisk" and (slow.alloc, slow.free) == (0, 0)  # leaves: 0 under -p
+    assert slow.io == IoStats(
+        read_ops=0,
+        write_ops=13,
+        read_bytes=0,
+        write_bytes=1807917,
+        total_wait_read=None,
+        total_wait_write=445794596,
+        disk_wait_read=None,
+        disk_wait_write=100663296,
+    )
     # dm-delay 100 ms: in every report where both wrote, the slow disk's disk wait dwarfs its
     # siblings' (latencies are histogram midpoints: 100663296 ns is the 2^26.5 bucket).
     for rows in reports:
@@ -102,7 +110,13 @@ nvme0n1\t0\t0\t0\t0\t0\t0
 def test_blank_lines_open_class_groups_without_latency():
     rows = parse_iostat(SCHEMATIC)
     assert [(r.name, r.group) for r in rows] == [
-        ("tank", 0), ("mirror-0", 0), ("sda", 0), ("sdb", 0), ("sdc", 1), ("nvme0n1", 2)]
+        ("tank", 0),
+        ("mirror-0", 0),
+        ("sda", 0),
+        ("sdb", 0),
+        ("sdc", 1),
+        ("nvme0n1", 2),
+    ]
     assert rows[4].alloc == 131072 and rows[0].io.write_bytes == 153600
     assert all(r.io.total_wait_read is None and r.io.disk_wait_write is None for r in rows)
 
@@ -153,13 +167,24 @@ ic2^I136704^I251521536^I0^I0^I0^I0^I-^I-^I-^I-^I-^I-^I-^I-^I-^I-^I-
 def test_live_stream_with_class_groups_and_two_pools():
     split = split_reports(LIVE_STREAM)
     assert [(ts, bool(text.strip())) for ts, text in split] == [
-        (1795322064, False), (1795322065, True), (1795322066, True)]
+        (1795322064, False),
+        (1795322065, True),
+        (1795322066, True),
+    ]
     rows = parse_iostat(split[1][1])
     assert [(r.name, r.group) for r in rows] == [
-        ("ic", 0), ("mirror-0", 0), ("/tmp/ic/a", 0), ("/tmp/ic/b", 0), ("/tmp/ic/sp", 1),
-        ("/tmp/ic/log", 2), ("/tmp/ic/cache", 3), ("ic2", 3), ("/tmp/ic/c", 3)]
-    assert rows[6].alloc == 3160576                       # cache devices report their fill
-    assert all(r.io.total_wait_write is None for r in rows)   # idle pool: '-' everywhere
+        ("ic", 0),
+        ("mirror-0", 0),
+        ("/tmp/ic/a", 0),
+        ("/tmp/ic/b", 0),
+        ("/tmp/ic/sp", 1),
+        ("/tmp/ic/log", 2),
+        ("/tmp/ic/cache", 3),
+        ("ic2", 3),
+        ("/tmp/ic/c", 3),
+    ]
+    assert rows[6].alloc == 3160576  # cache devices report their fill
+    assert all(r.io.total_wait_write is None for r in rows)  # idle pool: '-' everywhere
     splitter = StreamSplitter()
     got = [rep for line in LIVE_STREAM.splitlines(keepends=True) for rep in splitter.feed(line)]
     assert got == [split[1]] and splitter.flush() == split[2]
@@ -168,7 +193,7 @@ def test_live_stream_with_class_groups_and_two_pools():
 def test_split_reports_on_epoch_lines():
     reports = _reports(DERANGED)
     split = split_reports(_stream(reports))
-    assert split[0] == (1763782000, "")                        # the -y skip
+    assert split[0] == (1763782000, "")  # the -y skip
     assert [ts for ts, _ in split] == list(range(1763782000, 1763782006))
     assert [parse_iostat(t) for _, t in split[1:]] == [parse_iostat(r) for r in reports]
 
@@ -185,10 +210,10 @@ def test_split_reports_keeps_the_preamble_and_an_unfinished_tail():
 @pytest.mark.parametrize("chunk", [1, 2, 7, 64, 333, 4096])
 def test_stream_splitter_yields_each_report_once_complete(chunk):
     reports = _reports(DERANGED)
-    stream = "\n" + _stream(reports)          # a stray line before the first epoch is dropped
+    stream = "\n" + _stream(reports)  # a stray line before the first epoch is dropped
     splitter, got = StreamSplitter(), []
     for i in range(0, len(stream), chunk):
-        got += splitter.feed(stream[i:i + chunk])
+        got += splitter.feed(stream[i : i + chunk])
     # the last report has no following epoch line yet: complete only on flush
     assert [r for _, r in got] == reports[:-1]
     assert [ts for ts, _ in got] == [1763782001, 1763782002, 1763782003, 1763782004]
@@ -219,10 +244,13 @@ def test_a_leading_epoch_line_is_tolerated_but_not_two_reports():
         parse_iostat(report + "1763782002\n" + report)
 
 
-@pytest.mark.parametrize("rel", [
-    "deranged-disk/zpool-iostat-v-q-H-p-1-2.txt",   # -q queues: 20 values, not latencies
-    "deranged-disk/zpool-iostat-v.after-load.txt",  # human layout
-])
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "deranged-disk/zpool-iostat-v-q-H-p-1-2.txt",  # -q queues: 20 values, not latencies
+        "deranged-disk/zpool-iostat-v.after-load.txt",  # human layout
+    ],
+)
 def test_other_layouts_are_refused(rel):
     with pytest.raises(ParseError):
         parse_iostat((CAPTURES / rel).read_text())

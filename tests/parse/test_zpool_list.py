@@ -1,4 +1,5 @@
 """zpool_list.parse_list on the OpenZFS 2.3.2 captures and on older layouts from the reference."""
+
 from __future__ import annotations
 
 import re
@@ -28,7 +29,7 @@ def test_scripted_top_level_rows_add_up_to_the_pool(path):
     """Only top-level rows carry alloc/free (leaves print '-'), and they sum to the pool's."""
     pools = parse_list(path.read_text())
     assert pools
-    for pool in pools.values():   # (these scenarios have no log/cache/special vdevs)
+    for pool in pools.values():  # (these scenarios have no log/cache/special vdevs)
         tops = [v for v in pool.vdevs if v.alloc is not None]
         assert tops and pool.alloc == sum(v.alloc for v in tops)
         assert pool.free == sum(v.free for v in tops)
@@ -47,7 +48,7 @@ def test_human_layout_matches_the_scripted_capture(path):
         assert pool.size == pytest.approx(exact[name].size, rel=0.006)
         for h, e in zip(pool.vdevs, exact[name].vdevs):
             assert (h.cap_pct is None) == (e.cap_pct is None)
-            if h.cap_pct is not None:   # captured a moment apart: allow a point of drift
+            if h.cap_pct is not None:  # captured a moment apart: allow a point of drift
                 assert abs(h.cap_pct - e.cap_pct) <= 1.0
 
 
@@ -55,11 +56,23 @@ def test_deranged_disk_by_hand():
     pool = _pool("deranged-disk/zpool-list-v-H-p.after-load.txt")
     assert (pool.name, pool.size, pool.alloc, pool.free) == ("deranged", 1006632960, 316392448, 690240512)
     assert (pool.frag_pct, pool.cap_pct, pool.dedup_ratio, pool.health) == (16, 31, 1.0, "ONLINE")
-    assert pool.checkpoint is None and pool.expandsize is None    # '-' survives -p
+    assert pool.checkpoint is None and pool.expandsize is None  # '-' survives -p
     m0 = pool.vdevs[0]
-    assert (m0.name, m0.alloc, m0.free, m0.frag_pct, m0.cap_pct) == ("mirror-0", 233031168, 270285312, 25, 46.0)
+    assert (m0.name, m0.alloc, m0.free, m0.frag_pct, m0.cap_pct) == (
+        "mirror-0",
+        233031168,
+        270285312,
+        25,
+        46.0,
+    )
     slow = pool.vdevs[-1]
-    assert (slow.name, slow.size, slow.alloc, slow.cap_pct, slow.health) == ("slowdisk", 536870912, None, None, "ONLINE")
+    assert (slow.name, slow.size, slow.alloc, slow.cap_pct, slow.health) == (
+        "slowdisk",
+        536870912,
+        None,
+        None,
+        "ONLINE",
+    )
 
 
 def test_human_vdev_cap_keeps_its_decimal():
@@ -67,7 +80,7 @@ def test_human_vdev_cap_keeps_its_decimal():
     pool = _pool("deranged-disk/zpool-list-v.after-load.txt")
     assert pool.cap_pct == 31
     assert [v.cap_pct for v in pool.vdevs if v.cap_pct is not None] == [46.3, 16.6]
-    assert pool.vdevs[0].alloc == 222 * 2**20                    # "222M"
+    assert pool.vdevs[0].alloc == 222 * 2**20  # "222M"
 
 
 def test_imbalance_fills():
@@ -78,7 +91,10 @@ def test_imbalance_fills():
     assert big.size == 2147483648 and big.space == 2013265920
     assert 100 * small.alloc / small.space == pytest.approx(38.49, abs=0.01)
     added = _pool("imbalance-added-vdev/zpool-list-v-H-p.txt")
-    assert [(v.name, v.cap_pct) for v in added.vdevs if v.cap_pct is not None] == [("mirror-0", 64), ("mirror-1", 9)]
+    assert [(v.name, v.cap_pct) for v in added.vdevs if v.cap_pct is not None] == [
+        ("mirror-0", 64),
+        ("mirror-1", 9),
+    ]
     before = _pool("imbalance-added-vdev/zpool-list-v-H-p.before-add.txt")
     assert [v.cap_pct for v in before.vdevs if v.cap_pct is not None] == [60]
 
@@ -120,7 +136,7 @@ def test_2_1_2_human_list():
     assert (pool.frag_pct, pool.cap_pct, pool.dedup_ratio) == (1, 25, 1.0)
     mirror, leaf = pool.vdevs
     assert (mirror.alloc, mirror.cap_pct) == (445 * 2**30, 11.9)
-    assert leaf.size is None                      # leaf SIZE is '-' before 2.1.6
+    assert leaf.size is None  # leaf SIZE is '-' before 2.1.6
 
 
 # Reference §1.3, 2.2.x `zpool list -v -p -L`, https://github.com/netdata/netdata/issues/18359.
@@ -142,9 +158,14 @@ def test_2_2_list_with_logs_header_and_guid_leaf():
     pool = parse_list(NETDATA_18359)["store"]
     assert (pool.alloc, pool.health, pool.dedup_ratio) == (3046188658688, "DEGRADED", 1.0)
     assert [(v.name, v.vclass) for v in pool.vdevs] == [
-        ("mirror-0", "normal"), ("sdc2", "normal"), ("sdd2", "normal"),
-        ("mirror-1", "log"), ("sdb1", "log"), ("14807975228228307538", "log")]
-    assert pool.vdevs[1].size == 9998683602944 > pool.vdevs[0].size   # leaf physical > top-level
+        ("mirror-0", "normal"),
+        ("sdc2", "normal"),
+        ("sdd2", "normal"),
+        ("mirror-1", "log"),
+        ("sdb1", "log"),
+        ("14807975228228307538", "log"),
+    ]
+    assert pool.vdevs[1].size == 9998683602944 > pool.vdevs[0].size  # leaf physical > top-level
     assert pool.vdevs[3].alloc == 393216 and pool.vdevs[-1].health == "UNAVAIL"
 
 
@@ -174,35 +195,51 @@ def test_class_headers_and_several_pools():
     assert list(pools) == ["ic", "ic2"]
     ic = pools["ic"]
     assert [(v.name, v.vclass) for v in ic.vdevs] == [
-        ("mirror-0", "normal"), ("/tmp/ic/a", "normal"), ("/tmp/ic/b", "normal"),
-        ("/tmp/ic/sp", "special"), ("/tmp/ic/log", "log"), ("/tmp/ic/cache", "cache"),
-        ("/tmp/ic/spare", "spare")]
+        ("mirror-0", "normal"),
+        ("/tmp/ic/a", "normal"),
+        ("/tmp/ic/b", "normal"),
+        ("/tmp/ic/sp", "special"),
+        ("/tmp/ic/log", "log"),
+        ("/tmp/ic/cache", "cache"),
+        ("/tmp/ic/spare", "spare"),
+    ]
     assert ic.vdevs[-1].health == "AVAIL"
     # The pool's space is its data classes (normal + special); log and cache rows have their
     # own alloc/free (the L2ARC fill) but are not part of it.
     data = [v for v in ic.vdevs if v.alloc is not None and v.vclass in ("normal", "special", "dedup")]
     assert sum(v.alloc for v in data) == ic.alloc and sum(v.free for v in data) == ic.free
     assert (ic.vdevs[5].alloc, ic.vdevs[5].cap_pct) == (3422720, 1.0)
-    assert [v.vclass for v in pools["ic2"].vdevs] == ["normal"]      # reset at the next pool
+    assert [v.vclass for v in pools["ic2"].vdevs] == ["normal"]  # reset at the next pool
 
 
 def test_faulted_pool_row_from_the_man_page():
     """man/man8/zpool-list.8: a faulted pool shows '-' in every numeric column (§1.1)."""
-    pool = parse_list("NAME SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH ALTROOT\n"
-                      "zion       -      -      -         -      -      -      -      -  FAULTED -\n")["zion"]
-    assert (pool.size, pool.alloc, pool.cap_pct, pool.dedup_ratio, pool.health) == (None, None, None, None, "FAULTED")
+    pool = parse_list(
+        "NAME SIZE ALLOC FREE CKPOINT EXPANDSZ FRAG CAP DEDUP HEALTH ALTROOT\n"
+        "zion       -      -      -         -      -      -      -      -  FAULTED -\n"
+    )["zion"]
+    assert (pool.size, pool.alloc, pool.cap_pct, pool.dedup_ratio, pool.health) == (
+        None,
+        None,
+        None,
+        None,
+        "FAULTED",
+    )
 
 
 def test_no_pools_is_empty():
-    assert parse_list("") == {}                   # `zpool list -H` prints nothing (§0)
+    assert parse_list("") == {}  # `zpool list -H` prints nothing (§0)
 
 
-@pytest.mark.parametrize("text", [
-    "\tmirror-0\t1\t1\t1\t-\t-\t0\t0\t-\tONLINE\n",                      # vdev before any pool
-    "tank\t1\t1\t1\t-\t-\t0\t0\t1.00\tONLINE\t-\textra\tcolumns\n",      # unknown layout
-    "tank\t1.5X\t1\t1\t-\t-\t0\t0\t1.00\tONLINE\t-\n",                   # not a number
-    "tank\t1\t1\t1\t-\t-\t0\t0\t1.00\tONLINE\t-\ncannot open 'x': no such pool\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\tmirror-0\t1\t1\t1\t-\t-\t0\t0\t-\tONLINE\n",  # vdev before any pool
+        "tank\t1\t1\t1\t-\t-\t0\t0\t1.00\tONLINE\t-\textra\tcolumns\n",  # unknown layout
+        "tank\t1.5X\t1\t1\t-\t-\t0\t0\t1.00\tONLINE\t-\n",  # not a number
+        "tank\t1\t1\t1\t-\t-\t0\t0\t1.00\tONLINE\t-\ncannot open 'x': no such pool\n",
+    ],
+)
 def test_garbage_is_a_parse_error(text):
     with pytest.raises(ParseError):
         parse_list(text)

@@ -4,6 +4,7 @@ Seeds are the 2.3.2 captures and the older-era examples of test_zpool_status_tex
 mutations are the ways output really gets damaged (a killed command truncates it, a paste
 loses or repeats lines, a terminal mangles characters) plus structural edits of the JSON.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,17 +24,59 @@ from zdash.parse.zpool_status.text_scan import parse_scan_block
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 _ALL = [p.read_text() for p in sorted(CAPTURES.glob("*/zpool-status*.txt"))]
 TEXT_SEEDS = [t for t in _ALL if not t.startswith("{")] + [
-    era.ISSUE_840, era.ISSUE_7537, era.ISSUE_16979, era.ISSUE_18319, era.LIBZETTA_64, era.ISSUE_3267,
-    era.ISSUE_3877, era.ISSUE_2973]
+    era.ISSUE_840,
+    era.ISSUE_7537,
+    era.ISSUE_16979,
+    era.ISSUE_18319,
+    era.LIBZETTA_64,
+    era.ISSUE_3267,
+    era.ISSUE_3877,
+    era.ISSUE_2973,
+]
 JSON_SEEDS = [t for t in _ALL if t.startswith("{")]
-FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Fragments that steer mutations towards the parsers' decision points.
-TOKENS = ["0", "1.68K", "-", "  ", "\t", "\n", "ONLINE", "AVAIL", "was /dev/sda1", "(resilvering)", "9" * 30,
-          "  pool: x", " state: ", "  scan: ", "config:", "errors: ", "NAME STATE READ WRITE CKSUM SLOW",
-          "\tlogs", "\tspares", "mirror-0", "raidz3-1", "draid2:4d:1s:8c-0", "spare-0", "replacing-1",
-          " days ", "% done", " / ", "scanned at 1G/s", "issued", "block size: 512B configured, 0B native",
-          "Sun Nov 22 03:40:05 2026", "Feb 31", "\u2028", "\x85", "٣", "é", "\ufeff", "\x00"]
+TOKENS = [
+    "0",
+    "1.68K",
+    "-",
+    "  ",
+    "\t",
+    "\n",
+    "ONLINE",
+    "AVAIL",
+    "was /dev/sda1",
+    "(resilvering)",
+    "9" * 30,
+    "  pool: x",
+    " state: ",
+    "  scan: ",
+    "config:",
+    "errors: ",
+    "NAME STATE READ WRITE CKSUM SLOW",
+    "\tlogs",
+    "\tspares",
+    "mirror-0",
+    "raidz3-1",
+    "draid2:4d:1s:8c-0",
+    "spare-0",
+    "replacing-1",
+    " days ",
+    "% done",
+    " / ",
+    "scanned at 1G/s",
+    "issued",
+    "block size: 512B configured, 0B native",
+    "Sun Nov 22 03:40:05 2026",
+    "Feb 31",
+    "\u2028",
+    "\x85",
+    "٣",
+    "é",
+    "\ufeff",
+    "\x00",
+]
 
 
 def _assert_contract(parse, text: str) -> None:
@@ -61,7 +104,7 @@ def damaged(draw, seeds: list[str]) -> str:
         i, j = (_index(draw, len(lines)) for _ in range(2))
         op = draw(st.sampled_from(["truncate", "delete", "duplicate", "swap", "replace", "insert", "indent"]))
         if op == "truncate":
-            text = text[:_index(draw, len(text) + 1)]
+            text = text[: _index(draw, len(text) + 1)]
             continue
         if op == "delete":
             del lines[i]
@@ -81,14 +124,53 @@ def damaged(draw, seeds: list[str]) -> str:
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 90) | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=10) | st.sampled_from(["-", "1.50K", "0B", "CANT_OPEN", "CLOSED", "SPARED", "ERR_EXCEEDED",
-                                              "SCANNING", "FINISHED", "ERRORSCRUB", "raidz", "Sun Nov 22 03:40:05 UTC 2026"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-        st.sampled_from(["vdevs", "name", "state", "aux", "not_present", "scan_stats", "rebuild_stats",
-                         "err_scrub_func", "physical_ashift", "configured_ashift", "logs", "spares"]) | st.text(max_size=5),
-        inner, max_size=3),
-    max_leaves=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**90)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=10)
+    | st.sampled_from(
+        [
+            "-",
+            "1.50K",
+            "0B",
+            "CANT_OPEN",
+            "CLOSED",
+            "SPARED",
+            "ERR_EXCEEDED",
+            "SCANNING",
+            "FINISHED",
+            "ERRORSCRUB",
+            "raidz",
+            "Sun Nov 22 03:40:05 UTC 2026",
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "vdevs",
+                    "name",
+                    "state",
+                    "aux",
+                    "not_present",
+                    "scan_stats",
+                    "rebuild_stats",
+                    "err_scrub_func",
+                    "physical_ashift",
+                    "configured_ashift",
+                    "logs",
+                    "spares",
+                ]
+            )
+            | st.text(max_size=5),
+            inner,
+            max_size=3,
+        )
+    ),
+    max_leaves=6,
+)
 
 
 @st.composite
@@ -134,7 +216,7 @@ def test_json_parser_keeps_its_contract_on_damaged_text(text):
     _assert_contract(parse_status_json, text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(TOKENS) | st.text(max_size=20), max_size=4))
 def test_scan_and_unit_readers_keep_the_contract(pieces):
     line = "".join(pieces)

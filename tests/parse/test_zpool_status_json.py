@@ -1,4 +1,5 @@
 """`zpool status -j` (2.3.2 captures), its traps, and agreement with the text of the same moment."""
+
 from __future__ import annotations
 
 import json
@@ -13,7 +14,7 @@ from zdash.parse.zpool_status.json_tree import parse_status_json
 from zdash.parse.zpool_status.text import parse_status_text
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
-MIB = 1024 ** 2
+MIB = 1024**2
 
 
 def _load(rel: str) -> dict:
@@ -32,11 +33,16 @@ def _one(rel: str | dict) -> Pool:
 # were taken with --json-int despite their names.
 def _pairs() -> list[tuple[Path, Path, bool]]:
     pairs = []
-    for text in sorted(CAPTURES.glob("*/zpool-status.*txt")) + sorted(CAPTURES.glob("*/zpool-status-s-P-p*.txt")):
+    for text in sorted(CAPTURES.glob("*/zpool-status.*txt")) + sorted(
+        CAPTURES.glob("*/zpool-status-s-P-p*.txt")
+    ):
         full_paths = "-s-P-p" in text.name
         suffix = text.name.removeprefix("zpool-status-s-P-p" if full_paths else "zpool-status")
-        for name in ((f"zpool-status-j-json-int{suffix}", "zpool-status-s-j.txt") if full_paths
-                     else (f"zpool-status-j{suffix}",)):
+        for name in (
+            (f"zpool-status-j-json-int{suffix}", "zpool-status-s-j.txt")
+            if full_paths
+            else (f"zpool-status-j{suffix}",)
+        ):
             if (text.parent / name).exists():
                 pairs.append((text, text.parent / name, full_paths))
                 break
@@ -48,8 +54,17 @@ PAIRS = _pairs()
 
 def _shape(v: Vdev, full_paths: bool) -> tuple:
     label = v.label if full_paths and not v.children else v.name
-    return (label, v.kind, v.state, v.vclass, v.aux, v.read_errors, v.write_errors, v.checksum_errors,
-            tuple(_shape(c, full_paths) for c in v.children))
+    return (
+        label,
+        v.kind,
+        v.state,
+        v.vclass,
+        v.aux,
+        v.read_errors,
+        v.write_errors,
+        v.checksum_errors,
+        tuple(_shape(c, full_paths) for c in v.children),
+    )
 
 
 def test_every_text_capture_with_json_has_a_pair():
@@ -57,9 +72,12 @@ def test_every_text_capture_with_json_has_a_pair():
     text_files = {p for p in CAPTURES.glob("*/zpool-status*.txt") if not p.read_text().startswith("{")}
     # meta.txt: these moments were captured in text only (after `zpool clear`, -s without -p, -c)
     assert {f"{p.parent.name}/{p.name}" for p in text_files - paired} == {
-        "errors/zpool-status.cleared.txt", "deranged-disk/zpool-status-s-P.txt",
-        "healthy/zpool-status-c-upath-size.txt", "healthy/zpool-status-c-noenv.txt",
-        "deranged-disk/zpool-status-c-upath-size.txt"}
+        "errors/zpool-status.cleared.txt",
+        "deranged-disk/zpool-status-s-P.txt",
+        "healthy/zpool-status-c-upath-size.txt",
+        "healthy/zpool-status-c-noenv.txt",
+        "deranged-disk/zpool-status-c-upath-size.txt",
+    }
 
 
 @pytest.mark.parametrize(("text", "js", "full_paths"), PAIRS, ids=lambda x: getattr(x, "name", ""))
@@ -68,7 +86,9 @@ def test_json_and_text_of_the_same_moment_give_the_same_tree(text, js, full_path
     (j,) = parse_status_json(js.read_text())
     assert _shape(j.root, full_paths) == _shape(t.root, full_paths)
     assert (j.name, j.state, j.status, j.action, j.msgid) == (t.name, t.state, t.status, t.action, t.msgid)
-    assert [(s.function, s.state, s.start_time) for s in j.scans] == [(s.function, s.state, s.start_time) for s in t.scans]
+    assert [(s.function, s.state, s.start_time) for s in j.scans] == [
+        (s.function, s.state, s.start_time) for s in t.scans
+    ]
     if not t.error_files:  # with a file list the text has no count (only a lower bound)
         assert j.error_count == t.error_count
 
@@ -85,20 +105,29 @@ def test_version_gate():
 
 def test_pool_guid_key_and_guids_as_strings():
     pool = _one("healthy/zpool-status-j-json-int.txt")
-    assert pool.guid == "2462774739500235037"   # real 2.3.2 key is "pool_guid"
+    assert pool.guid == "2462774739500235037"  # real 2.3.2 key is "pool_guid"
     assert pool.root.guid == pool.guid and all(isinstance(v.guid, str) for v in pool.root.walk())
-    assert _one("healthy/zpool-status-j.txt").guid == pool.guid   # plain -j: the same, as a string
+    assert _one("healthy/zpool-status-j.txt").guid == pool.guid  # plain -j: the same, as a string
 
 
 def test_raidz_parity_comes_from_the_name():
     assert [v.kind for v in _one("raidz-wide/zpool-status-j-json-int.wide.txt").top_level] == ["raidz2"]
     mixed = _one("raidz-wide/zpool-status-j.mixed.txt")
-    assert [(v.kind, v.is_leaf) for v in mixed.top_level] == [("raidz1", False), ("mirror", False), ("file", True)]
+    assert [(v.kind, v.is_leaf) for v in mixed.top_level] == [
+        ("raidz1", False),
+        ("mirror", False),
+        ("file", True),
+    ]
 
 
 def test_slow_ios_on_leaves_only():
     pool = _one("deranged-disk/zpool-status-s-j.txt")
-    assert {v.name: v.slow_ios for v in pool.leaves()} == {"loop0": 0, "loop1": 0, "loop2": 2, "slowdisk": 337}
+    assert {v.name: v.slow_ios for v in pool.leaves()} == {
+        "loop0": 0,
+        "loop1": 0,
+        "loop2": 2,
+        "slowdisk": 337,
+    }
     assert pool.find("slowdisk").path == "/dev/mapper/slowdisk"
     assert all(v.slow_ios is None for v in pool.root.walk() if v.children)
 
@@ -108,9 +137,16 @@ def test_offline_and_replacing():
     assert offline.find("/tmp/zl/degraded/d2").state == "OFFLINE" and offline.state == "DEGRADED"
     resilvering = _one("degraded/zpool-status-j-json-int.resilvering.txt")
     assert [(c.name, c.aux) for c in resilvering.find("replacing-1").children] == [
-        ("/tmp/zl/degraded/d2", None), ("/tmp/zl/degraded/new2", "(resilvering)")]  # as the text shows
+        ("/tmp/zl/degraded/d2", None),
+        ("/tmp/zl/degraded/new2", "(resilvering)"),
+    ]  # as the text shows
     (scan,) = resilvering.scans
-    assert (scan.function, scan.state, scan.start_time, scan.end_time) == ("resilver", "scanning", 1795318805, None)
+    assert (scan.function, scan.state, scan.start_time, scan.end_time) == (
+        "resilver",
+        "scanning",
+        1795318805,
+        None,
+    )
     # zpool's formula: issued / (to_examine - skipped) = 173316096 / (314939904 - 141593088)
     assert scan.pct_done == pytest.approx(99.98, abs=0.005)
     assert scan.processed == 173331456
@@ -119,7 +155,7 @@ def test_offline_and_replacing():
 def test_paused_scrub_is_paused_not_scanning():
     (scan,) = _one("scrub/zpool-status-j.scrub-paused.txt").scans
     assert (scan.state, scan.pause_time, scan.start_time) == ("paused", 1795318866, 1795318855)
-    assert scan.pct_done == pytest.approx(74.49, abs=0.005)   # the text capture prints 74.49%
+    assert scan.pct_done == pytest.approx(74.49, abs=0.005)  # the text capture prints 74.49%
     (running,) = _one("scrub/zpool-status-j-json-int.scrubbing.txt").scans
     assert (running.state, running.pause_time) == ("scanning", None)
 
@@ -130,13 +166,19 @@ def test_finished_scan_has_no_percentage():
 
 
 def test_plain_j_strings_dates_and_nicenum():
-    exact, plain = _one("errors/zpool-status-j-json-int.permanent.txt"), _one("errors/zpool-status-j.permanent.txt")
-    assert (exact.error_count, plain.error_count) == (1280, 1280)        # 1280 and "1.25K"
+    exact, plain = (
+        _one("errors/zpool-status-j-json-int.permanent.txt"),
+        _one("errors/zpool-status-j.permanent.txt"),
+    )
+    assert (exact.error_count, plain.error_count) == (1280, 1280)  # 1280 and "1.25K"
     assert exact.find("/tmp/zl/errors/p1").checksum_errors == 2562
-    assert plain.find("/tmp/zl/errors/p1").checksum_errors == 2560       # "2.50K"
-    assert (exact.msgid, exact.error_files) == ("ZFS-8000-8A", ())       # no -v: no errlist
+    assert plain.find("/tmp/zl/errors/p1").checksum_errors == 2560  # "2.50K"
+    assert (exact.msgid, exact.error_files) == ("ZFS-8000-8A", ())  # no -v: no errlist
     # "Sun Nov 22 03:47:53 UTC 2026" and "160M" in plain -j
-    assert (plain.scans[0].start_time, plain.scans[0].end_time) == (exact.scans[0].start_time, exact.scans[0].end_time)
+    assert (plain.scans[0].start_time, plain.scans[0].end_time) == (
+        exact.scans[0].start_time,
+        exact.scans[0].end_time,
+    )
     assert plain.scans[0].to_examine == 160 * MIB and plain.scans[0].errors == 1280
 
 
@@ -148,36 +190,70 @@ def _healthy_with(**groups) -> dict:
 
 
 def _leaf(name: str, state: str = "ONLINE", **extra) -> dict:
-    return {"name": name, "vdev_type": "disk", "guid": 42, "path": f"/dev/{name}1", "class": "normal",
-            "state": state, "read_errors": 0, "write_errors": 0, "checksum_errors": 0, "slow_ios": 0, **extra}
+    return {
+        "name": name,
+        "vdev_type": "disk",
+        "guid": 42,
+        "path": f"/dev/{name}1",
+        "class": "normal",
+        "state": state,
+        "read_errors": 0,
+        "write_errors": 0,
+        "checksum_errors": 0,
+        "slow_ios": 0,
+        **extra,
+    }
 
 
 def test_class_groups_beside_vdevs_become_top_level_with_their_class():
-    mirror = {"name": "mirror-2", "vdev_type": "mirror", "guid": 7, "state": "ONLINE",
-              "read_errors": 0, "write_errors": 0, "checksum_errors": 0,
-              "vdevs": {"sdc": _leaf("sdc"), "sdd": _leaf("sdd")}}
-    doc = _healthy_with(special={"mirror-2": mirror}, logs={"sde": _leaf("sde")},
-                        l2cache={"sdf": _leaf("sdf")},
-                        spares={"sdg": _leaf("sdg", "AVAIL"), "sdh": _leaf("sdh", "INUSE", aux="SPARED")})
+    mirror = {
+        "name": "mirror-2",
+        "vdev_type": "mirror",
+        "guid": 7,
+        "state": "ONLINE",
+        "read_errors": 0,
+        "write_errors": 0,
+        "checksum_errors": 0,
+        "vdevs": {"sdc": _leaf("sdc"), "sdd": _leaf("sdd")},
+    }
+    doc = _healthy_with(
+        special={"mirror-2": mirror},
+        logs={"sde": _leaf("sde")},
+        l2cache={"sdf": _leaf("sdf")},
+        spares={"sdg": _leaf("sdg", "AVAIL"), "sdh": _leaf("sdh", "INUSE", aux="SPARED")},
+    )
     pool = _one(doc)
     assert [(v.name, v.vclass) for v in pool.top_level] == [
-        ("mirror-0", "normal"), ("mirror-1", "normal"), ("mirror-2", "special"),
-        ("sde", "log"), ("sdf", "cache"), ("sdg", "spare"), ("sdh", "spare")]
+        ("mirror-0", "normal"),
+        ("mirror-1", "normal"),
+        ("mirror-2", "special"),
+        ("sde", "log"),
+        ("sdf", "cache"),
+        ("sdg", "spare"),
+        ("sdh", "spare"),
+    ]
     assert [v.vclass for v in pool.find("mirror-2").children] == ["special", "special"]
     assert [v.name for v in pool.data_vdevs()] == ["mirror-0", "mirror-1", "mirror-2"]
-    assert (pool.find("sdg").state, pool.find("sdh").state, pool.find("sdh").aux) == ("AVAIL", "INUSE", "currently in use")
+    assert (pool.find("sdg").state, pool.find("sdh").state, pool.find("sdh").aux) == (
+        "AVAIL",
+        "INUSE",
+        "currently in use",
+    )
 
 
-@pytest.mark.parametrize(("raw", "aux", "state", "words"), [
-    ("CANT_OPEN", "OPEN_FAILED", "UNAVAIL", "cannot open"),
-    ("CANT_OPEN", "CORRUPT_DATA", "FAULTED", "corrupted data"),
-    ("CANT_OPEN", "BAD_LOG", "FAULTED", "bad intent log"),
-    ("CANT_OPEN", "SPLIT_POOL", "SPLIT", "split into new pool"),
-    ("CLOSED", None, "OFFLINE", None),
-    ("FAULTED", "EXTERNAL", "FAULTED", "external device fault"),
-    ("HEALTHY", None, "ONLINE", None),          # the stale man-page example (§4.3)
-    ("FAULTED", "SOME_FUTURE_AUX", "FAULTED", "some future aux"),
-])
+@pytest.mark.parametrize(
+    ("raw", "aux", "state", "words"),
+    [
+        ("CANT_OPEN", "OPEN_FAILED", "UNAVAIL", "cannot open"),
+        ("CANT_OPEN", "CORRUPT_DATA", "FAULTED", "corrupted data"),
+        ("CANT_OPEN", "BAD_LOG", "FAULTED", "bad intent log"),
+        ("CANT_OPEN", "SPLIT_POOL", "SPLIT", "split into new pool"),
+        ("CLOSED", None, "OFFLINE", None),
+        ("FAULTED", "EXTERNAL", "FAULTED", "external device fault"),
+        ("HEALTHY", None, "ONLINE", None),  # the stale man-page example (§4.3)
+        ("FAULTED", "SOME_FUTURE_AUX", "FAULTED", "some future aux"),
+    ],
+)
 def test_raw_enum_states_map_to_text_names(raw, aux, state, words):
     doc = _load("clones/zpool-status-j-json-int.txt")
     leaf = doc["pools"]["clones"]["vdevs"]["clones"]["vdevs"]["mirror-0"]["vdevs"]["/tmp/zl/clones/d2"]
@@ -199,47 +275,90 @@ def test_missing_device_and_ashift_mismatch():
     doc = _load("clones/zpool-status-j-json-int.txt")
     mirror = doc["pools"]["clones"]["vdevs"]["clones"]["vdevs"]["mirror-0"]["vdevs"]
     gone = mirror.pop("/tmp/zl/clones/d1")
-    mirror["9593279170455378102"] = dict(gone, name="9593279170455378102", state="CANT_OPEN", aux="OPEN_FAILED",
-                                         not_present=1, was="/tmp/zl/clones/d1", guid=9593279170455378102)
+    mirror["9593279170455378102"] = dict(
+        gone,
+        name="9593279170455378102",
+        state="CANT_OPEN",
+        aux="OPEN_FAILED",
+        not_present=1,
+        was="/tmp/zl/clones/d1",
+        guid=9593279170455378102,
+    )
     mirror["/tmp/zl/clones/d2"].update(configured_ashift=9, physical_ashift=12)
     pool = _one(doc)
     missing, slow_sector = pool.find("9593279170455378102"), pool.find("/tmp/zl/clones/d2")
     assert (missing.kind, missing.guid, missing.was, missing.path, missing.state) == (
-        "missing", "9593279170455378102", "/tmp/zl/clones/d1", None, "UNAVAIL")
+        "missing",
+        "9593279170455378102",
+        "/tmp/zl/clones/d1",
+        None,
+        "UNAVAIL",
+    )
     assert (slow_sector.physical_ashift, pool.find("mirror-0").physical_ashift) == (12, None)
 
 
 def test_errlist_and_rebuild_stats():
     doc = _healthy_with(error_count=2, errlist=["/healthy/data/file1", "healthy/data:<0x0>"])
-    stats = {"function": "NONE", "state": "NONE", "rebuild_stats": {"mirror-0": {
-        "state": "ACTIVE", "start_time": 1795318805, "end_time": 0, "scanned": 300 * MIB, "issued": 200 * MIB,
-        "rebuilt": 150 * MIB, "to_scan": 600 * MIB, "errors": 0}, "mirror-1": {"state": "NONE"}}}
+    stats = {
+        "function": "NONE",
+        "state": "NONE",
+        "rebuild_stats": {
+            "mirror-0": {
+                "state": "ACTIVE",
+                "start_time": 1795318805,
+                "end_time": 0,
+                "scanned": 300 * MIB,
+                "issued": 200 * MIB,
+                "rebuilt": 150 * MIB,
+                "to_scan": 600 * MIB,
+                "errors": 0,
+            },
+            "mirror-1": {"state": "NONE"},
+        },
+    }
     doc["pools"]["healthy"]["scan_stats"] = stats
     pool = _one(doc)
     assert (pool.error_count, pool.error_files) == (2, ("/healthy/data/file1", "healthy/data:<0x0>"))
     (rebuild,) = pool.scans
-    assert (rebuild.function, rebuild.vdev, rebuild.state, rebuild.end_time) == ("rebuild", "mirror-0", "scanning", None)
+    assert (rebuild.function, rebuild.vdev, rebuild.state, rebuild.end_time) == (
+        "rebuild",
+        "mirror-0",
+        "scanning",
+        None,
+    )
     assert rebuild.pct_done == pytest.approx(50.0, abs=1e-6) and rebuild.processed == 150 * MIB
 
 
 def test_error_scrub_keys():
     doc = _load("scrub/zpool-status-j-json-int.scrubbed.txt")
     doc["pools"]["scrub"]["scan_stats"].update(
-        err_scrub_func="ERRORSCRUB", err_scrub_state="ERRORSCRUBBING", err_scrub_start_time=1795319000,
-        err_scrub_end_time=0, err_scrub_examined=1, err_scrub_to_examine=3, err_scrub_pause=0)
+        err_scrub_func="ERRORSCRUB",
+        err_scrub_state="ERRORSCRUBBING",
+        err_scrub_start_time=1795319000,
+        err_scrub_end_time=0,
+        err_scrub_examined=1,
+        err_scrub_to_examine=3,
+        err_scrub_pause=0,
+    )
     pool = _one(doc)
     scrub, errorscrub = pool.scans
     assert (errorscrub.function, errorscrub.state, errorscrub.pct_done) == ("errorscrub", "scanning", 25.0)
-    assert (scrub.state, pool.scan) == ("finished", errorscrub)   # the running one wins
+    assert (scrub.state, pool.scan) == ("finished", errorscrub)  # the running one wins
 
 
-@pytest.mark.parametrize("bad", [
-    "[]", "{", '"x"', '{"output_version": {"vers_major": 0}, "pools": []}',
-    '{"output_version": {"vers_major": 0}, "pools": {"p": {"name": "p", "vdevs": {}}}}',
-    '{"output_version": {"vers_major": 0}, "pools": {"p": {"vdevs": {"p": {"read_errors": {"a": 1}}}}}}',
-    '{"output_version": {"vers_major": 0}, "pools": {"p": {"vdevs": {"p": {"read_errors": true}}}}}',
-    "[" * 100_000,
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "[]",
+        "{",
+        '"x"',
+        '{"output_version": {"vers_major": 0}, "pools": []}',
+        '{"output_version": {"vers_major": 0}, "pools": {"p": {"name": "p", "vdevs": {}}}}',
+        '{"output_version": {"vers_major": 0}, "pools": {"p": {"vdevs": {"p": {"read_errors": {"a": 1}}}}}}',
+        '{"output_version": {"vers_major": 0}, "pools": {"p": {"vdevs": {"p": {"read_errors": true}}}}}',
+        "[" * 100_000,
+    ],
+)
 def test_malformed_json_is_a_parse_error(bad):
     with pytest.raises(ParseError):
         parse_status_json(bad)
@@ -247,19 +366,26 @@ def test_malformed_json_is_a_parse_error(bad):
 
 def test_no_pools():
     assert parse_status_json("") == ()
-    assert parse_status_json('{"output_version":{"command":"zpool status","vers_major":0,"vers_minor":1},"pools":{}}') == ()
+    assert (
+        parse_status_json(
+            '{"output_version":{"command":"zpool status","vers_major":0,"vers_minor":1},"pools":{}}'
+        )
+        == ()
+    )
     assert parse_status(["zpool", "status", "-j"], "no pools available\n") == ()
 
 
-@pytest.mark.parametrize(("argv", "expected"), [
-    (["zpool", "status", "-j", "--json-int", "-p", "tank"], True),
-    (["zpool", "status", "--json", "tank"], True),
-    (["zpool", "status", "-jp"], True),
-    (["zpool", "status", "-sj"], True),
-    (["zpool", "status", "-p", "-P", "-s"], False),
-    (["zpool", "status", "-Tj"], False),      # -T takes an argument: 'j' is not a flag here
-    (["zpool", "status", "-c", "upath,size"], False),
-])
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["zpool", "status", "-j", "--json-int", "-p", "tank"], True),
+        (["zpool", "status", "--json", "tank"], True),
+        (["zpool", "status", "-jp"], True),
+        (["zpool", "status", "-sj"], True),
+        (["zpool", "status", "-p", "-P", "-s"], False),
+        (["zpool", "status", "-Tj"], False),  # -T takes an argument: 'j' is not a flag here
+        (["zpool", "status", "-c", "upath,size"], False),
+    ],
+)
 def test_dispatcher_picks_json_only_when_asked(argv, expected):
     assert wants_json(argv) is expected
-

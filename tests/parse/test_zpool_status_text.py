@@ -1,4 +1,5 @@
 """Text `zpool status`: every 2.3.2 capture, hand-checked numbers, and 0.6-2.4 era examples."""
+
 from __future__ import annotations
 
 import re
@@ -16,7 +17,7 @@ from zdash.parse.zpool_status.text_scan import parse_scan_block
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 ALL_STATUS = sorted(CAPTURES.glob("*/zpool-status*.txt"))
-MIB, GIB, TIB, PIB = 1024 ** 2, 1024 ** 3, 1024 ** 4, 1024 ** 5
+MIB, GIB, TIB, PIB = 1024**2, 1024**3, 1024**4, 1024**5
 
 
 def _id(p: Path) -> str:
@@ -55,23 +56,38 @@ def test_every_capture_parses_through_the_dispatcher(path):
             parse_status(argv, path.read_text())
         return
     pools = parse_status(argv, path.read_text())
-    assert [p.name for p in pools] == [argv[-1]]     # the pool named on the command line
+    assert [p.name for p in pools] == [argv[-1]]  # the pool named on the command line
     assert pools[0].root.kind == "root" and pools[0].top_level
     assert all(v.state for v in pools[0].root.walk())
 
 
 def test_healthy_two_mirrors_of_file_vdevs():
     pool = _one("healthy/zpool-status.txt")
-    assert (pool.name, pool.state, pool.status, pool.msgid, pool.scans) == ("healthy", "ONLINE", None, None, ())
+    assert (pool.name, pool.state, pool.status, pool.msgid, pool.scans) == (
+        "healthy",
+        "ONLINE",
+        None,
+        None,
+        (),
+    )
     assert pool.error_count == 0 and pool.error_files == ()
-    assert [(v.name, v.kind, len(v.children)) for v in pool.top_level] == [("mirror-0", "mirror", 2), ("mirror-1", "mirror", 2)]
-    assert [(v.path, v.kind) for v in pool.leaves()] == [(f"/tmp/zl/healthy/d{i}", "file") for i in range(1, 5)]
+    assert [(v.name, v.kind, len(v.children)) for v in pool.top_level] == [
+        ("mirror-0", "mirror", 2),
+        ("mirror-1", "mirror", 2),
+    ]
+    assert [(v.path, v.kind) for v in pool.leaves()] == [
+        (f"/tmp/zl/healthy/d{i}", "file") for i in range(1, 5)
+    ]
 
 
 def test_slow_column_counts_the_deranged_disk():
     pool = _one("deranged-disk/zpool-status-s-P-p.txt")
     assert {v.path: v.slow_ios for v in pool.leaves()} == {
-        "/dev/loop0": 0, "/dev/loop1": 0, "/dev/loop2": 2, "/dev/mapper/slowdisk": 333}
+        "/dev/loop0": 0,
+        "/dev/loop1": 0,
+        "/dev/loop2": 2,
+        "/dev/mapper/slowdisk": 333,
+    }
     assert all(v.kind == "disk" for v in pool.leaves())
     # -p prints 0 on interior rows, -s without -p prints '-': SLOW is a leaf fact either way.
     assert [v.slow_ios for v in pool.root.walk() if v.children] == [None, None, None]
@@ -86,7 +102,11 @@ def test_script_columns_do_not_leak_into_annotations():
         pool = _one(rel)
         assert all(v.aux is None and v.read_errors == 0 for v in pool.root.walk()), rel
     assert [v.name for v in _one("deranged-disk/zpool-status-c-upath-size.txt").leaves()] == [
-        "loop0", "loop1", "loop2", "slowdisk"]
+        "loop0",
+        "loop1",
+        "loop2",
+        "slowdisk",
+    ]
 
 
 def test_offline_leaf_degrades_its_mirror():
@@ -104,7 +124,9 @@ def test_resilvering_replacing_vdev_and_scan_progress():
     replacing = pool.find("replacing-1")
     assert replacing.kind == "replacing" and replacing.state == "DEGRADED"
     assert [(c.name, c.state, c.aux) for c in replacing.children] == [
-        ("/tmp/zl/degraded/d2", "OFFLINE", None), ("/tmp/zl/degraded/new2", "ONLINE", "(resilvering)")]
+        ("/tmp/zl/degraded/d2", "OFFLINE", None),
+        ("/tmp/zl/degraded/new2", "ONLINE", "(resilvering)"),
+    ]
     (scan,) = pool.scans
     assert (scan.function, scan.state, scan.pct_done, scan.zpool_eta_s) == ("resilver", "scanning", 98.67, 0)
     # "300M / 300M scanned, 163M / 165M issued at 81.6M/s" / "151M resilvered"
@@ -134,11 +156,14 @@ def test_paused_scrub():
     assert (scan.issued, scan.to_examine) == (298 * MIB, 400 * MIB)
 
 
-@pytest.mark.parametrize(("rel", "pct", "eta", "issued"), [
-    ("scrub/zpool-status.scrubbing.txt", 24.77, 9, round(99.2 * MIB)),
-    ("scrub/zpool-status.scrubbing-2.txt", 71.12, 3, 285 * MIB),
-    ("scrub/zpool-status-s-P-p.scrubbing.txt", 26.08, 8, 104 * MIB),  # -p leaves scan lines human
-])
+@pytest.mark.parametrize(
+    ("rel", "pct", "eta", "issued"),
+    [
+        ("scrub/zpool-status.scrubbing.txt", 24.77, 9, round(99.2 * MIB)),
+        ("scrub/zpool-status.scrubbing-2.txt", 71.12, 3, 285 * MIB),
+        ("scrub/zpool-status-s-P-p.scrubbing.txt", 26.08, 8, 104 * MIB),  # -p leaves scan lines human
+    ],
+)
 def test_running_scrub(rel, pct, eta, issued):
     (scan,) = _one(rel).scans
     assert (scan.state, scan.pct_done, scan.zpool_eta_s, scan.issued) == ("scanning", pct, eta, issued)
@@ -148,8 +173,12 @@ def test_errors_after_scrub_counts_per_leaf():
     pool = _one("errors/zpool-status.after-scrub.txt")
     assert pool.msgid == "ZFS-8000-9P" and pool.error_count == 0
     errs = {v.name: (v.read_errors, v.write_errors, v.checksum_errors) for v in pool.leaves()}
-    assert errs == {"/tmp/zl/errors/d1": (70, 0, 0), "/tmp/zl/errors/d2": (0, 0, 3),
-                    "/tmp/zl/errors/d3": (0, 56, 0), "/tmp/zl/errors/d4": (0, 0, 0)}
+    assert errs == {
+        "/tmp/zl/errors/d1": (70, 0, 0),
+        "/tmp/zl/errors/d2": (0, 0, 3),
+        "/tmp/zl/errors/d3": (0, 56, 0),
+        "/tmp/zl/errors/d4": (0, 0, 0),
+    }
     (scan,) = pool.scans
     assert (scan.function, scan.state, scan.processed, scan.errors) == ("scrub", "finished", 3 * 1024, 0)
     assert _one("errors/zpool-status.cleared.txt").status is None
@@ -161,14 +190,17 @@ def test_permanent_errors_list_the_file():
         assert pool.msgid == "ZFS-8000-8A" and pool.error_files == ("/perm/victim",)
         assert pool.error_count == 1  # text never prints the count here: files are a lower bound
         assert pool.scans[0].errors == 1280
-    assert human.find("/tmp/zl/errors/p1").checksum_errors == 2560   # "2.50K"
-    assert exact.find("/tmp/zl/errors/p1").checksum_errors == 2562   # -p
+    assert human.find("/tmp/zl/errors/p1").checksum_errors == 2560  # "2.50K"
+    assert exact.find("/tmp/zl/errors/p1").checksum_errors == 2562  # -p
 
 
 def test_data_error_count_without_v():
     # print_error_log() without -v: "errors: N data errors, use '-v' for a list" (§3.1)
-    text = (CAPTURES / "healthy/zpool-status.txt").read_text().replace(
-        "No known data errors", "3 data errors, use '-v' for a list")
+    text = (
+        (CAPTURES / "healthy/zpool-status.txt")
+        .read_text()
+        .replace("No known data errors", "3 data errors, use '-v' for a list")
+    )
     (pool,) = parse_status_text(text)
     assert (pool.error_count, pool.error_files) == (3, ())
 
@@ -178,15 +210,27 @@ def test_raidz_kinds_and_a_single_disk_top_level():
     assert [(v.name, v.kind, len(v.children)) for v in wide.top_level] == [("raidz2-0", "raidz2", 10)]
     mixed = _one("raidz-wide/zpool-status.mixed.txt")
     assert [(v.name, v.kind, v.is_leaf) for v in mixed.top_level] == [
-        ("raidz1-0", "raidz1", False), ("mirror-1", "mirror", False), ("/tmp/zl/raidz-wide/m7", "file", True)]
+        ("raidz1-0", "raidz1", False),
+        ("mirror-1", "mirror", False),
+        ("/tmp/zl/raidz-wide/m7", "file", True),
+    ]
 
 
 def test_several_pools_in_one_output():
-    text = "\n".join((CAPTURES / rel).read_text() for rel in (
-        "degraded/zpool-status.single-disk.txt", "errors/zpool-status.permanent.txt", "scrub/zpool-status.scrub-paused.txt"))
+    text = "\n".join(
+        (CAPTURES / rel).read_text()
+        for rel in (
+            "degraded/zpool-status.single-disk.txt",
+            "errors/zpool-status.permanent.txt",
+            "scrub/zpool-status.scrub-paused.txt",
+        )
+    )
     pools = parse_status_text(text)
     assert [(p.name, p.error_files, len(p.scans)) for p in pools] == [
-        ("single", (), 0), ("perm", ("/perm/victim",), 1), ("scrub", (), 1)]
+        ("single", (), 0),
+        ("perm", ("/perm/victim",), 1),
+        ("scrub", (), 1),
+    ]
 
 
 def test_pasted_text_with_spaces_gives_the_same_tree():
@@ -237,7 +281,12 @@ def test_08_missing_device_in_replacing_and_08_scan_line():
     assert (raidz.kind, len(raidz.children)) == ("raidz2", 5)
     replacing = raidz.children[3]
     gone, new = replacing.children
-    assert (replacing.kind, gone.kind, gone.state, gone.guid) == ("replacing", "missing", "UNAVAIL", "9593279170455378102")
+    assert (replacing.kind, gone.kind, gone.state, gone.guid) == (
+        "replacing",
+        "missing",
+        "UNAVAIL",
+        "9593279170455378102",
+    )
     assert gone.was == "/dev/disk/by-id/ata-WDC_WD30EFRX-68AX9N0_WD-WCC1T1545830-part1" and gone.aux is None
     assert (new.kind, new.aux, new.path) == ("disk", "(resilvering)", None)
     (scan,) = pool.scans
@@ -277,11 +326,20 @@ config:
 def test_08_aux_annotation_and_nested_replacing():
     (pool,) = parse_status_text(ISSUE_7537)
     assert [(d, n) for d, n, _, _ in _tree(pool.root)][:6] == [
-        (0, "vz"), (1, "mirror-0"), (2, "replacing-0"), (3, "ata-WDC_WD3001FFSX-68JNUN0_WD-WCC13RYDLSH9"),
-        (3, "sdh"), (2, "ata-WDC_WD3001FFSX-68JNUN0_WD-WCC13HETXXKA")]
+        (0, "vz"),
+        (1, "mirror-0"),
+        (2, "replacing-0"),
+        (3, "ata-WDC_WD3001FFSX-68JNUN0_WD-WCC13RYDLSH9"),
+        (3, "sdh"),
+        (2, "ata-WDC_WD3001FFSX-68JNUN0_WD-WCC13HETXXKA"),
+    ]
     assert pool.find("ata-WDC_WD3001FFSX-68JNUN0_WD-WCC13HETXXKA").aux == "too many errors"
     (scan,) = pool.scans
-    assert (scan.pct_done, scan.zpool_eta_s, scan.to_examine) == (66.46, 3600 + 24 * 60 + 38, round(6.42 * TIB))
+    assert (scan.pct_done, scan.zpool_eta_s, scan.to_examine) == (
+        66.46,
+        3600 + 24 * 60 + 38,
+        round(6.42 * TIB),
+    )
 
 
 # 2.2.4, https://github.com/openzfs/zfs/issues/16979: dRAID, spare-0 and a nicenum counter.
@@ -310,7 +368,7 @@ def test_22_scan_without_scan_rate_and_nicenum_counter():
     assert (draid.kind, draid.children[0].kind, draid.children[0].write_errors) == ("draid", "spare", 1720)
     (scan,) = pool.scans
     assert (scan.examined, scan.to_examine, scan.issued) == (round(1.38 * PIB), round(1.38 * PIB), 144 * TIB)
-    assert scan.skipped == round(1.38 * PIB) - 177 * TIB   # to_examine - "177T" issue total
+    assert scan.skipped == round(1.38 * PIB) - 177 * TIB  # to_examine - "177T" issue total
     assert (scan.pct_done, scan.zpool_eta_s) == (81.21, 7 * 3600 + 21 * 60 + 15)
 
 
@@ -349,7 +407,9 @@ def test_two_scan_blocks_rebuild_and_distributed_spare():
     spare = pool.find("spare-2")
     assert (spare.kind, spare.checksum_errors) == ("spare", 1)
     assert [(c.kind, c.state, c.aux) for c in spare.children] == [
-        ("file", "FAULTED", "external device fault"), ("dspare", "ONLINE", None)]
+        ("file", "FAULTED", "external device fault"),
+        ("dspare", "ONLINE", None),
+    ]
     assert pool.scan is scrub  # nothing running: the newest one
 
 
@@ -375,7 +435,13 @@ def test_08_none_requested_and_spares():
     (pool,) = parse_status_text(LIBZETTA_64)
     assert pool.scans == () and pool.error_count == 0
     data, spare = pool.top_level
-    assert (data.vclass, data.kind, spare.vclass, spare.state, spare.kind) == ("normal", "file", "spare", "AVAIL", "file")
+    assert (data.vclass, data.kind, spare.vclass, spare.state, spare.kind) == (
+        "normal",
+        "file",
+        "spare",
+        "AVAIL",
+        "file",
+    )
     assert pool.data_vdevs() == (data,)
 
 
@@ -436,12 +502,20 @@ config:
 def test_class_sections_logs_cache_spares():
     (pool,) = parse_status_text(ISSUE_3267)
     assert [(v.name, v.vclass) for v in pool.top_level] == [
-        ("mirror-0", "normal"), ("mirror-1", "log"), ("sda4", "cache"), ("sdb4", "cache")]
+        ("mirror-0", "normal"),
+        ("mirror-1", "log"),
+        ("sda4", "cache"),
+        ("sdb4", "cache"),
+    ]
     assert [v.vclass for v in pool.find("mirror-1").children] == ["log", "log"]
     assert [v.name for v in pool.data_vdevs()] == ["mirror-0"]
     (scan,) = pool.scans
     assert (scan.examined, scan.to_examine, scan.zpool_eta_s, scan.pct_done) == (
-        round(1.35 * GIB), 347 * GIB, 46 * 60, 0.39)
+        round(1.35 * GIB),
+        347 * GIB,
+        46 * 60,
+        0.39,
+    )
 
     (zones,) = parse_status_text(ISSUE_3877)
     assert [v.vclass for v in zones.top_level] == ["normal", "normal", "log", "cache", "spare"]
@@ -475,66 +549,146 @@ config:
 def test_four_space_pasted_indentation():
     (pool,) = parse_status_text(ISSUE_2973)
     assert [(v.name, v.vclass, len(v.children)) for v in pool.top_level] == [
-        ("mirror-0", "normal", 3), ("scsi-SATA_KINGSTON_SV300S50026B7743042A5D-part1", "log", 0),
-        ("scsi-SATA_KINGSTON_SV300S50026B7743042A5D-part2", "cache", 0)]
+        ("mirror-0", "normal", 3),
+        ("scsi-SATA_KINGSTON_SV300S50026B7743042A5D-part1", "log", 0),
+        ("scsi-SATA_KINGSTON_SV300S50026B7743042A5D-part2", "cache", 0),
+    ]
     assert pool.scans[0].end_time - pool.scans[0].start_time == 2 * 3600 + 54 * 60
 
 
 def test_block_size_annotation_sets_the_leaf_physical_ashift():
     # The row is from commit 3928ec5339 (quoted in reference §5); the pool around it is ours.
-    text = ("  pool: tank\n state: ONLINE\nconfig:\n\n"
-            "\tNAME       STATE     READ WRITE CKSUM\n"
-            "\ttank       ONLINE       0     0     0\n"
-            "\t  ada2s4a  ONLINE       0     0     0  block size: 512B configured, 4096B native\n\n"
-            "errors: No known data errors\n")
+    text = (
+        "  pool: tank\n state: ONLINE\nconfig:\n\n"
+        "\tNAME       STATE     READ WRITE CKSUM\n"
+        "\ttank       ONLINE       0     0     0\n"
+        "\t  ada2s4a  ONLINE       0     0     0  block size: 512B configured, 4096B native\n\n"
+        "errors: No known data errors\n"
+    )
     (pool,) = parse_status_text(text)
     leaf = pool.find("ada2s4a")
     assert (leaf.physical_ashift, leaf.aux) == (12, None)
 
 
-@pytest.mark.parametrize(("lines", "expected"), [
-    # 2.2+, man/man8/zpool-scrub.8 (reference §3.3)
-    (["scrub in progress since Sun Jul 25 16:07:49 2021",
-      "403M / 405M scanned at 100M/s, 68.4M / 405M issued at 10.0M/s",
-      "0B repaired, 16.91% done, 00:00:04 to go"],
-     dict(function="scrub", state="scanning", examined=403 * MIB, to_examine=405 * MIB,
-          issued=round(68.4 * MIB), skipped=0, pct_done=16.91, zpool_eta_s=4)),
-    # 2.3.1, https://github.com/openzfs/zfs/issues/17440: paused (no rates, no ETA)
-    (["scrub paused since Sun Jun  8 17:00:20 2025", "scrub started on Sun Jun  8 12:43:45 2025",
-      "0B / 12.8T scanned, 0B / 12.8T issued", "0B repaired, 0.00% done"],
-     dict(function="scrub", state="paused", pause_time=parse_ctime("Sun Jun  8 17:00:20 2025"),
-          start_time=parse_ctime("Sun Jun  8 12:43:45 2025"), issued=0, pct_done=0.0, zpool_eta_s=None)),
-    # same issue: ETA with days in 2.2+
-    (["scrub in progress since Sun Jun  8 12:43:45 2025",
-      "3.97T / 12.8T scanned at 94.4G/s, 4.11G / 12.8T issued at 97.9M/s",
-      "0B repaired, 0.03% done, 1 days 14:05:30 to go"],
-     dict(state="scanning", pct_done=0.03, zpool_eta_s=86400 + 14 * 3600 + 5 * 60 + 30)),
-    # 2.0.7, https://github.com/dak180/FreeNAS-Report/issues/16: finished with days
-    (["resilvered 2.31T in 1 days 02:55:32 with 0 errors on Sat Dec 24 02:33:08 2022"],
-     dict(function="resilver", state="finished", processed=round(2.31 * TIB), errors=0,
-          end_time=parse_ctime("Sat Dec 24 02:33:08 2022"),
-          start_time=parse_ctime("Sat Dec 24 02:33:08 2022") - (86400 + 2 * 3600 + 55 * 60 + 32))),
-    # 2.0.2, https://github.com/openzfs/zfs/issues/11572: 2.0-2.1 progress, ETA in days
-    (["resilver in progress since Thu Feb  4 14:24:23 2021",
-      "1.61T scanned at 315M/s, 81.5G issued at 15.6M/s, 5.32T total",
-      "77.3G resilvered, 1.50% done, 4 days 02:06:31 to go"],
-     dict(function="resilver", examined=round(1.61 * TIB), issued=round(81.5 * GIB),
-          to_examine=round(5.32 * TIB), skipped=None, pct_done=1.5, zpool_eta_s=4 * 86400 + 2 * 3600 + 6 * 60 + 31)),
-    # 2.0-2.1 sequential rebuild, "issued <R>/s" without "at" (reference §3.3, from code)
-    (["resilver (mirror-0) in progress since Sun Jul 25 16:07:49 2021",
-      "1.20G scanned at 100M/s, 1.10G issued 90.0M/s, 4.00G total",
-      "1.10G resilvered, 30.00% done, 00:00:28 to go"],
-     dict(function="rebuild", vdev="mirror-0", state="scanning", examined=round(1.2 * GIB),
-          issued=round(1.1 * GIB), to_examine=4 * GIB, pct_done=30.0, zpool_eta_s=28)),
-    (["resilver (mirror-1) canceled on Sun Jul 25 16:07:49 2021"],
-     dict(function="rebuild", vdev="mirror-1", state="canceled", end_time=parse_ctime("Sun Jul 25 16:07:49 2021"))),
-    (["scrub canceled on Sun Jul 25 16:07:49 2021"], dict(function="scrub", state="canceled")),
-    # 2.2+ error scrub (" scrub:" label), print_err_scrub_status()
-    (["error scrub in progress since Sun Jul 25 16:07:49 2021", "25.00% done, issued I/O for 3 error blocks"],
-     dict(function="errorscrub", state="scanning", pct_done=25.0)),
-    (["scrubbed 3 error blocks in 0 days 00:00:02 on Sun Jul 25 16:07:49 2021"],
-     dict(function="errorscrub", state="finished", end_time=parse_ctime("Sun Jul 25 16:07:49 2021"))),
-])
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # 2.2+, man/man8/zpool-scrub.8 (reference §3.3)
+        (
+            [
+                "scrub in progress since Sun Jul 25 16:07:49 2021",
+                "403M / 405M scanned at 100M/s, 68.4M / 405M issued at 10.0M/s",
+                "0B repaired, 16.91% done, 00:00:04 to go",
+            ],
+            dict(
+                function="scrub",
+                state="scanning",
+                examined=403 * MIB,
+                to_examine=405 * MIB,
+                issued=round(68.4 * MIB),
+                skipped=0,
+                pct_done=16.91,
+                zpool_eta_s=4,
+            ),
+        ),
+        # 2.3.1, https://github.com/openzfs/zfs/issues/17440: paused (no rates, no ETA)
+        (
+            [
+                "scrub paused since Sun Jun  8 17:00:20 2025",
+                "scrub started on Sun Jun  8 12:43:45 2025",
+                "0B / 12.8T scanned, 0B / 12.8T issued",
+                "0B repaired, 0.00% done",
+            ],
+            dict(
+                function="scrub",
+                state="paused",
+                pause_time=parse_ctime("Sun Jun  8 17:00:20 2025"),
+                start_time=parse_ctime("Sun Jun  8 12:43:45 2025"),
+                issued=0,
+                pct_done=0.0,
+                zpool_eta_s=None,
+            ),
+        ),
+        # same issue: ETA with days in 2.2+
+        (
+            [
+                "scrub in progress since Sun Jun  8 12:43:45 2025",
+                "3.97T / 12.8T scanned at 94.4G/s, 4.11G / 12.8T issued at 97.9M/s",
+                "0B repaired, 0.03% done, 1 days 14:05:30 to go",
+            ],
+            dict(state="scanning", pct_done=0.03, zpool_eta_s=86400 + 14 * 3600 + 5 * 60 + 30),
+        ),
+        # 2.0.7, https://github.com/dak180/FreeNAS-Report/issues/16: finished with days
+        (
+            ["resilvered 2.31T in 1 days 02:55:32 with 0 errors on Sat Dec 24 02:33:08 2022"],
+            dict(
+                function="resilver",
+                state="finished",
+                processed=round(2.31 * TIB),
+                errors=0,
+                end_time=parse_ctime("Sat Dec 24 02:33:08 2022"),
+                start_time=parse_ctime("Sat Dec 24 02:33:08 2022") - (86400 + 2 * 3600 + 55 * 60 + 32),
+            ),
+        ),
+        # 2.0.2, https://github.com/openzfs/zfs/issues/11572: 2.0-2.1 progress, ETA in days
+        (
+            [
+                "resilver in progress since Thu Feb  4 14:24:23 2021",
+                "1.61T scanned at 315M/s, 81.5G issued at 15.6M/s, 5.32T total",
+                "77.3G resilvered, 1.50% done, 4 days 02:06:31 to go",
+            ],
+            dict(
+                function="resilver",
+                examined=round(1.61 * TIB),
+                issued=round(81.5 * GIB),
+                to_examine=round(5.32 * TIB),
+                skipped=None,
+                pct_done=1.5,
+                zpool_eta_s=4 * 86400 + 2 * 3600 + 6 * 60 + 31,
+            ),
+        ),
+        # 2.0-2.1 sequential rebuild, "issued <R>/s" without "at" (reference §3.3, from code)
+        (
+            [
+                "resilver (mirror-0) in progress since Sun Jul 25 16:07:49 2021",
+                "1.20G scanned at 100M/s, 1.10G issued 90.0M/s, 4.00G total",
+                "1.10G resilvered, 30.00% done, 00:00:28 to go",
+            ],
+            dict(
+                function="rebuild",
+                vdev="mirror-0",
+                state="scanning",
+                examined=round(1.2 * GIB),
+                issued=round(1.1 * GIB),
+                to_examine=4 * GIB,
+                pct_done=30.0,
+                zpool_eta_s=28,
+            ),
+        ),
+        (
+            ["resilver (mirror-1) canceled on Sun Jul 25 16:07:49 2021"],
+            dict(
+                function="rebuild",
+                vdev="mirror-1",
+                state="canceled",
+                end_time=parse_ctime("Sun Jul 25 16:07:49 2021"),
+            ),
+        ),
+        (["scrub canceled on Sun Jul 25 16:07:49 2021"], dict(function="scrub", state="canceled")),
+        # 2.2+ error scrub (" scrub:" label), print_err_scrub_status()
+        (
+            [
+                "error scrub in progress since Sun Jul 25 16:07:49 2021",
+                "25.00% done, issued I/O for 3 error blocks",
+            ],
+            dict(function="errorscrub", state="scanning", pct_done=25.0),
+        ),
+        (
+            ["scrubbed 3 error blocks in 0 days 00:00:02 on Sun Jul 25 16:07:49 2021"],
+            dict(function="errorscrub", state="finished", end_time=parse_ctime("Sun Jul 25 16:07:49 2021")),
+        ),
+    ],
+)
 def test_scan_lines_of_every_era(lines, expected):
     scan = parse_scan_block(lines)
     assert {k: getattr(scan, k) for k in expected} == expected

@@ -1,4 +1,5 @@
 """Shared helpers: the human captures of a scenario as one paste, and a paste as a Snapshot."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,8 +16,11 @@ STEMS = ("zpool-status", "zpool-list-v", "zpool-iostat-v", "zfs-list")
 
 
 def human_files() -> list[Path]:
-    return sorted(p for p in CAPTURES.glob("*/*.txt")
-                  if p.name.startswith(STEMS) and "-j" not in p.name and "-H-p" not in p.name)
+    return sorted(
+        p
+        for p in CAPTURES.glob("*/*.txt")
+        if p.name.startswith(STEMS) and "-j" not in p.name and "-H-p" not in p.name
+    )
 
 
 def phases() -> list[tuple[str, str | None]]:
@@ -39,8 +43,12 @@ def capture(scenario: str, stem: str, phase: str | None) -> str | None:
 def human_paste(scenario: str, phase: str | None, prompt: str = "root@lab:~# ") -> str:
     """The scenario's human outputs as one terminal session: a prompt line, then the output."""
     parts = []
-    for stem, cmd in (("zpool-status", "zpool status -v"), ("zpool-list-v", "zpool list -v"),
-                      ("zpool-iostat-v", "zpool iostat -v"), ("zfs-list", "zfs list -r -t all")):
+    for stem, cmd in (
+        ("zpool-status", "zpool status -v"),
+        ("zpool-list-v", "zpool list -v"),
+        ("zpool-iostat-v", "zpool iostat -v"),
+        ("zfs-list", "zfs list -r -t all"),
+    ):
         text = capture(scenario, stem, phase)
         if text is not None:
             parts.append(f"{prompt}{cmd}\n{text}")
@@ -61,4 +69,5 @@ def near(a: float | None, b: float | None, rel: float = 0.006, floor: float = 51
 
 def nonblank(text: str) -> set[int]:
     from zdash.paste.lines import clean_lines
+
     return {n for n, line in enumerate(clean_lines(text), 1) if line.strip()}

@@ -1,5 +1,6 @@
 """Every human-readable capture (OpenZFS 2.3.2, tests/captures) imports, and its numbers come
 out as the exact outputs (-j, -H -p) of the same moment say, within human rounding."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,8 +24,10 @@ from zdash.parse.zpool_status.text import parse_status_text
 from zdash.paste.samples import import_paste
 
 CAPTURE_FIELDS = ("name", "type", "used", "avail", "refer", "mountpoint", "origin")
-NOT_IMPORTABLE = {"healthy/zpool-status-c-noenv.txt": "zpool refused the -c scripts",
-                  "deranged-disk/zpool-iostat-v-w.txt": "histogram: not imported"}
+NOT_IMPORTABLE = {
+    "healthy/zpool-status-c-noenv.txt": "zpool refused the -c scripts",
+    "deranged-disk/zpool-iostat-v-w.txt": "histogram: not imported",
+}
 
 
 def _rel(p) -> str:
@@ -67,12 +70,14 @@ def test_pasted_session_matches_the_exact_outputs(scenario, phase):
     assert [p.name for p in snap.pools] == [p.name for p in exact.pools]
     for mine, ref in zip(snap.pools, exact.pools):
         assert mine.state == ref.state
-        assert [(v.name, v.kind, v.state, v.vclass) for v in mine.root.walk()] == \
-               [(v.name, v.kind, v.state, v.vclass) for v in ref.root.walk()]
-        assert [(v.read_errors, v.write_errors) for v in mine.root.walk()] == \
-               [(v.read_errors, v.write_errors) for v in ref.root.walk()]
+        assert [(v.name, v.kind, v.state, v.vclass) for v in mine.root.walk()] == [
+            (v.name, v.kind, v.state, v.vclass) for v in ref.root.walk()
+        ]
+        assert [(v.read_errors, v.write_errors) for v in mine.root.walk()] == [
+            (v.read_errors, v.write_errors) for v in ref.root.walk()
+        ]
         for v, r in zip(mine.root.walk(), ref.root.walk()):
-            assert near(v.checksum_errors, r.checksum_errors, floor=5)   # 2.50K vs 2560
+            assert near(v.checksum_errors, r.checksum_errors, floor=5)  # 2.50K vs 2560
         assert near(mine.size, ref.size) and near(mine.alloc, ref.alloc) and near(mine.free, ref.free)
         assert mine.cap_pct == ref.cap_pct and mine.frag_pct == ref.frag_pct
         for v, r in zip(mine.top_level, ref.top_level):
@@ -95,7 +100,7 @@ def test_datasets_match_zfs_list_H_p(scenario, phase):
     assert [(d.name, d.kind) for d in snap.datasets] == [(d.name, d.kind) for d in exact]
     for d, e in zip(snap.datasets, exact):
         assert near(d.used, e.used) and near(d.avail, e.avail) and near(d.refer, e.refer), d.name
-        assert d.origin is None      # not in the default columns: unknown, not "no origin"
+        assert d.origin is None  # not in the default columns: unknown, not "no origin"
 
 
 def test_clone_origins_and_snapshot_clones_from_zfs_list_o():
@@ -105,8 +110,9 @@ def test_clone_origins_and_snapshot_clones_from_zfs_list_o():
     assert imported.unread == []
     fields = ("name", "type", "origin", "clones", "used", "refer", "avail", "mountpoint")
     exact = parse_zfs_list((CAPTURES / "clones/zfs-list-all-H-p-origin-clones.txt").read_text(), fields)
-    assert [(d.name, d.kind, d.origin, d.clones) for d in snap.datasets] == \
-           [(d.name, d.kind, d.origin, d.clones) for d in exact]
+    assert [(d.name, d.kind, d.origin, d.clones) for d in snap.datasets] == [
+        (d.name, d.kind, d.origin, d.clones) for d in exact
+    ]
     assert snap.datasets[2].clones == ("clones/clone1", "clones/clone2")
     for d, e in zip(snap.datasets, exact):
         assert near(d.used, e.used) and near(d.refer, e.refer) and near(d.avail, e.avail)
@@ -114,38 +120,56 @@ def test_clone_origins_and_snapshot_clones_from_zfs_list_o():
 
 def test_space_columns_merge_into_the_same_datasets():
     """`zfs list` then `zfs list -o space` of the same datasets: one record each, both views."""
-    text = (CAPTURES / "clones/zfs-list.txt").read_text() + "\n" + \
-        (CAPTURES / "clones/zfs-list-o-space.txt").read_text()
+    text = (
+        (CAPTURES / "clones/zfs-list.txt").read_text()
+        + "\n"
+        + (CAPTURES / "clones/zfs-list-o-space.txt").read_text()
+    )
     snap, imported = snapshot(text)
     assert imported.unread == [] and len(snap.datasets) == 6
     base = next(d for d in snap.datasets if d.name == "clones/base")
-    assert (base.used, base.refer, base.used_by_snapshots, base.used_by_dataset) == \
-           (120 * 2**20, 120 * 2**20, 14 * 1024, 120 * 2**20)
+    assert (base.used, base.refer, base.used_by_snapshots, base.used_by_dataset) == (
+        120 * 2**20,
+        120 * 2**20,
+        14 * 1024,
+        120 * 2**20,
+    )
     assert base.kind == "filesystem" and snap.datasets[2].kind == "snapshot"
 
 
 def test_iostat_rows_keep_the_human_numbers():
     """healthy/zpool-iostat-v.txt: pool row 300M 1.58G 0 494 7.64K 48.4M; leaves have no alloc."""
-    snap, imported = snapshot((CAPTURES / "healthy/zpool-status.txt").read_text()
-                              + (CAPTURES / "healthy/zpool-iostat-v.txt").read_text())
+    snap, imported = snapshot(
+        (CAPTURES / "healthy/zpool-status.txt").read_text()
+        + (CAPTURES / "healthy/zpool-iostat-v.txt").read_text()
+    )
     (pool,) = snap.pools
     io = pool.root.io
-    assert (io.read_ops, io.write_ops, io.read_bytes, io.write_bytes) == (0, 494, round(7.64 * 1024), round(48.4 * 2**20))
+    assert (io.read_ops, io.write_ops, io.read_bytes, io.write_bytes) == (
+        0,
+        494,
+        round(7.64 * 1024),
+        round(48.4 * 2**20),
+    )
     d1 = pool.find("/tmp/zl/healthy/d1")
     assert (d1.io.write_ops, d1.io.write_bytes) == (118, round(12.1 * 2**20))
     rows = parse_iostat(next(s for s in imported.samples if s.key == "iostat").stdout)
-    assert [(r.name, r.alloc) for r in rows[:3]] == [("healthy", 300 * 2**20), ("mirror-0", 151 * 2**20),
-                                                     ("/tmp/zl/healthy/d1", None)]
+    assert [(r.name, r.alloc) for r in rows[:3]] == [
+        ("healthy", 300 * 2**20),
+        ("mirror-0", 151 * 2**20),
+        ("/tmp/zl/healthy/d1", None),
+    ]
 
 
 def test_iostat_latency_columns_become_nanoseconds():
     """deranged-disk/zpool-iostat-v-l-1-3.txt: three reports, the last is kept; 1s, 100ms, '-'."""
-    text = (CAPTURES / "deranged-disk/zpool-status-s-P.txt").read_text() + \
-        (CAPTURES / "deranged-disk/zpool-iostat-v-l-1-3.txt").read_text()
+    text = (CAPTURES / "deranged-disk/zpool-status-s-P.txt").read_text() + (
+        CAPTURES / "deranged-disk/zpool-iostat-v-l-1-3.txt"
+    ).read_text()
     snap, imported = snapshot(text)
     (sample,) = [s for s in imported.samples if s.key == "iostat"]
-    assert sample.argv[-1] == "-l" and len(sample.stdout.splitlines()[0].split("\t")) == 18   # 6 + 11 (2.2+)
-    slow = snap.pools[0].find("/dev/mapper/slowdisk")      # iostat said "slowdisk": -P name joined
+    assert sample.argv[-1] == "-l" and len(sample.stdout.splitlines()[0].split("\t")) == 18  # 6 + 11 (2.2+)
+    slow = snap.pools[0].find("/dev/mapper/slowdisk")  # iostat said "slowdisk": -P name joined
     assert (slow.io.total_wait_write, slow.io.disk_wait_write, slow.io.total_wait_read) == (1e9, 100e6, None)
     assert slow.slow_ios == 333
     assert any("3 zpool iostat reports pasted" in n for n in imported.notes)

@@ -1,4 +1,5 @@
 """`zdash import FILE -o SESSION` and `zdash check --text FILE`, end to end."""
+
 from __future__ import annotations
 
 import io
@@ -43,8 +44,11 @@ def test_import_writes_a_one_tick_session_that_replays(tmp_path, capsys):
     _, ticks = read_session(str(out))
     (tick,) = list(ticks)
     assert {s.key: s.argv[:3] for s in tick.samples} == {
-        "status": ("zpool", "status"), "list": ("zpool", "list", "-v"),
-        "iostat": ("zpool", "iostat", "-v"), "datasets": ("zfs", "list", "-H")}
+        "status": ("zpool", "status"),
+        "list": ("zpool", "list", "-v"),
+        "iostat": ("zpool", "iostat", "-v"),
+        "datasets": ("zfs", "list", "-H"),
+    }
 
 
 def test_import_of_nothing_readable_exits_1_and_writes_nothing(tmp_path, capsys):
@@ -88,11 +92,14 @@ def test_check_text_device_errors_warn(tmp_path, capsys):
     assert "/tmp/zl/errors/d3 in mirror-1: 56 write errors" in out
 
 
-@pytest.mark.parametrize("phase,code,title", [
-    ("cap85", 1, "cap85 is 85.8 % full"),
-    ("cap93", 2, "cap93 is 92.9 % full"),
-    ("capfull", 2, "capfull is out of space"),
-])
+@pytest.mark.parametrize(
+    "phase,code,title",
+    [
+        ("cap85", 1, "cap85 is 85.8 % full"),
+        ("cap93", 2, "cap93 is 92.9 % full"),
+        ("capfull", 2, "capfull is out of space"),
+    ],
+)
 def test_check_text_capacity(tmp_path, capsys, phase, code, title):
     got, out, _ = _check(capsys, _write(tmp_path, human_paste("capacity", phase)))
     assert got == code and title in out
@@ -108,8 +115,13 @@ def test_check_text_deranged_disk(tmp_path, capsys):
     """`zpool status -s -P` and `zpool iostat -v -l` (the first report of the 1 3 capture is
     exactly what `zpool iostat -v -l deranged` prints: the average since import)."""
     iostat = (CAPTURES / "deranged-disk/zpool-iostat-v-l-1-3.txt").read_text().splitlines()[:11]
-    text = "# zpool status -s -P deranged\n" + (CAPTURES / "deranged-disk/zpool-status-s-P.txt").read_text() + \
-        "# zpool iostat -v -l deranged\n" + "\n".join(iostat) + "\n"
+    text = (
+        "# zpool status -s -P deranged\n"
+        + (CAPTURES / "deranged-disk/zpool-status-s-P.txt").read_text()
+        + "# zpool iostat -v -l deranged\n"
+        + "\n".join(iostat)
+        + "\n"
+    )
     code, out, err = _check(capsys, _write(tmp_path, text), "--json")
     doc = json.loads(out)
     assert code == 1 and doc["source"].startswith("text:") and doc["unread"] == [] and err == ""
@@ -123,9 +135,17 @@ def test_check_text_healthy_is_ok_and_reports_unread_lines(tmp_path, capsys):
     doc = json.loads(out)
     assert code == 0 and doc["status"] == "OK"
     n = human_paste("healthy", None).count("\n") + 1
-    assert doc["unread"] == [{"line": n, "text": "thanks!", "why":
-                              "not recognised as zpool status, zpool list, zpool iostat or zfs list output"}]
-    assert err.strip() == f"line {n}: thanks! (not recognised as zpool status, zpool list, zpool iostat or zfs list output)"
+    assert doc["unread"] == [
+        {
+            "line": n,
+            "text": "thanks!",
+            "why": "not recognised as zpool status, zpool list, zpool iostat or zfs list output",
+        }
+    ]
+    assert (
+        err.strip()
+        == f"line {n}: thanks! (not recognised as zpool status, zpool list, zpool iostat or zfs list output)"
+    )
 
 
 def test_check_text_old_faulted_paste(tmp_path, capsys):

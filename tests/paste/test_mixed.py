@@ -1,5 +1,6 @@
 """Several outputs pasted together, with prompts, prose, colours, CRLF, tabs turned to spaces,
 forum and mail quoting: the same pools come out, and every stray line is reported by number."""
+
 from __future__ import annotations
 
 from tests.paste.helpers import CAPTURES, human_paste, nonblank, snapshot
@@ -8,9 +9,25 @@ from zdash.paste.split import split_pasted
 
 
 def _tree(snap):
-    return [(p.name, p.state, [(v.name, v.state, v.alloc, v.free, v.read_errors, v.checksum_errors,
-                                v.io.write_ops if v.io else None) for v in p.root.walk()])
-            for p in snap.pools]
+    return [
+        (
+            p.name,
+            p.state,
+            [
+                (
+                    v.name,
+                    v.state,
+                    v.alloc,
+                    v.free,
+                    v.read_errors,
+                    v.checksum_errors,
+                    v.io.write_ops if v.io else None,
+                )
+                for v in p.root.walk()
+            ],
+        )
+        for p in snap.pools
+    ]
 
 
 def _read(rel: str) -> str:
@@ -18,18 +35,18 @@ def _read(rel: str) -> str:
 
 
 SESSION = (
-    "Last login: Sun Nov 22 03:30:01 2026 from 10.0.0.5\n"                     # 1
-    "\x1b[01;32mroot@lab\x1b[00m:\x1b[01;34m~\x1b[00m# uname -r\n"              # 2
-    "6.1.0-56-amd64\n"                                                        # 3
-    "root@lab:~# zpool status -v healthy\n"                                   # 4
-    + _read("healthy/zpool-status.txt")                                       # 5-18
-    + "[root@lab ~]$ sudo zpool list -v\n"                                    # 19
-    + _read("healthy/zpool-list-v.txt")                                       # 20-27
-    + "lab% zpool iostat -v -l healthy 1 2\n"                                 # 28
-    + _read("healthy/zpool-iostat-v-l-1-2.txt")                               # 29-48
-    + "see, it is idle\n"                                                     # 49
-    + "$ zfs list\n"                                                          # 50
-    + _read("healthy/zfs-list.txt")                                           # 51-53
+    "Last login: Sun Nov 22 03:30:01 2026 from 10.0.0.5\n"  # 1
+    "\x1b[01;32mroot@lab\x1b[00m:\x1b[01;34m~\x1b[00m# uname -r\n"  # 2
+    "6.1.0-56-amd64\n"  # 3
+    "root@lab:~# zpool status -v healthy\n"  # 4
+    + _read("healthy/zpool-status.txt")  # 5-18
+    + "[root@lab ~]$ sudo zpool list -v\n"  # 19
+    + _read("healthy/zpool-list-v.txt")  # 20-27
+    + "lab% zpool iostat -v -l healthy 1 2\n"  # 28
+    + _read("healthy/zpool-iostat-v-l-1-2.txt")  # 29-48
+    + "see, it is idle\n"  # 49
+    + "$ zfs list\n"  # 50
+    + _read("healthy/zfs-list.txt")  # 51-53
 )
 IDLE = SESSION.split("\n").index("see, it is idle") + 1
 STRAY = {1: "not recognised", 2: "a shell command", 3: "not recognised", IDLE: "not recognised"}
@@ -40,27 +57,33 @@ def test_a_terminal_session_with_prompts_and_strays():
     assert {u.line: u.why for u in imported.unread}.keys() == STRAY.keys()
     for u in imported.unread:
         assert STRAY[u.line] in u.why
-    assert str(imported.unread[0]) == ("line 1: Last login: Sun Nov 22 03:30:01 2026 from 10.0.0.5 "
-                                       "(not recognised as zpool status, zpool list, zpool iostat or zfs list output)")
-    assert [b.command[:2] for b in imported.doc.blocks] == [("zpool", "status"), ("zpool", "list"),
-                                                           ("zpool", "iostat"), ("zpool", "iostat"),
-                                                           ("zfs", "list")]
+    assert str(imported.unread[0]) == (
+        "line 1: Last login: Sun Nov 22 03:30:01 2026 from 10.0.0.5 "
+        "(not recognised as zpool status, zpool list, zpool iostat or zfs list output)"
+    )
+    assert [b.command[:2] for b in imported.doc.blocks] == [
+        ("zpool", "status"),
+        ("zpool", "list"),
+        ("zpool", "iostat"),
+        ("zpool", "iostat"),
+        ("zfs", "list"),
+    ]
     (pool,) = snap.pools
     assert pool.name == "healthy" and pool.cap_pct == 15 and len(snap.datasets) == 2
     assert pool.top_level[0].alloc == 151 * 2**20 and pool.top_level[0].cap_pct == 15.7
-    assert pool.root.io is not None and pool.root.io.write_ops == 0   # the 2nd (last) report: idle
+    assert pool.root.io is not None and pool.root.io.write_ops == 0  # the 2nd (last) report: idle
 
 
 def _mangle(text: str) -> str:
     """What a forum, a Windows editor and a web page do to a paste."""
-    text = text.replace("\t", "        ")                  # TABs became 8 spaces
-    text = text.replace("ONLINE  ", "ONLINE\u00a0 ")        # a non-breaking space
-    return "\r\n".join("    " + line if line else line for line in text.split("\n"))   # CRLF, indented
+    text = text.replace("\t", "        ")  # TABs became 8 spaces
+    text = text.replace("ONLINE  ", "ONLINE\u00a0 ")  # a non-breaking space
+    return "\r\n".join("    " + line if line else line for line in text.split("\n"))  # CRLF, indented
 
 
 def test_crlf_spaces_nbsp_and_forum_indentation_change_nothing():
     clean = human_paste("errors", "after-scrub")
-    snap, imported = snapshot(clean)
+    snap, _imported = snapshot(clean)
     mangled, imported2 = snapshot(_mangle(clean))
     assert imported2.unread == [] and _tree(mangled) == _tree(snap)
     assert mangled.pools[0].find("/tmp/zl/errors/d1").read_errors == 70
@@ -80,7 +103,7 @@ def test_mail_quoting_and_mixed_tabs_and_spaces():
 
 def test_a_garbage_line_inside_a_config_table_is_reported_and_the_rest_imported():
     lines = _read("errors/zpool-status.after-scrub.txt").split("\n")
-    lines.insert(13, "\t    (this disk was replaced last week)")     # becomes line 14
+    lines.insert(13, "\t    (this disk was replaced last week)")  # becomes line 14
     snap, imported = snapshot("\n".join(lines))
     (u,) = imported.unread
     assert (u.line, u.why) == (14, "not a config row (NAME STATE READ WRITE CKSUM)")
@@ -88,8 +111,10 @@ def test_a_garbage_line_inside_a_config_table_is_reported_and_the_rest_imported(
 
 
 def test_an_unreadable_pool_is_reported_line_by_line_and_the_other_pool_kept():
-    broken = ("  pool: broken\n state: ONLINE\nconfig:\n\n\tNAME   STATE\n\tbroken  ONLINE\n"
-              "\t  sda  ONLINE\n\tsecond  ONLINE\n\t  sdb  ONLINE\n\n")   # two pool-level rows
+    broken = (
+        "  pool: broken\n state: ONLINE\nconfig:\n\n\tNAME   STATE\n\tbroken  ONLINE\n"
+        "\t  sda  ONLINE\n\tsecond  ONLINE\n\t  sdb  ONLINE\n\n"
+    )  # two pool-level rows
     text = _read("healthy/zpool-status.txt") + "\n" + broken
     snap, imported = snapshot(text)
     assert [p.name for p in snap.pools] == ["healthy"]
@@ -127,7 +152,8 @@ def test_nothing_readable():
         (1, "not recognised as zpool status, zpool list, zpool iostat or zfs list output"),
         (3, "a shell command, not zpool or zfs output"),
         (4, "not recognised as zpool status, zpool list, zpool iostat or zfs list output"),
-        (5, "zpool/zfs error message")]
+        (5, "zpool/zfs error message"),
+    ]
 
 
 def test_every_line_is_used_or_reported_in_a_messy_paste():
@@ -145,16 +171,20 @@ def test_blocks_are_found_by_shape_without_prompts():
 
 def test_leaf_names_join_across_P_and_no_P_pastes():
     """status without -P, iostat with -P (and the reverse, in test_captures: deranged)."""
-    status = "  pool: t\n state: ONLINE\nconfig:\n\n\tNAME  STATE  READ WRITE CKSUM\n" \
-             "\tt  ONLINE  0 0 0\n\t  mirror-0  ONLINE  0 0 0\n\t    ata-X  ONLINE  0 0 0\n" \
-             "\t    sdb  ONLINE  0 0 0\n\nerrors: No known data errors\n"
-    iostat = ("              capacity     operations     bandwidth\n"
-              "pool        alloc   free   read  write   read  write\n"
-              "----------  -----  -----  -----  -----  -----  -----\n"
-              "t            100M   900M      1      2     3K     4K\n"
-              "  mirror     100M   900M      1      2     3K     4K\n"
-              "    /dev/disk/by-id/ata-X-part1      -      -      1      1     2K     2K\n"
-              "    /dev/sdb1        -      -      0      1     1K     2K\n")
+    status = (
+        "  pool: t\n state: ONLINE\nconfig:\n\n\tNAME  STATE  READ WRITE CKSUM\n"
+        "\tt  ONLINE  0 0 0\n\t  mirror-0  ONLINE  0 0 0\n\t    ata-X  ONLINE  0 0 0\n"
+        "\t    sdb  ONLINE  0 0 0\n\nerrors: No known data errors\n"
+    )
+    iostat = (
+        "              capacity     operations     bandwidth\n"
+        "pool        alloc   free   read  write   read  write\n"
+        "----------  -----  -----  -----  -----  -----  -----\n"
+        "t            100M   900M      1      2     3K     4K\n"
+        "  mirror     100M   900M      1      2     3K     4K\n"
+        "    /dev/disk/by-id/ata-X-part1      -      -      1      1     2K     2K\n"
+        "    /dev/sdb1        -      -      0      1     1K     2K\n"
+    )
     snap, imported = snapshot(status + iostat)
     pool = snap.pools[0]
     assert [v.io.read_bytes for v in pool.leaves()] == [2048, 1024]
@@ -164,6 +194,7 @@ def test_leaf_names_join_across_P_and_no_P_pastes():
 def test_tick_time_is_the_newest_time_in_the_paste_when_later_than_the_file():
     from zdash.parse.units import parse_ctime
     from zdash.paste.front import paste_tick
+
     imported = import_paste(_read("errors/zpool-status.permanent.txt"))
     assert imported.newest == parse_ctime("Sun Nov 22 03:47:54 2026")
     assert paste_tick(imported, 1_700_000_000.0).time == imported.newest
@@ -179,7 +210,9 @@ def test_double_spaced_paste():
 
 
 def test_an_indented_line_under_state_is_reported_not_glued_to_it():
-    text = _read("healthy/zpool-status.txt").replace(" state: ONLINE\n", " state: ONLINE\n    (was DEGRADED)\n")
+    text = _read("healthy/zpool-status.txt").replace(
+        " state: ONLINE\n", " state: ONLINE\n    (was DEGRADED)\n"
+    )
     snap, imported = snapshot(text)
     assert snap.pools[0].state == "ONLINE"
     assert [(u.line, u.why) for u in imported.unread] == [(3, "not part of a zpool status report")]

@@ -1,4 +1,5 @@
 """Pastes of OpenZFS 0.6 to 2.2 from public reports (tests/importing/pastes.py cites each)."""
+
 from __future__ import annotations
 
 from tests.paste import pastes
@@ -28,11 +29,12 @@ def test_065_status_after_a_prompt_then_prose_and_a_zfs_get_table():
     assert all(len(v.children) == 2 for v in pool.top_level)
     (scan,) = pool.scans
     assert (scan.function, scan.state, scan.processed) == ("scrub", "finished", 0)
-    assert scan.end_time - scan.start_time == 17 * 60      # pre-0.8 "0h17m"
+    assert scan.end_time - scan.start_time == 17 * 60  # pre-0.8 "0h17m"
     assert _unread(imported) == [
         (24, "not recognised as zpool status, zpool list, zpool iostat or zfs list output"),
         (26, "`zpool get` / `zfs get` output: not imported"),
-        (27, "`zpool get` / `zfs get` output: not imported")]
+        (27, "`zpool get` / `zfs get` output: not imported"),
+    ]
 
 
 def test_06507_decimal_comma_fenced_config_and_list_without_ckpoint():
@@ -41,16 +43,22 @@ def test_06507_decimal_comma_fenced_config_and_list_without_ckpoint():
     assert pool.top_level[0].kind == "raidz1" and len(pool.top_level[0].children) == 4
     assert pool.size == round(6.22 * T) and pool.alloc == round(1.83 * T) and pool.free == round(4.39 * T)
     assert (pool.cap_pct, pool.frag_pct, pool.dedup_ratio) == (29, 18, 1.0)
-    assert pool.scans == ()        # "307445734561825858h42m": the 0.6.5.7 overflow is not a duration
-    assert _unread(imported) == [(8, "Markdown/HTML formatting, not command output"),
-                                 (16, "Markdown/HTML formatting, not command output")]
+    assert pool.scans == ()  # "307445734561825858h42m": the 0.6.5.7 overflow is not a duration
+    assert _unread(imported) == [
+        (8, "Markdown/HTML formatting, not command output"),
+        (16, "Markdown/HTML formatting, not command output"),
+    ]
 
 
 def test_065_canceled_scrub_and_mirrored_log():
     snap, imported = snapshot(pastes.ZOL_065_LOGS)
     (pool,) = snap.pools
     assert [(v.name, v.vclass) for v in pool.top_level] == [
-        ("mirror-0", "normal"), ("mirror-1", "normal"), ("mirror-2", "normal"), ("mirror-3", "log")]
+        ("mirror-0", "normal"),
+        ("mirror-1", "normal"),
+        ("mirror-2", "normal"),
+        ("mirror-3", "log"),
+    ]
     assert pool.scans[0].state == "canceled"
     assert pool.scans[0].end_time == parse_ctime("Sun Jun 12 04:29:37 2016")
     assert imported.unread == []
@@ -59,7 +67,7 @@ def test_065_canceled_scrub_and_mirrored_log():
 def test_063_iostat_with_markdown_rules_and_an_anonymous_raidz():
     snap, imported = snapshot(pastes.ZOL_063_IOSTAT)
     (pool,) = snap.pools
-    assert pool.state == "UNKNOWN"                      # iostat alone says nothing of health
+    assert pool.state == "UNKNOWN"  # iostat alone says nothing of health
     (raidz,) = pool.top_level
     assert (raidz.name, raidz.kind, len(raidz.children)) == ("raidz2-0", "raidz2", 6)
     assert pool.root.io.write_bytes == round(35.5 * 2**20) and raidz.io.write_ops == 389
@@ -93,9 +101,18 @@ def test_07_iostat_l_with_nine_latency_columns_logs_and_cache():
     assert sample.argv == ("zpool", "iostat", "-v", "-H", "-p", "-l")
     (pool,) = snap.pools
     assert [(v.name, v.vclass) for v in pool.top_level] == [
-        ("A1", "normal"), ("A2", "normal"), ("A3", "log"), ("A4", "cache")]
+        ("A1", "normal"),
+        ("A2", "normal"),
+        ("A3", "log"),
+        ("A4", "cache"),
+    ]
     a1 = pool.find("A1").io
-    assert (a1.total_wait_read, a1.total_wait_write, a1.disk_wait_read, a1.disk_wait_write) == (338, 425, 105, 111)
+    assert (a1.total_wait_read, a1.total_wait_write, a1.disk_wait_read, a1.disk_wait_write) == (
+        338,
+        425,
+        105,
+        111,
+    )
     a3 = pool.find("A3").io
     assert (a3.write_ops, a3.write_bytes, a3.total_wait_write) == (105, round(7.04 * 2**20), 6000)
     assert pool.find("A4").io.total_wait_write == 210
@@ -105,8 +122,10 @@ def test_07_iostat_l_with_nine_latency_columns_logs_and_cache():
 def test_065_list_v_short_vdev_rows_and_anonymous_mirrors():
     snap, imported = snapshot(pastes.LIST_V_065)
     p1, zroot = snap.pools
-    assert [(v.name, v.kind, len(v.children)) for v in p1.top_level] == [("mirror-0", "mirror", 2),
-                                                                          ("mirror-1", "mirror", 2)]
+    assert [(v.name, v.kind, len(v.children)) for v in p1.top_level] == [
+        ("mirror-0", "mirror", 2),
+        ("mirror-1", "mirror", 2),
+    ]
     m0, m1 = p1.top_level
     assert (m0.alloc, m0.free, m0.cap_pct, m0.frag_pct) == (968 * 1024, round(79.1 * 2**20), 1.0, 2)
     assert (m1.alloc, m1.cap_pct) == (round(41.5 * 1024), 0.0)
@@ -121,7 +140,9 @@ def test_08_list_v_anonymous_raidz_and_logs_header_with_dash_health():
     (raidz,) = pool.top_level
     assert (raidz.name, len(raidz.children), raidz.cap_pct) == ("raidz1-0", 6, 47.6)
     assert raidz.alloc == round(15.5 * T) and pool.cap_pct == 47
-    assert _unread(imported) == [(1, "not recognised as zpool status, zpool list, zpool iostat or zfs list output")]
+    assert _unread(imported) == [
+        (1, "not recognised as zpool status, zpool list, zpool iostat or zfs list output")
+    ]
 
 
 def test_08_resilver_with_checksum_errors():
@@ -173,9 +194,15 @@ def test_21_config_table_without_its_head_is_read_as_its_pool():
     (pool,) = snap.pools
     assert (pool.name, pool.state, pool.error_count) == ("pool-oss0", "DEGRADED", 0)
     draid = pool.top_level[0]
-    assert (draid.kind, draid.children[0].checksum_errors, draid.children[0].aux) == ("draid", 1925, "too many errors")
+    assert (draid.kind, draid.children[0].checksum_errors, draid.children[0].aux) == (
+        "draid",
+        1925,
+        "too many errors",
+    )
     assert [(v.name, v.state, v.vclass) for v in pool.top_level[1:]] == [
-        ("draid2-0-0", "AVAIL", "spare"), ("draid2-0-1", "AVAIL", "spare")]
+        ("draid2-0-0", "AVAIL", "spare"),
+        ("draid2-0-1", "AVAIL", "spare"),
+    ]
     assert imported.unread == [] and any("without the pool:/state: lines" in n for n in imported.notes)
 
 
@@ -193,8 +220,13 @@ def test_227_faulted_disk_in_an_online_pool():
     snap, imported = snapshot(pastes.FAULTED_227)
     (pool,) = snap.pools
     bad = list(pool.leaves())[1]
-    assert (bad.state, bad.read_errors, bad.write_errors, bad.checksum_errors, bad.aux) == \
-           ("FAULTED", 12, 753, 83, "too many errors")
+    assert (bad.state, bad.read_errors, bad.write_errors, bad.checksum_errors, bad.aux) == (
+        "FAULTED",
+        12,
+        753,
+        83,
+        "too many errors",
+    )
     assert imported.doc.blocks[0].command == ("zpool", "status") and imported.unread == []
 
 
@@ -220,11 +252,15 @@ def test_freebsd_iostat_v_interval_with_a_cut_third_report():
     snap, imported = snapshot(pastes.IOSTAT_V_FREEBSD)
     (pool,) = snap.pools
     assert [(v.name, v.vclass) for v in pool.top_level] == [
-        ("ada0p3.eli", "normal"), ("gpt/cache-august", "cache"), ("gpt/duracell", "cache")]
-    assert (pool.root.io.write_ops, pool.root.io.read_bytes) == (10, round(12.3 * 1024))   # report 2
+        ("ada0p3.eli", "normal"),
+        ("gpt/cache-august", "cache"),
+        ("gpt/duracell", "cache"),
+    ]
+    assert (pool.root.io.write_ops, pool.root.io.read_bytes) == (10, round(12.3 * 1024))  # report 2
     assert _unread(imported) == [
         (2, "not recognised as zpool status, zpool list, zpool iostat or zfs list output"),
-        (24, "zpool iostat: 2 fields, the header has 7")]
+        (24, "zpool iostat: 2 fields, the header has 7"),
+    ]
 
 
 def test_manpage_iostat_with_a_script_column():
@@ -236,10 +272,11 @@ def test_manpage_iostat_with_a_script_column():
 
 
 def test_machine_and_json_output_get_a_useful_reason():
-    text = "$ zpool list -Hp\ntank\t100\t50\n$ zpool status -j\n{\n  \"output_version\": {\n}\n"
+    text = '$ zpool list -Hp\ntank\t100\t50\n$ zpool status -j\n{\n  "output_version": {\n}\n'
     _, imported = snapshot(text)
     assert _unread(imported) == [
         (2, "`zpool list -H` output has no header to read it by: paste it without -H"),
         (4, "JSON output: not imported (paste the human output)"),
         (5, "JSON output: not imported (paste the human output)"),
-        (6, "JSON output: not imported (paste the human output)")]
+        (6, "JSON output: not imported (paste the human output)"),
+    ]

@@ -1,41 +1,72 @@
-"""The iostat stream is cut into whole reports however the pipe delivers the bytes."""
+"""The iostat stream, run on a real child process, is cut into whole reports however the pipe
+delivers the bytes; a stream with no epoch lines ends with a clear error, not a growing buffer."""
+
+from __future__ import annotations
+
+import sys
+
 from zdash.sources.iostat_stream import IostatStream, iostat_argv
 
 ROWS = "tank\t1\t2\t0\t5\t0\t100\t-\t10\t-\t20\t-\t-\t-\t-\t-\t-\t-\nloop0\t0\t0\t0\t5\t0\t100\t-\t10\t-\t20\t-\t-\t-\t-\t-\t-\t-\n"
 
 
-def _stream():
-    return IostatStream(iostat_argv(1.0, ("tank",)))
+def _child(data: str, chunk: int = 7) -> tuple[str, ...]:
+    """A stand-in zpool that writes `data` in small flushed chunks, cutting lines anywhere."""
+    repeat = ""
+    if len(data) > 100_000:  # keep argv short: send one line, repeated
+        line = data.split("\n", 1)[0] + "\n"
+        data, repeat = line, f" * {data.count(line)}"
+    code = (
+        "import sys\n"
+        f"d = {data!r}{repeat}\n"
+        f"for i in range(0, len(d), {chunk}):\n"
+        f"    sys.stdout.write(d[i:i + {chunk}]); sys.stdout.flush()\n"
+    )
+    return (sys.executable, "-c", code)
+
+
+async def _reports(data: str, chunk: int = 7) -> tuple[list[str], str | None]:
+    stream = IostatStream(_child(data, chunk))
+    await stream.run()
+    got = []
+    while not stream.reports.empty():
+        got.append(stream.reports.get_nowait().stdout)
+    return got, stream.error
 
 
 def test_argv_is_the_streaming_form():
-    assert iostat_argv(1.0, ("tank",)) == ("zpool", "iostat", "-v", "-H", "-p", "-l", "-y", "-P",
-                                           "-T", "u", "tank", "1")
+    assert iostat_argv(1.0, ("tank",)) == (
+        "zpool",
+        "iostat",
+        "-v",
+        "-H",
+        "-p",
+        "-l",
+        "-y",
+        "-P",
+        "-T",
+        "u",
+        "tank",
+        "1",
+    )
 
 
-def test_reports_split_on_epoch_lines_even_mid_line():
-    s = _stream()
-    data = "1700000000\n" + ROWS + "1700000001\n" + ROWS + "1700000002\n" + ROWS
-    buf = ""
-    for i in range(0, len(data), 7):          # 7-byte chunks cut lines anywhere
-        buf = s._emit_complete(buf + data[i:i + 7], quiet=False)
-    buf = s._emit_complete(buf, quiet=True)   # the pipe went quiet: the last report is whole
-    got = []
-    while not s.reports.empty():
-        got.append(s.reports.get_nowait().stdout)
+async def test_reports_split_on_epoch_lines_even_mid_line():
+    got, error = await _reports("1700000000\n" + ROWS + "1700000001\n" + ROWS + "1700000002\n" + ROWS)
     assert got == [f"{1700000000 + i}\n" + ROWS for i in range(3)]
-    assert buf == ""
+    assert error == "zpool iostat stopped: exit code 0"  # the child ended: said, not hidden
 
 
-def test_skipped_first_report_is_not_a_report():
-    s = _stream()
-    s._emit_complete("1700000000\n1700000001\n" + ROWS, quiet=True)
-    assert s.reports.qsize() == 1 and s.reports.get_nowait().stdout.startswith("1700000001\n")
+async def test_skipped_first_report_is_not_a_report():
+    got, _ = await _reports("1700000000\n1700000001\n" + ROWS)
+    assert got == ["1700000001\n" + ROWS]
 
 
-def test_slow_consumer_sees_the_newest_report():
-    s = _stream()
-    for i in range(10):
-        s._emit_complete(f"{1700000000 + i}\n" + ROWS, quiet=True)
-    firsts = [s.reports.get_nowait().stdout.split("\n", 1)[0] for _ in range(s.reports.qsize())]
-    assert firsts[-1] == "1700000009" and len(firsts) <= 4
+async def test_slow_consumer_sees_the_newest_report():
+    got, _ = await _reports("".join(f"{1700000000 + i}\n" + ROWS for i in range(10)), chunk=1 << 16)
+    assert got[-1].startswith("1700000009\n") and len(got) <= 4
+
+
+async def test_output_without_epoch_lines_is_an_error_not_a_growing_buffer():
+    got, error = await _reports(("x" * 1023 + "\n") * 1100, chunk=1 << 16)
+    assert got == [] and "no -T u epoch line in 1 MiB" in (error or "")

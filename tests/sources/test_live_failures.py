@@ -1,6 +1,7 @@
 """The live source on a host whose zpool misbehaves: every failure becomes a one-line message,
 the last good data stays (marked stale) and ticks keep coming. A stand-in zpool
 (tests/fakes/bin) replays real captured output and misbehaves on demand."""
+
 import os
 
 import pytest
@@ -37,8 +38,8 @@ async def test_fake_host_gives_pools_with_io(monkeypatch):
     pool = snaps[-1].pool("deranged")
     assert pool is not None and pool.state == "ONLINE"
     assert [v.name for v in pool.top_level] == ["mirror-0", "mirror-1"]
-    assert pool.top_level[0].alloc is not None               # from zpool list
-    assert any(v.io is not None for v in pool.leaves())      # from the iostat stream
+    assert pool.top_level[0].alloc is not None  # from zpool list
+    assert any(v.io is not None for v in pool.leaves())  # from the iostat stream
 
 
 async def test_no_zpool_is_one_clear_message(monkeypatch):
@@ -49,11 +50,14 @@ async def test_no_zpool_is_one_clear_message(monkeypatch):
     assert "zpool not found on PATH (is ZFS installed?)" in msgs
 
 
-@pytest.mark.parametrize("mode, expect", [
-    ("hang", "timed out after 1 s"),
-    ("garbage", "unreadable output"),
-    ("fail", "cannot open 'tank': no such pool"),
-])
+@pytest.mark.parametrize(
+    "mode, expect",
+    [
+        ("hang", "timed out after 1 s"),
+        ("garbage", "unreadable output"),
+        ("fail", "cannot open 'tank': no such pool"),
+    ],
+)
 async def test_failing_status_keeps_last_good_data_marked_stale(monkeypatch, mode, expect):
     _path(monkeypatch, FAKE_ZPOOL_SCENARIO="healthy")
     src = LiveSource(0.2, structure_every=0.2, timeout=1.0)
@@ -61,7 +65,7 @@ async def test_failing_status_keeps_last_good_data_marked_stale(monkeypatch, mod
     gen = src.ticks()
     good = b.feed(await gen.__anext__())
     assert good.pool("healthy") is not None
-    monkeypatch.setenv("FAKE_ZPOOL_MODE", mode)               # the pool falls sick now
+    monkeypatch.setenv("FAKE_ZPOOL_MODE", mode)  # the pool falls sick now
     snap = good
     for _ in range(40):
         snap = b.feed(await gen.__anext__())
@@ -70,6 +74,9 @@ async def test_failing_status_keeps_last_good_data_marked_stale(monkeypatch, mod
             break
     await gen.aclose()
     assert not status.ok and expect in status.message
-    tree = lambda p: [(v.name, v.state, v.alloc) for v in p.root.walk()]
-    kept = snap.pool("healthy")                                # the last good tree is still shown
+
+    def tree(p):
+        return [(v.name, v.state, v.alloc) for v in p.root.walk()]
+
+    kept = snap.pool("healthy")  # the last good tree is still shown
     assert kept is not None and tree(kept) == tree(good.pool("healthy"))

@@ -1,4 +1,5 @@
 """The command runner: hung, missing and failing commands become one-line messages."""
+
 import asyncio
 import os
 import sys
@@ -24,8 +25,14 @@ async def test_missing_binary_is_a_clear_message():
 
 
 async def test_failure_keeps_stderr_first_line():
-    s = await Runner().run("status", [sys.executable, "-c",
-                                      "import sys; sys.stderr.write('cannot open tank: no such pool\\nmore\\n'); sys.exit(1)"])
+    s = await Runner().run(
+        "status",
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.stderr.write('cannot open tank: no such pool\\nmore\\n'); sys.exit(1)",
+        ],
+    )
     assert s.rc == 1 and s.error.endswith("cannot open tank: no such pool")
 
 
@@ -35,7 +42,7 @@ async def test_never_two_runs_of_one_key():
     await asyncio.sleep(0.1)
     with pytest.raises(Busy):
         await r.run("status", ["true"])
-    assert (await r.run("list", ["true"])).ok    # another key is free to run
+    assert (await r.run("list", ["true"])).ok  # another key is free to run
     assert (await slow).ok
 
 
@@ -43,6 +50,6 @@ async def test_environment_is_fixed(monkeypatch):
     monkeypatch.setenv("ZPOOL_VDEV_NAME_PATH", "1")
     monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
     s = await Runner().run("env", ["env"])
-    env = dict(l.split("=", 1) for l in s.stdout.splitlines() if "=" in l)
+    env = dict(line.split("=", 1) for line in s.stdout.splitlines() if "=" in line)
     assert "ZPOOL_VDEV_NAME_PATH" not in env
     assert (env["LC_ALL"], env["TZ"]) == ("C", "UTC")

@@ -1,14 +1,15 @@
 """UI test helpers: apps built on the shared session files (tests/conftest.py), waiting for a
 frame, the first tick at which a check reports."""
+
 from __future__ import annotations
 
 import time
 
-from zdash.checks.registry import run_checks  # noqa: E402
-from zdash.feed.frame import window  # noqa: E402
-from zdash.feed.replay import ReplayFeed  # noqa: E402
-from zdash.sources.replay import load_replay  # noqa: E402
-from zdash.ui.app import ZdashApp  # noqa: E402
+from zdash.checks.registry import run_checks
+from zdash.feed.frame import window
+from zdash.feed.replay import ReplayFeed
+from zdash.sources.replay import load_replay
+from zdash.ui.app import ZdashApp
 
 
 def replay_app(path: str, *, start: int = 10**6, playing: bool = False, **kwargs) -> ZdashApp:

@@ -3,6 +3,7 @@ fixtures when they exist, else sessions written from the real captures.
 
     .venv/bin/python -m tests.ui.screenshots
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -42,7 +43,7 @@ async def shoot(name: str, path: str, size, keys, options, start: int) -> str:
         while app.frame is None:
             await pilot.pause(0.05)
         await pilot.pause(0.3)
-        app.clear_notifications()   # the intro toast would cover the chart
+        app.clear_notifications()  # the intro toast would cover the chart
         for key in keys:
             await pilot.press(key)
             await pilot.pause(0.2)
@@ -53,10 +54,17 @@ def _start(name: str, path: str) -> int:
     if name not in STARTS:
         return 10**6
     from zdash.sources.replay import load_replay
+
     snaps = load_replay(path)[1]
     want = STARTS[name]
-    return next((i + 2 for i, snap in enumerate(snaps)
-                 if any((sc.function, sc.state) == want for p in snap.pools for sc in p.scans)), 10**6)
+    return next(
+        (
+            i + 2
+            for i, snap in enumerate(snaps)
+            if any((sc.function, sc.state) == want for p in snap.pools for sc in p.scans)
+        ),
+        10**6,
+    )
 
 
 def main(names: list[str]) -> int:

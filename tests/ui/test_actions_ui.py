@@ -4,6 +4,7 @@ after `y`, never on Enter alone; a replay and a wall never run anything; every r
 
 The live app here is a fake feed on a model snapshot (a 2-way mirror with a FAULTED side), and
 the executor gets a fake fresh state (the same snapshot), a FakeProbe and a fake runner."""
+
 from __future__ import annotations
 
 import asyncio
@@ -63,9 +64,13 @@ class FakeRunner:
 def live_app(tmp_path, runner: FakeRunner) -> tuple[ZdashApp, AuditLog]:
     async def fresh_state(_plan):
         return FAULTED
+
     audit = AuditLog(str(tmp_path / "state" / "audit.jsonl"))
-    kwargs = {"fresh_state": fresh_state, "runner": runner,
-              "probe": FakeProbe({NEW: disk(NEW, GiB, kernel="sdz")})}
+    kwargs = {
+        "fresh_state": fresh_state,
+        "runner": runner,
+        "probe": FakeProbe({NEW: disk(NEW, GiB, kernel="sdz")}),
+    }
     return ZdashApp(SnapFeed(FAULTED), record_dir=str(tmp_path), audit=audit, action_kwargs=kwargs), audit
 
 
@@ -77,7 +82,8 @@ async def open_finding(pilot, check: str) -> FindingScreen:
     app = pilot.app
     await pilot.press("f")
     app.screen.query_one(FindingsTable).move_cursor(
-        row=next(i for i, f in enumerate(app.frame.findings) if f.check == check))
+        row=next(i for i, f in enumerate(app.frame.findings) if f.check == check)
+    )
     await pilot.press("enter")
     await pilot.pause()
     assert isinstance(app.screen, FindingScreen)
@@ -111,12 +117,12 @@ def ran(s) -> bool:
 async def test_disruptive_plan_is_not_confirmed_by_enter_alone(tmp_path):
     runner = FakeRunner()
     app, audit = live_app(tmp_path, runner)
-    async with app.run_test(size=(80, 24)) as pilot:           # the smallest supported terminal
+    async with app.run_test(size=(80, 24)) as pilot:  # the smallest supported terminal
         await wait_frame(pilot)
         finding = await open_finding(pilot, "health")
         assert "Press its number to open a plan" in text(finding)
         await press_action(pilot, "replace")
-        assert isinstance(app.screen, NewDeviceScreen)          # replace asks for the new disk first
+        assert isinstance(app.screen, NewDeviceScreen)  # replace asks for the new disk first
         await pilot.press(*NEW, "enter")
         screen = await until(pilot, plan_ready)
         shown = text(screen)
@@ -124,25 +130,25 @@ async def test_disruptive_plan_is_not_confirmed_by_enter_alone(tmp_path):
         assert "Type sdb (or /dev/sdb) and press Enter" in shown
         token = screen.query_one(Input)
         assert token.display and token.has_focus
-        assert "Pre-flight: 11 PASS" in text(screen)             # in view, whatever is scrolled
+        assert "Pre-flight: 11 PASS" in text(screen)  # in view, whatever is scrolled
         checks = screen.query_one("#plan-scroll")
-        await pilot.press("pagedown")                           # the checks scroll; the input keeps focus
+        await pilot.press("pagedown")  # the checks scroll; the input keeps focus
         assert checks.scroll_y > 0 and token.has_focus
-        await pilot.press("enter")                              # Enter alone
+        await pilot.press("enter")  # Enter alone
         await pilot.pause(0.1)
         assert "Nothing ran: type the device name" in text(screen)
-        await pilot.press(*"sda", "enter")                      # the wrong disk
-        await pilot.press("backspace", "backspace", "backspace", *"sdb1", "enter")   # not exactly it
+        await pilot.press(*"sda", "enter")  # the wrong disk
+        await pilot.press("backspace", "backspace", "backspace", *"sdb1", "enter")  # not exactly it
         await pilot.pause(0.1)
         assert runner.ran == [] and audit.read() == [] and screen.outcome is None
-        await pilot.press("backspace", "enter")                 # "sdb": the device that goes
+        await pilot.press("backspace", "enter")  # "sdb": the device that goes
         await until(pilot, ran)
         assert runner.ran == [("zpool", "replace", "tank", "/dev/sdb", NEW)]
         (line,) = audit.read()
         assert line["argv"] == ["zpool", "replace", "tank", "/dev/sdb", NEW] and line["outcome"] == "ok"
         shown = text(screen)
         assert "✓ Done" in shown and "exited 0" in shown and f"{NEW} not in tank yet" in shown
-        assert not token.display                                # one confirmation, one run
+        assert not token.display  # one confirmation, one run
         await pilot.press("escape")
         assert isinstance(app.screen, FindingScreen)
 
@@ -154,7 +160,7 @@ async def test_plan_failing_preflight_cannot_be_confirmed(tmp_path):
         await wait_frame(pilot)
         await open_finding(pilot, "health")
         await press_action(pilot, "replace")
-        await pilot.press(*"/dev/disk/by-id/nothing-here", "enter")     # the probe knows no such disk
+        await pilot.press(*"/dev/disk/by-id/nothing-here", "enter")  # the probe knows no such disk
         screen = await until(pilot, plan_ready)
         assert not screen.plan.ok and "FAIL  target exists" in text(screen)
         assert "Pre-flight failed: this plan cannot run." in text(screen)
@@ -204,15 +210,16 @@ async def test_audit_log_records_every_run(tmp_path):
         await press_action(pilot, "scrub")
         screen = await until(pilot, plan_ready)
         assert "Press y to run it" in text(screen) and not screen.query_one(Input).display
-        await pilot.press("enter")                              # not a confirmation either
+        await pilot.press("enter")  # not a confirmation either
         await pilot.pause(0.1)
         assert runner.ran == [] and audit.read() == []
         await pilot.press("y")
         await until(pilot, ran)
         assert "✓ Done" in text(screen) and "no scrub running" in text(screen)
         # progress follows the dashboard's frames while the outcome is ok
-        app.feed.send(snap(two_way(states=("ONLINE", "FAULTED"),
-                                   scans=(scan("scrub", "scanning", pct_done=42.0),))))
+        app.feed.send(
+            snap(two_way(states=("ONLINE", "FAULTED"), scans=(scan("scrub", "scanning", pct_done=42.0),)))
+        )
         await until(pilot, lambda s: "scrub scanning, 42.0% done" in text(s))
         await pilot.press("escape")
         await press_action(pilot, "clear")
@@ -225,7 +232,9 @@ async def test_audit_log_records_every_run(tmp_path):
     with open(audit.path) as f:
         lines = [json.loads(line) for line in f]
     assert [(r["argv"], r["exit_code"], r["outcome"]) for r in lines] == [
-        (["zpool", "scrub", "tank"], 0, "ok"), (["zpool", "clear", "tank", "/dev/sdb"], 1, "failed")]
+        (["zpool", "scrub", "tank"], 0, "ok"),
+        (["zpool", "clear", "tank", "/dev/sdb"], 1, "failed"),
+    ]
     assert lines[0]["stderr"] == "" and "permission denied" in lines[1]["stderr"]
     assert all(r["mode"] == "live" for r in lines)
 
@@ -245,8 +254,9 @@ async def test_wall_mode_opens_no_plan(sessions, tmp_path):
         shown = text(app.screen)
         assert "$ zpool offline deranged /dev/mapper/slowdisk" in shown
         assert "Press its number" not in shown and "1 plan" not in shown
-        assert not any(b.enabled and b.binding.action.startswith("plan")
-                       for b in app.screen.active_bindings.values())
+        assert not any(
+            b.enabled and b.binding.action.startswith("plan") for b in app.screen.active_bindings.values()
+        )
         await pilot.press("1", "2", "enter")
         await pilot.pause()
         assert not any(isinstance(s, (PlanScreen, NewDeviceScreen)) for s in app.screen_stack)

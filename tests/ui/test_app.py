@@ -1,4 +1,5 @@
 """Pilot tests: the app driven by keys on recordings (the lab fixtures when present)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -51,7 +52,7 @@ async def test_deranged_disk_finding_appears_marks_the_leaf_and_opens(recordings
         screen = await _open_finding(pilot, "deranged_disk")
         body = str(screen.query_one("#finding-body").render())
         assert "Why" in body and "Evidence" in body and "Suggested actions" in body
-        assert finding.why.split()[0] in body and "$ zpool" in body     # argv shown, read-only
+        assert finding.why.split()[0] in body and "$ zpool" in body  # argv shown, read-only
         await pilot.press("escape")
         assert isinstance(app.screen, DashboardScreen)
 
@@ -86,6 +87,7 @@ async def test_pause_step_seek_move_the_replay_time(sessions):
         await pilot.press(*"#5", "enter")
         assert (await wait_frame(pilot, lambda f: f.position.index == 4)).time == times[4]
         import time as _t
+
         await pilot.press("t")
         await pilot.press(*_t.strftime("%H:%M:%S", _t.localtime(times[8])), "enter")
         assert (await wait_frame(pilot, lambda f: f.position.index == 8)).time == times[8]
@@ -96,7 +98,7 @@ async def test_pause_step_seek_move_the_replay_time(sessions):
         await pilot.press("escape")
         # resume: time moves by itself; speed changes show in the status bar
         await pilot.press("plus", "plus", "plus", "plus", "space")
-        await wait_frame(pilot, lambda f: f.position.index > 8)     # it played on by itself
+        await wait_frame(pilot, lambda f: f.position.index > 8)  # it played on by itself
         assert "16×" in _status(app)
         await pilot.press("space")
         await wait_frame(pilot, lambda f: not f.position.playing)
@@ -123,9 +125,9 @@ async def test_live_recording_badge_and_no_data_banner(tmp_path):
         async def ticks(self):
             for n, t in enumerate(self._ticks):
                 if n == 2:
-                    await gate.wait()        # two ticks, then wait for the test to press r
+                    await gate.wait()  # two ticks, then wait for the test to press r
                 yield t
-            await asyncio.sleep(3600)        # then the host stops answering
+            await asyncio.sleep(3600)  # then the host stops answering
 
     now = [0.0]
     feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: Gated(ticks[:6]))
@@ -137,7 +139,7 @@ async def test_live_recording_badge_and_no_data_banner(tmp_path):
         await wait_frame(pilot, lambda f: f.recording is not None)
         assert "● REC" in _status(app) and "zdash-lab-" in _status(app)
         await wait_frame(pilot, lambda f: len(f.history) == 6)
-        now[0] = 30.0                         # 30 s without a frame (fake clock)
+        now[0] = 30.0  # 30 s without a frame (fake clock)
         app._check_silence()
         await pilot.pause()
         assert "NO DATA" in _status(app) and "30s" in _status(app)
@@ -152,7 +154,7 @@ async def test_wall_mode_binds_no_action(recordings):
         await wait_frame(pilot)
         assert isinstance(app.screen, WallScreen) and app.theme == "zdash-wall"
         actions = {b.binding.action for b in app.screen.active_bindings.values()}
-        assert actions <= {"quit", "help_quit"}, actions      # only the App's own ctrl+q / ctrl+c
+        assert actions <= {"quit", "help_quit"}, actions  # only the App's own ctrl+q / ctrl+c
         assert not app.use_command_palette
         index = app.frame.position.index
         await pilot.press("space", "comma", "t", "d", "r", "question_mark", "ctrl+p", "q", "enter")
@@ -160,8 +162,9 @@ async def test_wall_mode_binds_no_action(recordings):
         assert isinstance(app.screen, WallScreen) and len(app.screen_stack) == 1
         assert app.feed.playing and app.feed.speed == 1.0 and app.return_code is None
         assert app.frame.position.index >= index
-        assert "ONLINE" in str(app.screen.query_one("PoolTile .tile-state").render()) or \
-            "DEGRADED" in str(app.screen.query_one("PoolTile .tile-state").render())
+        assert "ONLINE" in str(app.screen.query_one("PoolTile .tile-state").render()) or "DEGRADED" in str(
+            app.screen.query_one("PoolTile .tile-state").render()
+        )
 
 
 async def test_wall_banner_when_data_is_stale(sessions):
@@ -180,6 +183,7 @@ async def test_wall_banner_when_data_is_stale(sessions):
 async def test_demo_starts_where_there_is_no_zpool(sessions, monkeypatch, capsys):
     """`zdash` on a host without zpool: one line on stderr, then the demo in the UI."""
     from zdash import cli
+
     monkeypatch.setenv("ZDASH_DEMO", sessions["deranged"])
     monkeypatch.setenv("PATH", "/nonexistent")
     started = []
@@ -216,7 +220,7 @@ async def test_help_lists_the_keys_that_apply(sessions):
         assert isinstance(app.screen, HelpScreen)
         text = " ".join(str(w.render()) for w in app.screen.query("Static"))
         assert "Pause or resume" in text and "Seek to a time" in text
-        assert "recording the live data" not in text          # r applies to live only
+        assert "recording the live data" not in text  # r applies to live only
         await pilot.press("escape")
         assert isinstance(app.screen, DashboardScreen)
 
@@ -227,7 +231,7 @@ async def test_themes_from_the_themes_folder(sessions):
         await wait_frame(pilot)
         assert app.theme == "zdash-light" and not app.current_theme.dark
         assert set(app.available_themes) == {"zdash-dark", "zdash-light", "zdash-wall"}
-        app.theme = "zdash-dark"              # as the command palette does
+        app.theme = "zdash-dark"  # as the command palette does
         await pilot.pause()
         assert app.current_theme.dark
     with pytest.raises(ResourceError, match="unknown theme 'nope'"):
@@ -236,6 +240,7 @@ async def test_themes_from_the_themes_folder(sessions):
 
 async def test_theme_from_the_config_file(sessions, tmp_path, monkeypatch):
     from zdash.ui.settings import load_ui_settings
+
     (tmp_path / "zdash").mkdir()
     (tmp_path / "zdash" / "config.yaml").write_text("ui:\n  theme: zdash-light\n  wall_cycle_s: 5\n")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
@@ -250,6 +255,7 @@ def test_bundled_demo_recording_replays():
     replay, and show its incident (a deranged disk) at some tick."""
     from zdash.sources.replay import load_replay
     from zdash.ui.paths import demo_recording
+
     demo = str(demo_recording())
     header, snaps = load_replay(demo)
     assert header.description and first_tick(demo, "deranged_disk") > 0
@@ -261,6 +267,7 @@ async def test_every_bundled_scenario_replays_and_says_what_to_look_for(name):
     """Issue 6: each lab recording plays in the TUI, its pool on screen, its description shown
     as the replay starts."""
     from zdash.scenarios import path_of
+
     app = replay_app(path_of(name), start=0, playing=True)
     async with app.run_test(size=(120, 40)) as pilot:
         frame = await wait_frame(pilot, lambda f: bool(f.snapshot.pools))
@@ -270,4 +277,4 @@ async def test_every_bundled_scenario_replays_and_says_what_to_look_for(name):
         assert " ".join(frame.description.split()) in shown, shown
         vdevs = app.screen.query_one("#vdevs")
         names = {"".join(t for t, _ in r.cells[0]).strip() for r in vdevs._rows.values()}
-        assert frame.snapshot.pools[0].name in names and len(names) >= 2   # the pool and its vdevs
+        assert frame.snapshot.pools[0].name in names and len(names) >= 2  # the pool and its vdevs

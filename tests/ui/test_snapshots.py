@@ -1,6 +1,7 @@
 """SVG snapshots of the key screens: fixed terminal size, theme and data (sessions written from
 the real captures, paused at a fixed tick; times from the snapshot in UTC; no animation).
 Update after an intended change with `pytest tests/ui --snapshot-update`, and look at them."""
+
 from __future__ import annotations
 
 from tests.ui.conftest import replay_app, wait_frame
@@ -9,11 +10,12 @@ from tests.ui.conftest import replay_app, wait_frame
 def _ready(*keys: str, predicate=lambda f: True):
     async def run_before(pilot) -> None:
         await wait_frame(pilot, predicate)
-        pilot.app.clear_notifications()   # the recording's intro toast is timed; these are the screens
+        pilot.app.clear_notifications()  # the recording's intro toast is timed; these are the screens
         for key in keys:
             await pilot.press(key)
             await pilot.pause()
         await pilot.pause(0.1)
+
     return run_before
 
 
@@ -28,8 +30,11 @@ def test_degraded_resilvering(snap_compare, sessions):
 
 def test_deranged_disk(snap_compare, sessions):
     app = replay_app(sessions["deranged"])
-    assert snap_compare(app, terminal_size=(120, 40), run_before=_ready(
-        predicate=lambda f: any(x.check == "deranged_disk" for x in f.findings)))
+    assert snap_compare(
+        app,
+        terminal_size=(120, 40),
+        run_before=_ready(predicate=lambda f: any(x.check == "deranged_disk" for x in f.findings)),
+    )
 
 
 def test_deranged_disk_finding_open(snap_compare, sessions):

@@ -1,5 +1,6 @@
 """The pure parts of the UI: units, seek expressions, the clone graph, outlier marking, the
 vdev rows and the chart series. No app needed."""
+
 from __future__ import annotations
 
 import math
@@ -27,23 +28,35 @@ def test_units():
     assert fmt.size(512) == "512B" and fmt.size(1536) == "1.50K" and fmt.size(300 * (1 << 20)) == "300M"
     assert fmt.size(2 * GiB) == "2.00G" and fmt.size(3 * (1 << 40)) == "3.00T"
     assert fmt.duration(45) == "45s" and fmt.duration(192) == "3m12s" and fmt.duration(3720) == "1h02m"
-    assert fmt.middle("/dev/disk/by-id/ata-WDC_WD40EFRX-68N32N0_WD-WCC7K0123456", 20) == "/dev/disk…C7K0123456"
+    assert (
+        fmt.middle("/dev/disk/by-id/ata-WDC_WD40EFRX-68N32N0_WD-WCC7K0123456", 20) == "/dev/disk…C7K0123456"
+    )
     assert fmt.bar_cells(0.5, 8) == ("████", "░░░░") and fmt.bar_cells(2, 4) == ("████", "")
     assert fmt.clock(0) == "00:00:00" and fmt.stamp(0) == "1970-01-01 00:00:00 UTC"
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("+30s", ("time", 1030.0)), ("-2m", ("time", 880.0)), ("+1h", ("time", 4600.0)), ("+5", ("time", 1005.0)),
-    ("50%", ("time", 1500.0)), ("150%", ("time", 2000.0)), ("#1", ("index", 0.0)), ("#99", ("index", 9.0)),
-    ("00:16:40", ("time", 1000.0)), ("0:20", ("time", 1200.0)),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("+30s", ("time", 1030.0)),
+        ("-2m", ("time", 880.0)),
+        ("+1h", ("time", 4600.0)),
+        ("+5", ("time", 1005.0)),
+        ("50%", ("time", 1500.0)),
+        ("150%", ("time", 2000.0)),
+        ("#1", ("index", 0.0)),
+        ("#99", ("index", 9.0)),
+        ("00:16:40", ("time", 1000.0)),
+        ("0:20", ("time", 1200.0)),
+    ],
+)
 def test_seek_expressions(text, expected):
     assert parse_seek(text, now=1000.0, start=1000.0, end=2000.0, count=10) == expected
 
 
 @pytest.mark.parametrize("text", ["soon", "25:00", "#x", "x%", ""])
 def test_seek_rejects_with_a_hint(text):
-    with pytest.raises(SeekError, match="try|not"):
+    with pytest.raises(SeekError, match=r"try|not"):
         parse_seek(text, 0.0, 0.0, 10.0, 3)
 
 
@@ -51,10 +64,17 @@ def _ds(name, kind="filesystem", origin=None, clones=(), used=1 << 20):
     return Dataset(name, kind, origin=origin, clones=tuple(clones), used=used)
 
 
-CHAIN = [_ds("tank"), _ds("tank/base"), _ds("tank/base@s1", "snapshot", clones=["tank/c1"]),
-         _ds("tank/base@s0", "snapshot"), _ds("tank/c1", origin="tank/base@s1"),
-         _ds("tank/c1@s2", "snapshot", clones=["tank/c2"]), _ds("tank/c2", origin="tank/c1@s2"),
-         _ds("tank/c1/child"), _ds("tank/other")]
+CHAIN = [
+    _ds("tank"),
+    _ds("tank/base"),
+    _ds("tank/base@s1", "snapshot", clones=["tank/c1"]),
+    _ds("tank/base@s0", "snapshot"),
+    _ds("tank/c1", origin="tank/base@s1"),
+    _ds("tank/c1@s2", "snapshot", clones=["tank/c2"]),
+    _ds("tank/c2", origin="tank/c1@s2"),
+    _ds("tank/c1/child"),
+    _ds("tank/other"),
+]
 
 
 def test_clone_graph_puts_clones_under_their_origin():
@@ -62,9 +82,9 @@ def test_clone_graph_puts_clones_under_their_origin():
     (root,) = g.roots()
     assert root.dataset.name == "tank"
     names = [c.dataset.name for c in root.children]
-    assert names == ["tank/base", "tank/other"]          # c1, c2 are not namespace children here
+    assert names == ["tank/base", "tank/other"]  # c1, c2 are not namespace children here
     base = root.children[0]
-    assert base.snapshots == 1                            # @s0 has no clones: counted, not listed
+    assert base.snapshots == 1  # @s0 has no clones: counted, not listed
     (s1,) = base.children
     assert s1.dataset.name == "tank/base@s1" and [c.dataset.name for c in s1.children] == ["tank/c1"]
     c1 = s1.children[0]
@@ -75,8 +95,14 @@ def test_clone_graph_puts_clones_under_their_origin():
 def test_destroy_R_takes_clones_recursively():
     g = CloneGraph(CHAIN)
     assert g.destroyed_by("tank/base@s1") == ["tank/c1", "tank/c1/child", "tank/c1@s2", "tank/c2"]
-    assert g.destroyed_by("tank/base") == ["tank/base@s0", "tank/base@s1", "tank/c1", "tank/c1/child",
-                                           "tank/c1@s2", "tank/c2"]
+    assert g.destroyed_by("tank/base") == [
+        "tank/base@s0",
+        "tank/base@s1",
+        "tank/c1",
+        "tank/c1/child",
+        "tank/c1@s2",
+        "tank/c2",
+    ]
     assert g.destroyed_by("tank/c2") == [] and g.destroyed_by("tank/other") == []
 
 
@@ -87,12 +113,14 @@ def _pool(*tops: Vdev, **kw) -> Pool:
 
 def test_outliers_by_peer_rule_and_by_finding():
     cfg = CheckConfig()
-    pool = _pool(mirror(0, leaf("sda", util=20), leaf("sdb", util=22)),
-                 mirror(1, leaf("sdc", util=20, write_ms=2), leaf("sdd", util=95, write_ms=60)))
+    pool = _pool(
+        mirror(0, leaf("sda", util=20), leaf("sdb", util=22)),
+        mirror(1, leaf("sdc", util=20, write_ms=2), leaf("sdd", util=95, write_ms=60)),
+    )
     assert outlier_leaves(pool, [], cfg) == {"/dev/sdd"}
     f = Finding("deranged_disk", Severity.WARNING, "tank", "/dev/sda", "leaf", "t", "w")
     assert outlier_leaves(pool, [f], cfg) == {"/dev/sda", "/dev/sdd"}
-    calm = _pool(mirror(0, leaf("sda", util=3), leaf("sdb", util=9)))   # 3x but under the floor
+    calm = _pool(mirror(0, leaf("sda", util=3), leaf("sdb", util=9)))  # 3x but under the floor
     assert outlier_leaves(calm, [], cfg) == frozenset()
 
 
@@ -101,28 +129,41 @@ def _plain(cell) -> str:
 
 
 def test_vdev_rows_fill_beside_the_mean_and_the_marked_leaf():
-    pool = _pool(mirror(0, leaf("sda", util=20), leaf("sdb", util=22), **space(2 * GiB, 60)),
-                 mirror(1, leaf("sdc", util=20), leaf("sdd", util=95), **space(2 * GiB, 20)))
+    pool = _pool(
+        mirror(0, leaf("sda", util=20), leaf("sdb", util=22), **space(2 * GiB, 60)),
+        mirror(1, leaf("sdc", util=20), leaf("sdd", util=95), **space(2 * GiB, 20)),
+    )
     rows = build_rows(pool, {"/dev/sdd"}, 20, wide=True)
-    assert [r.key for r in rows] == [pool_key(pool), "guid-mirror-0", "guid-sda", "guid-sdb",
-                                     "guid-mirror-1", "guid-sdc", "guid-sdd"]
+    assert [r.key for r in rows] == [
+        pool_key(pool),
+        "guid-mirror-0",
+        "guid-sda",
+        "guid-sdb",
+        "guid-mirror-1",
+        "guid-sdc",
+        "guid-sdd",
+    ]
     assert [r.kind for r in rows] == ["pool", "top", "leaf", "leaf", "top", "leaf", "leaf"]
     top0 = _plain(rows[1].cells[7])
-    assert "60%" in top0 and "+35" in top0 and "│" in top0    # pool mean 25 %: tick and gap
+    assert "60%" in top0 and "+35" in top0 and "│" in top0  # pool mean 25 %: tick and gap
     sdd = rows[6]
     assert _plain(sdd.cells[0]).endswith("! sdd") and ("crit-bold" in {r for _, r in sdd.cells[0]})
     assert "95%" in _plain(sdd.cells[7])
     assert "!" not in _plain(rows[5].cells[0])
     narrow = build_rows(pool, (), 12, wide=False)
-    assert "+35" not in _plain(narrow[1].cells[7])             # no room for the gap at 80 cols
+    assert "+35" not in _plain(narrow[1].cells[7])  # no room for the gap at 80 cols
 
 
 def test_vdev_rows_mark_the_resilver_target():
     from zdash.model import Scan
+
     old, new = leaf("d2", state="OFFLINE"), leaf("new2")
     replacing = Vdev("replacing-1", "replacing", "DEGRADED", children=(old, new))
-    pool = _pool(mirror(0, leaf("d1"), replacing, state="DEGRADED"), state="DEGRADED",
-                 scans=(Scan("resilver", "scanning"),))
+    pool = _pool(
+        mirror(0, leaf("d1"), replacing, state="DEGRADED"),
+        state="DEGRADED",
+        scans=(Scan("resilver", "scanning"),),
+    )
     states = {r.label: _plain(r.cells[1]) for r in build_rows(pool, (), 20)}
     assert states["new2"] == "ONLINE ↻" and states["d2"] == "OFFLINE"
 
@@ -135,16 +176,23 @@ def test_series_gaps_and_downsampling():
     assert math.isnan(s["wms"][0]) and s["wms"][1:] == [1.0, 2.0, 3.0]
     d = downsample(s, 2)
     assert d["x"] == [-2.0, 0.0] and d["wmb"] == [0.5, 2.5] and d["wms"] == [1.0, 2.5]
-    assert extract(snaps, "tank", "pool:tank")["x"] == []       # the root has no io here: no points
+    assert extract(snaps, "tank", "pool:tank")["x"] == []  # the root has no io here: no points
 
 
 def test_a_resilver_target_is_not_marked_while_it_is_rebuilt():
     from zdash.model import Scan
+
     cfg = CheckConfig()
-    rep = Vdev("replacing-1", "replacing", "DEGRADED",
-               children=(leaf("sdc", state="OFFLINE"), leaf("sdd", util=95, write_ms=60)))
-    tops = (mirror(0, leaf("sda", util=20), leaf("sdb", util=22)),
-            mirror(1, leaf("sde", util=20, write_ms=2), rep))
+    rep = Vdev(
+        "replacing-1",
+        "replacing",
+        "DEGRADED",
+        children=(leaf("sdc", state="OFFLINE"), leaf("sdd", util=95, write_ms=60)),
+    )
+    tops = (
+        mirror(0, leaf("sda", util=20), leaf("sdb", util=22)),
+        mirror(1, leaf("sde", util=20, write_ms=2), rep),
+    )
     rebuilding = _pool(*tops, scans=(Scan("resilver", "scanning"),))
     assert outlier_leaves(rebuilding, [], cfg) == frozenset()
     assert outlier_leaves(_pool(*tops, scans=(Scan("resilver", "finished"),)), [], cfg) == {"/dev/sdd"}

@@ -3,6 +3,7 @@ shows the pool and its numbers move under load, and a recording made from the UI
 
     ../shared/zfslab/zfslab run --mem 4G '.venv/bin/pytest -q tests/ui/test_zfs_live.py'
 """
+
 from __future__ import annotations
 
 import functools
@@ -11,7 +12,6 @@ import time
 import pytest
 
 from tests.ui.conftest import wait_frame
-from tests.zfs.conftest import lab  # noqa: F401  (the same pool builder fixture)
 from tests.zfs.lab import zfs_available
 from zdash.checks.registry import run_checks
 from zdash.feed.live import LiveFeed
@@ -43,14 +43,14 @@ async def test_live_dashboard_numbers_move(lab, tmp_path):
             key = pool_key(first.snapshot.pool("zdui"))
             assert "LIVE" in app.screen.query_one(StatusBar).text
             assert "zdui" in str(app.screen.query_one("#pool-header").render())
-            await pilot.press("r")                     # record from the UI while we watch
+            await pilot.press("r")  # record from the UI while we watch
             measured, last, recorded = set(), first, 0
             end = time.monotonic() + 240
             # three different readings, and five frames into the recording
             while (len(measured) < 3 or recorded < 5) and time.monotonic() < end:
                 last = await wait_frame(pilot, lambda f, prev=last: f is not prev, timeout=60)
                 recorded += last.recording is not None
-                shown = _shown(app, key)[3:5]           # OPS/s and MB/s of the pool row
+                shown = _shown(app, key)[3:5]  # OPS/s and MB/s of the pool row
                 if "-" not in shown:
                     measured.add(shown)
             assert len(measured) >= 3, f"the numbers did not move: {measured}"
@@ -64,6 +64,6 @@ async def test_live_dashboard_numbers_move(lab, tmp_path):
         fio.kill()
         fio.wait()
     (path,) = tmp_path.glob("zdash-*.yaml.gz")
-    header, snaps = load_replay(str(path))
+    _header, snaps = load_replay(str(path))
     # every frame seen while recording is in the file (the one in flight at the stop may be too)
     assert len(snaps) >= recorded - 1 >= 4 and snaps[0].pool("zdui") is not None

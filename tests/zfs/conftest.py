@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from tests.zfs.lab import Lab, cap_arc, zfs_available
+from tests.zfs.lab import cap_arc, zfs_available
 
 WHY_NOT = zfs_available()
 
@@ -13,15 +13,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.zfs)
             if WHY_NOT:
                 item.add_marker(pytest.mark.skip(reason=WHY_NOT))
-
-
-@pytest.fixture
-def lab(tmp_path_factory):
-    lab = Lab(str(tmp_path_factory.mktemp("lab", numbered=True)))
-    try:
-        yield lab
-    finally:
-        lab.cleanup()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -4,6 +4,7 @@ Runs inside ../shared/zfslab (root, real OpenZFS). Everything lives under a per-
 /tmp (guest tmpfs), and `Lab.cleanup()` destroys pools, dm and loop devices it made, so tests
 can run one after another in one VM. Keep pools small: the VM is an emulator.
 """
+
 from __future__ import annotations
 
 import os
@@ -123,39 +124,53 @@ class Lab:
                 dst.write(src.read(1 << 20))
         sh("zpool", "sync")
 
-    def load(self, directory: str, seconds: int, size: str = "32M", rate: str = "4m") -> "Load":
+    def load(self, directory: str, seconds: int, size: str = "32M", rate: str = "4m") -> Load:
         """fio random read/write in the background, fsync-heavy so I/O reaches the disks.
         Rate-limited: enough to saturate a 40 ms disk (64 I/Os of 64k per second), and little
         enough dirty data that a killed fio exits at once instead of holding the pool busy
         (unlimited, teardowns took 30-75 s in the emulator)."""
         load = Load(
-            ["fio", "--name=load", f"--directory={directory}", f"--size={size}", "--rw=randrw",
-             "--bs=64k", "--ioengine=psync", "--numjobs=2", "--fsync=4", "--time_based",
-             f"--rate={rate},{rate}",
-             f"--runtime={seconds}", "--group_reporting"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            [
+                "fio",
+                "--name=load",
+                f"--directory={directory}",
+                f"--size={size}",
+                "--rw=randrw",
+                "--bs=64k",
+                "--ioengine=psync",
+                "--numjobs=2",
+                "--fsync=4",
+                "--time_based",
+                f"--rate={rate},{rate}",
+                f"--runtime={seconds}",
+                "--group_reporting",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         self.loads.append(load)
         return load
 
     def cleanup(self) -> None:
-        for d in self.dms:   # a 40 ms disk drains a killed writer's queued I/O slowly: speed it up
+        for d in self.dms:  # a 40 ms disk drains a killed writer's queued I/O slowly: speed it up
             set_delay(d, 0)
         for load in self.loads:
             load.kill()
         for p in reversed(self.pools):
             self._destroy(p)
         for d in self.dms:
-            for _ in range(10):   # udev may still hold it for a moment after the pool goes
+            for _ in range(10):  # udev may still hold it for a moment after the pool goes
                 if subprocess.run(["dmsetup", "remove", d], capture_output=True).returncode == 0:
                     break
                 time.sleep(0.5)
-        for l in self.loops:
-            sh("losetup", "-d", l, check=False)
+        for loop_dev in self.loops:
+            sh("losetup", "-d", loop_dev, check=False)
         shutil.rmtree(self.root, ignore_errors=True)
 
     @staticmethod
     def _destroy(pool: str) -> None:
-        """"pool is busy" while killed writers still let go of files: retry for 30 s, then
+        """ "pool is busy" while killed writers still let go of files: retry for 30 s, then
         unmount lazily, so one stuck pool does not leave /POOL behind for the next test."""
         r = None
         for attempt in range(60):
@@ -175,8 +190,7 @@ def set_delay(name: str, ms: int) -> None:
     table = sh("dmsetup", "table", name, check=False).split()
     if len(table) < 9:
         return
-    table[5] = table[8] = str(ms)   # "0 N delay <dev> 0 <ms> <dev> 0 <ms>"
+    table[5] = table[8] = str(ms)  # "0 N delay <dev> 0 <ms> <dev> 0 <ms>"
     sh("dmsetup", "suspend", name, check=False)
     sh("dmsetup", "reload", name, "--table", " ".join(table), check=False)
     sh("dmsetup", "resume", name, check=False)
-

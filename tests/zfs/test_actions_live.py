@@ -5,6 +5,7 @@ against fresh state, runs, audits) and progress (from fresh snapshots).
 Refusals: the plan's pre-flight fails, execute refuses, nothing runs (the pool's config is
 unchanged) and the audit log has the refusal.
 """
+
 import asyncio
 import time
 
@@ -55,7 +56,7 @@ def wait_done(p, out, timeout=180.0):
 def config(pool):
     """The pool's tree as zpool prints it: what 'nothing ran' compares."""
     text = sh("zpool", "status", "-P", pool)
-    return text[text.index("config:"):text.index("errors:")]
+    return text[text.index("config:") : text.index("errors:")]
 
 
 def refused(p, audit, pool):
@@ -79,7 +80,7 @@ def test_attach_makes_a_mirror_then_detach(lab, audit):
     lab.fill("/actattach/data", 48)
     p = plan("attach", "actattach", l0, l1)
     assert p.argv == ("zpool", "attach", "actattach", l0, l1)
-    assert [c.mark for c in p.checks if c.name == "stable path"] == ["WARN"]   # bare /dev/loopN
+    assert [c.mark for c in p.checks if c.name == "stable path"] == ["WARN"]  # bare /dev/loopN
     out = confirm_and_run(p, audit)
     seen = wait_done(p, out)
     sh("zpool", "wait", "-t", "resilver", "actattach")
@@ -136,19 +137,19 @@ def test_scrub_start_pause_resume_stop(lab, audit):
     l0, l1 = lab.loop("s0"), lab.loop("s1")
     lab.pool("actscrub", "mirror", l0, l1)
     lab.fill("/actscrub/data", 32)
-    _suspend(1)   # the scrub stays "in progress" without moving: every state is observable
+    _suspend(1)  # the scrub stays "in progress" without moving: every state is observable
     try:
         start = plan("scrub", "actscrub")
         assert start.argv == ("zpool", "scrub", "actscrub") and start.confirm_token is None
         confirm_and_run(start, audit)
-        again = plan("scrub", "actscrub")            # a running scrub turns start into pause/stop
+        again = plan("scrub", "actscrub")  # a running scrub turns start into pause/stop
         assert not again.ok and again.alternatives == ("scrub-pause", "scrub-stop")
         refused(again, audit, "actscrub")
 
         confirm_and_run(plan("scrub-pause", "actscrub"), audit)
         assert "scrub paused" in sh("zpool", "status", "actscrub")
         assert not plan("scrub-pause", "actscrub").ok
-        confirm_and_run(plan("scrub", "actscrub"), audit)      # resume
+        confirm_and_run(plan("scrub", "actscrub"), audit)  # resume
         assert "scrub in progress" in sh("zpool", "status", "actscrub")
         stop = plan("scrub-stop", "actscrub")
         assert stop.disruptive
@@ -156,7 +157,7 @@ def test_scrub_start_pause_resume_stop(lab, audit):
         assert "scrub canceled" in sh("zpool", "status", "actscrub")
     finally:
         _suspend(0)
-    full = plan("scrub", "actscrub")                 # and one that runs to the end
+    full = plan("scrub", "actscrub")  # and one that runs to the end
     out = confirm_and_run(full, audit)
     wait_done(full, out, 120)
     assert "scrub repaired 0B" in sh("zpool", "status", "actscrub")
@@ -175,7 +176,7 @@ def test_promote_removes_the_clone_dependency(lab, audit):
     wait_done(p, out, 30)
     assert sh("zfs", "get", "-H", "-o", "value", "origin", "actprom/clone").strip() == "-"
     assert sh("zfs", "get", "-H", "-o", "value", "origin", "actprom/fs").strip() == "actprom/clone@s1"
-    assert not plan("promote", "actprom", "actprom/clone").ok        # not a clone any more
+    assert not plan("promote", "actprom", "actprom/clone").ok  # not a clone any more
 
 
 def test_replace_with_a_smaller_disk_is_refused(lab, audit):
@@ -209,7 +210,7 @@ def test_a_device_that_vanished_before_confirmation(lab, audit):
     lab.pool("actvanish", l0)
     p = plan("attach", "actvanish", l0, l1)
     assert p.ok and confirmation_ok(p, l1.rsplit("/", 1)[-1], "enter"), render(p)
-    sh("losetup", "-d", l1)            # pulled between the confirm screen and the run
+    sh("losetup", "-d", l1)  # pulled between the confirm screen and the run
     out = refused(p, audit, "actvanish")
     assert "target exists" in out.refused_reason and "no medium" in out.refused_reason
     fresh = {c["name"]: c for c in audit.read()[-1]["preflight_fresh"]}

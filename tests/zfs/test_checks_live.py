@@ -3,6 +3,7 @@
 Each test builds the smallest pool that shows the fault, runs the real CLI against the live
 host (the same engine the dashboard uses) and asserts the check id, severity and subject.
 """
+
 import contextlib
 import io
 import json
@@ -25,9 +26,13 @@ def check(*pools, samples=3, interval=1.0):
 
 
 def found(doc, check_id, subject=None, severity=None):
-    return [f for f in doc["findings"] if f["check"] == check_id
-            and (subject is None or f["subject"] == subject)
-            and (severity is None or f["severity"] == severity)]
+    return [
+        f
+        for f in doc["findings"]
+        if f["check"] == check_id
+        and (subject is None or f["subject"] == subject)
+        and (severity is None or f["severity"] == severity)
+    ]
 
 
 def above_info(doc):
@@ -49,7 +54,7 @@ def test_deranged_disk_flagged_within_10s_of_onset(lab, layout):
     try:
         before = check("dd", samples=4)
         assert not found(before, "deranged_disk"), before["findings"]
-        set_delay("sick", 40)                       # onset
+        set_delay("sick", 40)  # onset
         doc = check("dd", samples=10, interval=1.0)  # 10 s at a 1 s interval
     finally:
         load.kill()
@@ -63,7 +68,7 @@ def test_deranged_disk_flagged_within_10s_of_onset(lab, layout):
 def test_healthy_pool_under_load_is_quiet(lab):
     lab.pool("ok", "mirror", lab.loop("a"), lab.loop("b"), "mirror", lab.loop("c"), lab.loop("d"))
     lab.fill("/ok/prefill", 16)
-    sh("zpool", "scrub", "-w", "ok")   # a never-scrubbed pool is worth a remark, not this test's point
+    sh("zpool", "scrub", "-w", "ok")  # a never-scrubbed pool is worth a remark, not this test's point
     load = lab.load("/ok", 40)
     try:
         runs = [check("ok", samples=6) for _ in range(2)]
@@ -77,7 +82,7 @@ def test_healthy_pool_under_load_is_quiet(lab):
 
 def test_mirror_added_to_full_pool_is_imbalance_by_late_add(lab):
     lab.pool("late", "mirror", lab.loop("a", "512M"), lab.loop("b", "512M"))
-    lab.fill("/late/old", 250)                      # ~60 % of a 448 MiB mirror
+    lab.fill("/late/old", 250)  # ~60 % of a 448 MiB mirror
     sh("zpool", "add", "late", "mirror", lab.loop("c", "512M"), lab.loop("d", "512M"))
     lab.fill("/late/new", 16)
     doc = check("late")
@@ -128,7 +133,7 @@ def test_clone_chain(lab):
     hits = found(doc, "clones", subject="cl/base@s1")
     assert hits, doc["findings"]
     text = json.dumps(hits[0])
-    assert "cl/c1" in text and "cl/c2" in text     # destroy -R takes the whole chain
+    assert "cl/c1" in text and "cl/c2" in text  # destroy -R takes the whole chain
 
 
 def test_offlined_disk(lab):

@@ -1,5 +1,6 @@
 """Issue 2, on a real pool: live collection, the recording and its replay agree with zpool and
 /proc/diskstats read independently at the same time, and the dm-delay disk stands out."""
+
 import asyncio
 import statistics
 import subprocess
@@ -14,14 +15,14 @@ from zdash.sources.replay import load_replay
 from zdash.sources.session import read_session
 
 MiB = 1 << 20
-LOADED = 8   # ticks of the recording during which fio runs
+LOADED = 8  # ticks of the recording during which fio runs
 
 
 def _leaf_series(snaps, pool, fn):
     out = {}
     for s in snaps:
         p = s.pool(pool)
-        for leaf in (p.leaves() if p else ()):
+        for leaf in p.leaves() if p else ():
             v = fn(leaf)
             if v is not None:
                 out.setdefault(leaf.path, []).append(v)
@@ -56,8 +57,11 @@ def test_record_replay_agree_with_zpool_and_diskstats(lab, tmp_path):
     live = []
     with open("/proc/diskstats") as f:
         before = f.read()
-    ref = subprocess.Popen(["zpool", "iostat", "-v", "-l", "-H", "-p", "-P", "-y", "-T", "u",
-                            "tank", "1", str(LOADED)], stdout=subprocess.PIPE, text=True)
+    ref = subprocess.Popen(
+        ["zpool", "iostat", "-v", "-l", "-H", "-p", "-P", "-y", "-T", "u", "tank", "1", str(LOADED)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     n, synced_at = asyncio.run(_record_then_quiesce(path, fio, live))
     with open("/proc/diskstats") as f:
         after = f.read()
@@ -72,10 +76,16 @@ def test_record_replay_agree_with_zpool_and_diskstats(lab, tmp_path):
     # Per-vdev alloc/free: every `zpool list` sample taken after the pool went quiet equals an
     # independent `zpool list -v -p` now, vdev by vdev.
     _, ticks = read_session(path)
-    quiet = [snap for tick, snap in zip(ticks, replayed)
-             if tick.get("list") is not None and tick.get("list").time > synced_at + 0.5]
-    assert quiet, ("no zpool list sample after the load ended", synced_at,
-                   [(t.time, t.get("list") and t.get("list").time) for t in read_session(path)[1]])
+    quiet = [
+        snap
+        for tick, snap in zip(ticks, replayed)
+        if tick.get("list") is not None and tick.get("list").time > synced_at + 0.5
+    ]
+    assert quiet, (
+        "no zpool list sample after the load ended",
+        synced_at,
+        [(t.time, t.get("list") and t.get("list").time) for t in read_session(path)[1]],
+    )
     # A pool with no writer still moves a few KiB per txg (deferred frees, space maps): exact
     # sizes, and alloc/free within 1 MiB of the independent reading (a unit or row mix-up in
     # the parse or the join would be off by far more than that).
@@ -84,7 +94,10 @@ def test_record_replay_agree_with_zpool_and_diskstats(lab, tmp_path):
             row = next(r for r in listed.vdevs if r.name == top.name)
             assert top.size == row.size, top.name
             assert abs(top.alloc - row.alloc) <= MiB and abs(top.free - row.free) <= MiB, (
-                top.name, top.alloc, row.alloc)
+                top.name,
+                top.alloc,
+                row.alloc,
+            )
 
     # Per-leaf disk_wait agrees with an independent `zpool iostat -l -p` over the loaded ticks.
     ref_wait = {}

@@ -2,6 +2,7 @@
 
 The UI uses only what is exported here; see docs in each module. No Textual imports.
 """
+
 from __future__ import annotations
 
 from zdash.actions.audit import AuditLog, default_path
@@ -19,12 +20,35 @@ async def plan_now(request: Request, probe: HostProbe | None = None) -> ActionPl
     """A plan against the host as it is this second (one fresh status/list round), the way
     `zdash plan` and the confirm screen in live mode should build it."""
     import asyncio
+
     snap = await fresh_snapshot(request.pool, datasets=request.action == "promote")
     return await asyncio.to_thread(build_plan, snap, request, probe)
 
 
-__all__ = ["ACTIONS", "ActionPlan", "AuditLog", "Check", "DeviceInfo", "HostProbe", "NotGuided",
-           "Outcome", "Progress", "ReplayProbe", "Request", "UnknownAction", "accepted_answers",
-           "build_plan", "confirmation_ok", "default_path", "difference", "execute", "fingerprint",
-           "fresh_snapshot", "needs_new_device", "plan_now", "progress", "prompt",
-           "request_from_suggestion"]
+__all__ = [
+    "ACTIONS",
+    "ActionPlan",
+    "AuditLog",
+    "Check",
+    "DeviceInfo",
+    "HostProbe",
+    "NotGuided",
+    "Outcome",
+    "Progress",
+    "ReplayProbe",
+    "Request",
+    "UnknownAction",
+    "accepted_answers",
+    "build_plan",
+    "confirmation_ok",
+    "default_path",
+    "difference",
+    "execute",
+    "fingerprint",
+    "fresh_snapshot",
+    "needs_new_device",
+    "plan_now",
+    "progress",
+    "prompt",
+    "request_from_suggestion",
+]

@@ -11,6 +11,7 @@ new_device, argv, shell, via, outcome (ok, failed, refused, timeout), refused_re
 difference (what changed since the plan), exit_code, stderr, stdout, duration_s, preflight
 (the checks of the plan as confirmed) and preflight_fresh (as re-validated right before running).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -44,15 +45,20 @@ class AuditLog:
             raise AuditError(e.errno, f"cannot write the audit log {self.path}: {e.strerror}") from None
 
     def write(self, record: dict, fd: int | None = None) -> dict:
-        full = {"schema": SCHEMA, "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
-                "user": _user(), "sudo_user": os.environ.get("SUDO_USER"), "host": socket.gethostname(),
-                **record}
+        full = {
+            "schema": SCHEMA,
+            "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
+            "user": _user(),
+            "sudo_user": os.environ.get("SUDO_USER"),
+            "host": socket.gethostname(),
+            **record,
+        }
         line = (json.dumps(full, ensure_ascii=False, default=str) + "\n").encode()
         own = fd is None
         fd = self.open() if own else fd
         try:
-            while line:   # one write() per line in practice; loop only on a partial write
-                line = line[os.write(fd, line):]
+            while line:  # one write() per line in practice; loop only on a partial write
+                line = line[os.write(fd, line) :]
             os.fsync(fd)
         finally:
             if own:
@@ -77,5 +83,5 @@ class AuditLog:
 def _user() -> str:
     try:
         return getpass.getuser()
-    except Exception:   # no passwd entry (containers): the uid still identifies
+    except Exception:  # noqa: BLE001 - no passwd entry (containers): the uid still identifies
         return str(os.getuid())

@@ -5,6 +5,7 @@ and why it will not run. No builder ever produces `zpool add` (the wrong-verb di
 added as a new top-level vdev instead of attached as a mirror cannot be undone on raidz pools)
 nor a `-f`: a check that zpool would override with -f is a reason to stop, not to force.
 """
+
 from __future__ import annotations
 
 from zdash.actions import disks, rules
@@ -30,8 +31,17 @@ def build_plan(snap: Snapshot, request: Request, probe: HostProbe | None = None)
     if pool is None:
         names = ", ".join(p.name for p in snap.pools) or "none"
         base.append(Check("pool found", False, f"no imported pool {request.pool!r} (pools: {names})"))
-        return ActionPlan(request, argv_for(request), f"{request.action} in {request.pool}", "", "",
-                          True, None, tuple(base), fingerprint(None))
+        return ActionPlan(
+            request,
+            argv_for(request),
+            f"{request.action} in {request.pool}",
+            "",
+            "",
+            True,
+            None,
+            tuple(base),
+            fingerprint(None),
+        )
     base.append(pf.pool_usable(pool, request.action))
     return BUILDERS[request.action](snap, pool, request, probe or HostProbe(), tuple(base))
 
@@ -43,33 +53,88 @@ def _clear(snap, pool, r, probe, base):
         place, r, found = disks.device(pool, r)
         checks.append(found)
     checks.append(rules.has_something_to_clear(pool, place))
-    summary = (f"Resets the error counters of {r.device or pool.name} and retries faulted devices; "
-               "resumes a suspended pool if its devices are back. The list of files with permanent "
-               "errors is cleared only by a scrub.")
-    return ActionPlan(r, argv_for(r), f"Clear errors in {pool.name}" + (f" on {r.device}" if r.device else ""),
-                      summary, "seconds", False, None, tuple(checks), fingerprint(pool))
+    summary = (
+        f"Resets the error counters of {r.device or pool.name} and retries faulted devices; "
+        "resumes a suspended pool if its devices are back. The list of files with permanent "
+        "errors is cleared only by a scrub."
+    )
+    return ActionPlan(
+        r,
+        argv_for(r),
+        f"Clear errors in {pool.name}" + (f" on {r.device}" if r.device else ""),
+        summary,
+        "seconds",
+        False,
+        None,
+        tuple(checks),
+        fingerprint(pool),
+    )
 
 
 def _scrub(snap, pool, r, probe, base):
     r = Request(r.action, r.pool)
     check, alternatives = rules.scrub_state(pool, r.action)
-    text = {"scrub": ("Scrub", f"Every block in {pool.name} is read and checked against its checksum; "
-                      "bad copies are repaired from good ones. The pool stays online, with extra "
-                      "read load.", scrub_time(pool), False),
-            "scrub-pause": ("Pause the scrub of", "The scrub stops where it is; `zpool scrub "
-                            f"{pool.name}` resumes it later, even after a reboot.", "seconds", False),
-            "scrub-stop": ("Stop the scrub of", "The scrub is canceled and its progress lost; the "
-                           "next scrub starts from the beginning.", "seconds", True)}[r.action]
-    return ActionPlan(r, argv_for(r), f"{text[0]} {pool.name}", text[1], text[2], text[3], None,
-                      (*base, check), fingerprint(pool), alternatives=alternatives)
+    text = {
+        "scrub": (
+            "Scrub",
+            f"Every block in {pool.name} is read and checked against its checksum; "
+            "bad copies are repaired from good ones. The pool stays online, with extra "
+            "read load.",
+            scrub_time(pool),
+            False,
+        ),
+        "scrub-pause": (
+            "Pause the scrub of",
+            f"The scrub stops where it is; `zpool scrub {pool.name}` resumes it later, even after a reboot.",
+            "seconds",
+            False,
+        ),
+        "scrub-stop": (
+            "Stop the scrub of",
+            "The scrub is canceled and its progress lost; the next scrub starts from the beginning.",
+            "seconds",
+            True,
+        ),
+    }[r.action]
+    return ActionPlan(
+        r,
+        argv_for(r),
+        f"{text[0]} {pool.name}",
+        text[1],
+        text[2],
+        text[3],
+        None,
+        (*base, check),
+        fingerprint(pool),
+        alternatives=alternatives,
+    )
 
 
 def _promote(snap, pool, r, probe, base):
     checks, summary = promote_checks(snap, pool, r.device)
-    return ActionPlan(r, argv_for(r), f"Promote {r.device}", summary, "seconds (no data is copied)",
-                      True, None, (*base, *checks), fingerprint(pool), via=promote_via())
+    return ActionPlan(
+        r,
+        argv_for(r),
+        f"Promote {r.device}",
+        summary,
+        "seconds (no data is copied)",
+        True,
+        None,
+        (*base, *checks),
+        fingerprint(pool),
+        via=promote_via(),
+    )
 
 
-BUILDERS = {"attach": disks.attach, "detach": disks.detach, "replace": disks.replace,
-            "offline": disks.offline, "online": disks.online, "clear": _clear, "scrub": _scrub, "scrub-pause": _scrub,
-            "scrub-stop": _scrub, "promote": _promote}
+BUILDERS = {
+    "attach": disks.attach,
+    "detach": disks.detach,
+    "replace": disks.replace,
+    "offline": disks.offline,
+    "online": disks.online,
+    "clear": _clear,
+    "scrub": _scrub,
+    "scrub-pause": _scrub,
+    "scrub-stop": _scrub,
+    "promote": _promote,
+}

@@ -9,6 +9,7 @@ the UI cannot get it subtly wrong.
   last component is accepted, exactly, case-sensitive: "sdb" must not confirm "sdb1".
 - The rest (scrub start/pause/stop, clear, online, promote) need the explicit key "y".
 """
+
 from __future__ import annotations
 
 import os

@@ -3,6 +3,7 @@
 Each names the leaf the way `zpool status -P` does (the argv carries the full path, whatever
 short name was typed) and checks the new disk, when there is one, as it is on the host now.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,7 +19,7 @@ from zdash.model import Pool, Snapshot
 
 def device(pool: Pool, r: Request) -> tuple[Place | None, Request, Check]:
     place = locate(pool, r.device) if r.device else None
-    if place is not None:   # the argv names the leaf the way zpool status -P does
+    if place is not None:  # the argv names the leaf the way zpool status -P does
         r = Request(r.action, r.pool, arg(place.leaf), r.new_device)
     return place, r, rules.leaf_found(pool, r.device or "(none given)", place)
 
@@ -29,15 +30,25 @@ def _old_size(place: Place, probe: HostProbe) -> int | None:
     return (place.leaf.path and probe.size(place.leaf.path)) or place.leaf.size
 
 
-def _new_disk_checks(snap: Snapshot, place: Place | None, info, probe: HostProbe,
-                     in_place_of: Pool | None = None, spare_of: str | None = None) -> list[Check]:
+def _new_disk_checks(
+    snap: Snapshot,
+    place: Place | None,
+    info,
+    probe: HostProbe,
+    in_place_of: Pool | None = None,
+    spare_of: str | None = None,
+) -> list[Check]:
     checks = [pf.target_exists(info)]
     if in_place_of is not None and not info.exists and info.kind != "unknown":
-        checks[0] = Check("target exists", False, f"nothing at {info.path}: a by-id path names the old "
-                          "disk itself, so give the new disk's path: replace POOL OLD NEW")
+        checks[0] = Check(
+            "target exists",
+            False,
+            f"nothing at {info.path}: a by-id path names the old "
+            "disk itself, so give the new disk's path: replace POOL OLD NEW",
+        )
     if in_place_of is None:
         checks.append(pf.target_not_in_pool(info, snap, spare_of))
-    else:   # the old leaf has this path by definition: only the disk's own label can tell
+    else:  # the old leaf has this path by definition: only the disk's own label can tell
         checks.append(pf.not_the_old_disk(info, in_place_of, place.leaf.label if place else info.path))
     checks += [pf.target_unused(info), pf.target_not_mounted(info)]
     if place is not None:
@@ -55,8 +66,13 @@ def attach(snap, pool, r, probe, base):
         checks.append(rules.no_resilver_running(pool))
     info = None
     if r.new_device is None:
-        checks.append(Check("new device given", False, "attach needs the new disk: zdash plan attach "
-                            "POOL DEVICE NEW_DEVICE"))
+        checks.append(
+            Check(
+                "new device given",
+                False,
+                "attach needs the new disk: zdash plan attach POOL DEVICE NEW_DEVICE",
+            )
+        )
     else:
         info = probe.info(r.new_device)
         r = Request(r.action, r.pool, r.device, info.path)
@@ -68,11 +84,22 @@ def attach(snap, pool, r, probe, base):
         grows = f"{place.parent.name} becomes a {len(place.parent.children) + 1}-way mirror"
     else:
         grows = "its vdev becomes a mirror"
-    summary = (f"{r.new_device} is attached to {r.device}: {grows} and ZFS resilvers its data onto "
-               "the new disk; the pool stays online and the extra copy counts only once the resilver "
-               "completes. Everything on the new disk is overwritten. A running scrub is canceled.")
-    return ActionPlan(r, argv_for(r), f"Attach {r.new_device} to {r.device} in {pool.name}", summary,
-                      resilver_time(top), True, r.new_device, tuple(checks), fingerprint(pool))
+    summary = (
+        f"{r.new_device} is attached to {r.device}: {grows} and ZFS resilvers its data onto "
+        "the new disk; the pool stays online and the extra copy counts only once the resilver "
+        "completes. Everything on the new disk is overwritten. A running scrub is canceled."
+    )
+    return ActionPlan(
+        r,
+        argv_for(r),
+        f"Attach {r.new_device} to {r.device} in {pool.name}",
+        summary,
+        resilver_time(top),
+        True,
+        r.new_device,
+        tuple(checks),
+        fingerprint(pool),
+    )
 
 
 def detach(snap, pool, r, probe, base):
@@ -80,8 +107,11 @@ def detach(snap, pool, r, probe, base):
     checks = [*base, found]
     summary = f"{r.device} leaves {pool.name} at once (its data is not wiped)."
     if place is not None:
-        checks += [rules.detachable(place), rules.keeps_a_copy(place, "detach"),
-                   rules.not_resilver_source(pool, place)]
+        checks += [
+            rules.detachable(place),
+            rules.keeps_a_copy(place, "detach"),
+            rules.not_resilver_source(pool, place),
+        ]
         left = len(place.parent.children) - 1
         if place.single:
             summary = f"{r.device} is a whole top-level vdev of {pool.name}: detach does not apply."
@@ -91,8 +121,17 @@ def detach(snap, pool, r, probe, base):
             summary += f" {place.parent.name} is left with one disk: no redundancy until you attach another."
         else:
             summary += f" {place.parent.name} keeps {left} members."
-    return ActionPlan(r, argv_for(r), f"Detach {r.device} from {pool.name}", summary, "seconds",
-                      True, r.device, tuple(checks), fingerprint(pool))
+    return ActionPlan(
+        r,
+        argv_for(r),
+        f"Detach {r.device} from {pool.name}",
+        summary,
+        "seconds",
+        True,
+        r.device,
+        tuple(checks),
+        fingerprint(pool),
+    )
 
 
 def replace(snap, pool, r, probe, base):
@@ -104,28 +143,51 @@ def replace(snap, pool, r, probe, base):
     info = probe.info(r.new_device if r.new_device else (r.device or ""))
     if not in_place:
         r = Request(r.action, r.pool, r.device, info.path)
-    checks += _new_disk_checks(snap, place, info, probe, pool if in_place else None,
-                               spare_of=pool.name)
+    checks += _new_disk_checks(snap, place, info, probe, pool if in_place else None, spare_of=pool.name)
     new = r.new_device or f"the new disk at {r.device}"
-    summary = (f"{new} joins {r.device} as a replacing vdev; ZFS resilvers onto it and then detaches "
-               f"{r.device} by itself. The pool keeps serving, from {r.device} too while it still "
-               "works. Everything on the new disk is overwritten. A running scrub is canceled.")
-    return ActionPlan(r, argv_for(r), f"Replace {r.device} with {new} in {pool.name}", summary,
-                      resilver_time(place.top if place else None), True, r.device, tuple(checks),
-                      fingerprint(pool))
+    summary = (
+        f"{new} joins {r.device} as a replacing vdev; ZFS resilvers onto it and then detaches "
+        f"{r.device} by itself. The pool keeps serving, from {r.device} too while it still "
+        "works. Everything on the new disk is overwritten. A running scrub is canceled."
+    )
+    return ActionPlan(
+        r,
+        argv_for(r),
+        f"Replace {r.device} with {new} in {pool.name}",
+        summary,
+        resilver_time(place.top if place else None),
+        True,
+        r.device,
+        tuple(checks),
+        fingerprint(pool),
+    )
 
 
 def offline(snap, pool, r, probe, base):
     place, r, found = device(pool, r)
     checks = [*base, found]
     if place is not None:
-        checks += [rules.state_is(place, ("ONLINE", "DEGRADED", "FAULTED"), "offline"),
-                   rules.keeps_a_copy(place, "offline"), rules.not_resilver_source(pool, place)]
-    summary = (f"ZFS stops using {r.device}; {place.top.name if place else 'its vdev'} runs on its "
-               f"other members (less redundancy) until `zpool online {pool.name} {r.device}`; it stays "
-               "offline across reboots. Writes made meanwhile are resilvered when it comes back.")
-    return ActionPlan(r, argv_for(r), f"Offline {r.device} in {pool.name}", summary, "seconds",
-                      True, r.device, tuple(checks), fingerprint(pool))
+        checks += [
+            rules.state_is(place, ("ONLINE", "DEGRADED", "FAULTED"), "offline"),
+            rules.keeps_a_copy(place, "offline"),
+            rules.not_resilver_source(pool, place),
+        ]
+    summary = (
+        f"ZFS stops using {r.device}; {place.top.name if place else 'its vdev'} runs on its "
+        f"other members (less redundancy) until `zpool online {pool.name} {r.device}`; it stays "
+        "offline across reboots. Writes made meanwhile are resilvered when it comes back."
+    )
+    return ActionPlan(
+        r,
+        argv_for(r),
+        f"Offline {r.device} in {pool.name}",
+        summary,
+        "seconds",
+        True,
+        r.device,
+        tuple(checks),
+        fingerprint(pool),
+    )
 
 
 def online(snap, pool, r, probe, base):
@@ -134,8 +196,23 @@ def online(snap, pool, r, probe, base):
     if place is not None:
         checks.append(rules.state_is(place, ("OFFLINE", "UNAVAIL", "REMOVED", "FAULTED"), "online"))
         if place.leaf.path and place.leaf.path.startswith("/dev/") and not os.path.exists(place.leaf.path):
-            checks.append(Check("device present", False, f"{place.leaf.path} does not exist: online "
-                                "will leave it UNAVAIL", "warn"))
+            checks.append(
+                Check(
+                    "device present",
+                    False,
+                    f"{place.leaf.path} does not exist: online will leave it UNAVAIL",
+                    "warn",
+                )
+            )
     summary = f"ZFS reopens {r.device} and resilvers the writes it missed while away."
-    return ActionPlan(r, argv_for(r), f"Online {r.device} in {pool.name}", summary,
-                      "seconds, then a short resilver", False, None, tuple(checks), fingerprint(pool))
+    return ActionPlan(
+        r,
+        argv_for(r),
+        f"Online {r.device} in {pool.name}",
+        summary,
+        "seconds, then a short resilver",
+        False,
+        None,
+        tuple(checks),
+        fingerprint(pool),
+    )

@@ -2,6 +2,7 @@
 the disks, the pool's load and fragmentation, and zpool's own ETA is often far off, so zdash
 says what it assumes. During the run the UI shows the real progress from the snapshots.
 """
+
 from __future__ import annotations
 
 from zdash.fmt import fmt_bytes, fmt_duration
@@ -26,13 +27,15 @@ def resilver_time(top: Vdev | None) -> str:
     """A mirror resilver copies the vdev's allocated data (not the disk's size)."""
     if top is None or top.alloc is None:
         return "a resilver of the vdev's allocated data: unknown size"
-    rot = next((l.rotational for l in top.leaves() if l.rotational is not None), None)
-    return (f"{_range(top.alloc, rot)} for the resilver of {fmt_bytes(top.alloc)} "
-            f"(the allocated data of {top.name}); longer under load")
+    rot = next((leaf.rotational for leaf in top.leaves() if leaf.rotational is not None), None)
+    return (
+        f"{_range(top.alloc, rot)} for the resilver of {fmt_bytes(top.alloc)} "
+        f"(the allocated data of {top.name}); longer under load"
+    )
 
 
 def scrub_time(pool: Pool) -> str:
     if pool.alloc is None:
         return "a scrub reads all allocated data: unknown size"
-    rot = next((l.rotational for l in pool.leaves() if l.rotational is not None), None)
+    rot = next((leaf.rotational for leaf in pool.leaves() if leaf.rotational is not None), None)
     return f"{_range(pool.alloc, rot)} to read {fmt_bytes(pool.alloc)}; longer under load"

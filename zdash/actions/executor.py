@@ -6,13 +6,14 @@ plan is re-built from a fresh `zpool status`/`zpool list` and compared with the 
 if the pool changed, or any check fails now (the new disk vanished, a scrub started), nothing
 runs and the admin sees the difference. Exactly one line goes to the audit log per call.
 """
+
 from __future__ import annotations
 
 import asyncio
 import os
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Awaitable, Callable
 
 from zdash.actions.audit import AuditError, AuditLog
 from zdash.actions.catalog import build_plan
@@ -24,18 +25,18 @@ from zdash.model import Snapshot
 from zdash.sources.runner import Runner
 
 FreshState = Callable[[ActionPlan], Awaitable[Snapshot]]
-_running = False   # one action at a time per process: a double submit must not run twice
+_running = False  # one action at a time per process: a double submit must not run twice
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    plan: ActionPlan                     # the re-validated plan that ran (or the one refused)
-    status: str                          # ok, failed, refused
+    plan: ActionPlan  # the re-validated plan that ran (or the one refused)
+    status: str  # ok, failed, refused
     rc: int | None = None
     stdout: str = ""
     stderr: str = ""
     refused_reason: str | None = None
-    difference: tuple[str, ...] = ()     # "- old line" / "+ new line" when the pool changed
+    difference: tuple[str, ...] = ()  # "- old line" / "+ new line" when the pool changed
     started: float = field(default_factory=time.time)
     finished: float | None = None
 
@@ -48,9 +49,16 @@ async def default_fresh_state(plan: ActionPlan) -> Snapshot:
     return await fresh_snapshot(plan.pool, datasets=plan.action == "promote")
 
 
-async def execute(plan: ActionPlan, mode: str, *, fresh_state: FreshState = default_fresh_state,
-                  probe: HostProbe | None = None, audit: AuditLog | None = None,
-                  runner: Runner | None = None, timeout: float = 120.0) -> Outcome:
+async def execute(
+    plan: ActionPlan,
+    mode: str,
+    *,
+    fresh_state: FreshState = default_fresh_state,
+    probe: HostProbe | None = None,
+    audit: AuditLog | None = None,
+    runner: Runner | None = None,
+    timeout: float = 120.0,
+) -> Outcome:
     """mode: "live", "replay" or "wall" (only "live" runs). Never raises for a refusal or a
     failed command: the Outcome says what happened, and the audit log has the same."""
     global _running
@@ -61,49 +69,87 @@ async def execute(plan: ActionPlan, mode: str, *, fresh_state: FreshState = defa
         return Outcome(plan, "refused", refused_reason=str(e), finished=time.time())
     try:
         if mode != "live":
-            return _log(audit, fd, mode, plan, Outcome(plan, "refused", refused_reason=(
-                f"zdash never runs actions in {mode} mode: the plan is for reading only")))
+            return _log(
+                audit,
+                fd,
+                mode,
+                plan,
+                Outcome(
+                    plan,
+                    "refused",
+                    refused_reason=(f"zdash never runs actions in {mode} mode: the plan is for reading only"),
+                ),
+            )
         if _running:
-            return _log(audit, fd, mode, plan, Outcome(plan, "refused",
-                                                       refused_reason="another action is still running"))
+            return _log(
+                audit,
+                fd,
+                mode,
+                plan,
+                Outcome(plan, "refused", refused_reason="another action is still running"),
+            )
         _running = True
         try:
-            return _log(audit, fd, mode, plan, await _revalidate_and_run(
-                plan, fresh_state, probe or HostProbe(), runner or Runner(timeout), timeout))
+            return _log(
+                audit,
+                fd,
+                mode,
+                plan,
+                await _revalidate_and_run(
+                    plan, fresh_state, probe or HostProbe(), runner or Runner(timeout), timeout
+                ),
+            )
         finally:
             _running = False
     finally:
         os.close(fd)
 
 
-async def _revalidate_and_run(plan: ActionPlan, fresh_state: FreshState, probe: HostProbe,
-                              runner: Runner, timeout: float) -> Outcome:
+async def _revalidate_and_run(
+    plan: ActionPlan, fresh_state: FreshState, probe: HostProbe, runner: Runner, timeout: float
+) -> Outcome:
     if not plan.ok:
-        return Outcome(plan, "refused", refused_reason="pre-flight failed: " + "; ".join(
-            f"{c.name}: {c.reason}" for c in plan.failures))
+        return Outcome(
+            plan,
+            "refused",
+            refused_reason="pre-flight failed: " + "; ".join(f"{c.name}: {c.reason}" for c in plan.failures),
+        )
     try:
         snap = await fresh_state(plan)
         fresh = await asyncio.to_thread(build_plan, snap, plan.request, probe)
-    except Exception as e:   # an unreadable host is a refusal, not a crash of the dashboard
+    except Exception as e:  # noqa: BLE001 - an unreadable host is a refusal, not a crash of the dashboard
         return Outcome(plan, "refused", refused_reason=f"cannot re-check the pool: {e}")
     diff = difference(plan.based_on, fresh.based_on)
     if diff:
-        return Outcome(fresh, "refused", difference=diff, refused_reason=(
-            f"{plan.pool} changed since the plan was made; review the new plan"))
+        return Outcome(
+            fresh,
+            "refused",
+            difference=diff,
+            refused_reason=(f"{plan.pool} changed since the plan was made; review the new plan"),
+        )
     if fresh.argv != plan.argv:
-        return Outcome(fresh, "refused", difference=(f"- {plan.shell_text}", f"+ {fresh.shell_text}"),
-                       refused_reason="the command would differ from the one confirmed")
+        return Outcome(
+            fresh,
+            "refused",
+            difference=(f"- {plan.shell_text}", f"+ {fresh.shell_text}"),
+            refused_reason="the command would differ from the one confirmed",
+        )
     if not fresh.ok:
-        return Outcome(fresh, "refused", refused_reason="pre-flight fails now: " + "; ".join(
-            f"{c.name}: {c.reason}" for c in fresh.failures))
+        return Outcome(
+            fresh,
+            "refused",
+            refused_reason="pre-flight fails now: "
+            + "; ".join(f"{c.name}: {c.reason}" for c in fresh.failures),
+        )
     started = time.time()
     if fresh.via == "libzfs_core":
         try:
             await asyncio.to_thread(lzc_promote, fresh.request.device or "")
             return Outcome(fresh, "ok", 0, started=started, finished=time.time())
-        except Exception as e:   # the binding raises typed errors (ZFSError subclasses)
-            return Outcome(fresh, "failed", 1, stderr=f"{type(e).__name__}: {e}", started=started,
-                           finished=time.time())
+        except Exception as e:  # noqa: BLE001 - the binding raises typed errors (ZFSError subclasses)
+            return Outcome(
+                fresh, "failed", 1, stderr=f"{type(e).__name__}: {e}", started=started, finished=time.time()
+            )
     sample = await runner.run("action", fresh.argv, timeout)
     stderr = sample.stderr or (sample.error or "")
     status = "ok" if sample.rc == 0 else "failed"
@@ -114,13 +160,26 @@ def _log(audit: AuditLog, fd: int, mode: str, confirmed: ActionPlan, out: Outcom
     if out.finished is None:
         out = replace(out, finished=time.time())
     p = out.plan
-    audit.write({
-        "mode": mode, "action": p.action, "pool": p.pool, "device": p.request.device,
-        "new_device": p.request.new_device, "argv": list(p.argv), "shell": p.shell_text, "via": p.via,
-        "outcome": out.status, "refused_reason": out.refused_reason, "difference": list(out.difference),
-        "exit_code": out.rc, "stderr": out.stderr, "stdout": out.stdout,
-        "duration_s": round(out.finished - out.started, 3),
-        "preflight": [c.to_dict() for c in confirmed.checks],
-        "preflight_fresh": [c.to_dict() for c in p.checks] if p is not confirmed else None,
-    }, fd)
+    audit.write(
+        {
+            "mode": mode,
+            "action": p.action,
+            "pool": p.pool,
+            "device": p.request.device,
+            "new_device": p.request.new_device,
+            "argv": list(p.argv),
+            "shell": p.shell_text,
+            "via": p.via,
+            "outcome": out.status,
+            "refused_reason": out.refused_reason,
+            "difference": list(out.difference),
+            "exit_code": out.rc,
+            "stderr": out.stderr,
+            "stdout": out.stdout,
+            "duration_s": round(out.finished - out.started, 3),
+            "preflight": [c.to_dict() for c in confirmed.checks],
+            "preflight_fresh": [c.to_dict() for c in p.checks] if p is not confirmed else None,
+        },
+        fd,
+    )
     return out

@@ -5,6 +5,7 @@ the same SnapshotBuilder, so a plan is checked against exactly what the dashboar
 Not LiveSource.start(): that also lists every dataset and snapshot of the host and waits for
 it, which can take many seconds on a big host and is needed only for promote.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -22,19 +23,35 @@ from zdash.sources.live import LiveSource
 from zdash.sources.procfs import describe_devices
 
 
-async def fresh_snapshot(pool: str | None = None, *, datasets: bool = False,
-                         timeout: float = 15.0) -> Snapshot:
+async def fresh_snapshot(
+    pool: str | None = None, *, datasets: bool = False, timeout: float = 15.0
+) -> Snapshot:
     """Status and space of every imported pool (a new disk must not be in *any* of them), the
     device facts of their leaves, the ashift of `pool`, and its datasets when asked."""
-    src = LiveSource(timeout=timeout)   # used for its Runner and its version-aware argv choice
+    src = LiveSource(timeout=timeout)  # used for its Runner and its version-aware argv choice
     run = src.runner.run
     version = await run("version", ("zpool", "version"))
     with contextlib.suppress(ParseError):
         src.version = parse_version(version.stdout)[0] if version.ok else None
     jobs = [run("status", src.status_argv()), run("list", ("zpool", "list", "-v", "-H", "-p", "-P"))]
     if datasets and pool:
-        jobs.append(run("datasets", ("zfs", "list", "-H", "-p", "-r", "-t", "filesystem,volume,snapshot",
-                                     "-o", ",".join(ZFS_LIST_FIELDS), pool)))
+        jobs.append(
+            run(
+                "datasets",
+                (
+                    "zfs",
+                    "list",
+                    "-H",
+                    "-p",
+                    "-r",
+                    "-t",
+                    "filesystem,volume,snapshot",
+                    "-o",
+                    ",".join(ZFS_LIST_FIELDS),
+                    pool,
+                ),
+            )
+        )
     samples = [version, *await asyncio.gather(*jobs)]
     pools = ()
     if samples[1].ok:

@@ -2,6 +2,7 @@
 against. Nothing here runs anything, so the same plan is shown by the UI's confirm screen,
 printed by `zdash plan`, stored in the audit log and re-built right before execution.
 """
+
 from __future__ import annotations
 
 import shlex
@@ -11,8 +12,18 @@ from zdash.model import Pool, Vdev
 
 # Catalog names. Scrub is three actions because start, pause and stop are different commands
 # with different risks, and a running scrub turns "start" into a choice between the other two.
-ACTIONS = ("attach", "detach", "replace", "offline", "online", "clear",
-           "scrub", "scrub-pause", "scrub-stop", "promote")
+ACTIONS = (
+    "attach",
+    "detach",
+    "replace",
+    "offline",
+    "online",
+    "clear",
+    "scrub",
+    "scrub-pause",
+    "scrub-stop",
+    "promote",
+)
 FAIL, WARN = "fail", "warn"
 SCHEMA_VERSION = 1
 
@@ -36,8 +47,13 @@ class Check:
         return "PASS" if self.ok else ("FAIL" if self.severity == FAIL else "WARN")
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "ok": self.ok, "severity": self.severity,
-                "result": self.mark.lower(), "reason": self.reason}
+        return {
+            "name": self.name,
+            "ok": self.ok,
+            "severity": self.severity,
+            "result": self.mark.lower(),
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,23 +62,23 @@ class Request:
 
     action: str
     pool: str
-    device: str | None = None        # leaf path/name/GUID; the dataset for promote
-    new_device: str | None = None    # attach and replace
+    device: str | None = None  # leaf path/name/GUID; the dataset for promote
+    new_device: str | None = None  # attach and replace
 
 
 @dataclass(frozen=True, slots=True)
 class ActionPlan:
     request: Request
-    argv: tuple[str, ...]            # () when the request cannot even be expressed (no such pool)
-    title: str                       # one line: "Attach /dev/sdc to /dev/sdb in tank"
-    summary: str                     # what will happen, a few sentences
-    duration: str                    # how long it may take, in words
-    disruptive: bool                 # wipes a disk, drops redundancy, or loses progress
-    confirm_token: str | None        # text the admin must type; None: an explicit key will do
+    argv: tuple[str, ...]  # () when the request cannot even be expressed (no such pool)
+    title: str  # one line: "Attach /dev/sdc to /dev/sdb in tank"
+    summary: str  # what will happen, a few sentences
+    duration: str  # how long it may take, in words
+    disruptive: bool  # wipes a disk, drops redundancy, or loses progress
+    confirm_token: str | None  # text the admin must type; None: an explicit key will do
     checks: tuple[Check, ...]
-    based_on: tuple[str, ...]        # fingerprint of the pool this plan was made from
-    via: str = "cli"                 # "cli", or "libzfs_core" (promote when pyzfs is importable)
-    alternatives: tuple[str, ...] = ()   # actions to offer instead (a running scrub: pause, stop)
+    based_on: tuple[str, ...]  # fingerprint of the pool this plan was made from
+    via: str = "cli"  # "cli", or "libzfs_core" (promote when pyzfs is importable)
+    alternatives: tuple[str, ...] = ()  # actions to offer instead (a running scrub: pause, stop)
 
     @property
     def action(self) -> str:
@@ -92,12 +108,25 @@ class ActionPlan:
     def to_dict(self) -> dict:
         """`zdash plan --json` and the audit log (schema 1; fields are only ever added)."""
         r = self.request
-        return {"schema": SCHEMA_VERSION, "action": r.action, "pool": r.pool, "device": r.device,
-                "new_device": r.new_device, "argv": list(self.argv), "shell": self.shell_text,
-                "title": self.title, "summary": self.summary, "duration": self.duration,
-                "disruptive": self.disruptive, "confirm_token": self.confirm_token,
-                "via": self.via, "alternatives": list(self.alternatives), "ok": self.ok,
-                "checks": [c.to_dict() for c in self.checks], "based_on": list(self.based_on)}
+        return {
+            "schema": SCHEMA_VERSION,
+            "action": r.action,
+            "pool": r.pool,
+            "device": r.device,
+            "new_device": r.new_device,
+            "argv": list(self.argv),
+            "shell": self.shell_text,
+            "title": self.title,
+            "summary": self.summary,
+            "duration": self.duration,
+            "disruptive": self.disruptive,
+            "confirm_token": self.confirm_token,
+            "via": self.via,
+            "alternatives": list(self.alternatives),
+            "ok": self.ok,
+            "checks": [c.to_dict() for c in self.checks],
+            "based_on": list(self.based_on),
+        }
 
 
 def argv_for(r: Request) -> tuple[str, ...]:
@@ -127,12 +156,13 @@ def fingerprint(pool: Pool | None) -> tuple[str, ...]:
             where = f" path={c.path}" if c.path and c.path != c.name else ""
             lines.append(f"{'  ' * depth}{c.name} {c.kind} {c.state} guid={c.guid or '?'}{where}")
             walk(c, depth + 1)
+
     walk(pool.root, 1)
     return tuple(lines)
 
 
 def difference(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
     """'- line' for what is gone, '+ line' for what appeared; empty when nothing changed."""
-    gone = [f"- {l.strip()}" for l in old if l not in new]
-    came = [f"+ {l.strip()}" for l in new if l not in old]
+    gone = [f"- {line.strip()}" for line in old if line not in new]
+    came = [f"+ {line.strip()}" for line in new if line not in old]
     return tuple(gone + came)

@@ -5,6 +5,7 @@ They are deliberately stricter than zpool where zpool's own refusal comes too la
 all (a bare /dev/sdX, a disk a resilver may be reading from) and never weaker: anything zpool
 would refuse is refused here first, with the reason, so nothing half-runs.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,12 @@ STABLE_DIRS = ("/dev/disk/", "/dev/mapper/")
 
 def pool_usable(pool: Pool, action: str) -> Check:
     if pool.state in ("SUSPENDED", "FAULTED", "UNAVAIL") and action != "clear":
-        return Check("pool usable", False, f"{pool.name} is {pool.state}: fix that first "
-                     "(`zpool clear` resumes a suspended pool once its devices are back)")
+        return Check(
+            "pool usable",
+            False,
+            f"{pool.name} is {pool.state}: fix that first "
+            "(`zpool clear` resumes a suspended pool once its devices are back)",
+        )
     return Check("pool usable", True, f"{pool.name} is {pool.state}")
 
 
@@ -32,6 +37,7 @@ def fresh_status(snap: Snapshot) -> Check:
 
 
 # --- the new disk (attach, replace) ------------------------------------------------------
+
 
 def _unprobed(info: DeviceInfo, name: str) -> Check | None:
     if info.kind == "unknown":
@@ -46,13 +52,17 @@ def target_exists(info: DeviceInfo) -> Check:
     if not info.exists:
         return Check(name, False, f"{info.path} does not exist (unplugged, or a typo?)")
     if info.kind == "file":
-        return Check(name, True, f"{info.path} is a regular file ({fmt_bytes(info.size)}): "
-                     "fine for test pools, not for data")
+        return Check(
+            name,
+            True,
+            f"{info.path} is a regular file ({fmt_bytes(info.size)}): fine for test pools, not for data",
+        )
     if info.kind != "block":
         return Check(name, False, f"{info.path} is not a block device")
     if not info.size:
-        return Check(name, False, f"{info.path} has no medium (size 0): a detached loop device or an "
-                     "empty slot")
+        return Check(
+            name, False, f"{info.path} has no medium (size 0): a detached loop device or an empty slot"
+        )
     return Check(name, True, f"{info.path} → {info.realpath}, {fmt_bytes(info.size)}")
 
 
@@ -68,17 +78,29 @@ def target_not_in_pool(info: DeviceInfo, snap: Snapshot, spare_of: str | None = 
             real = os.path.realpath(leaf.path) if leaf.path and info.realpath else None
             if info.path == leaf.path or (real and real == info.realpath) or leaf.device in family:
                 if pool.name == spare_of and leaf.vclass == "spare" and leaf.state == "AVAIL":
-                    return Check(name, True, f"{leaf.label} is an available hot spare of {pool.name}: "
-                                 "it takes over (replace it later to return it to the spares)")
-                return Check(name, False, f"{info.path} is already in pool {pool.name} as {leaf.label}"
-                             + (" (a hot spare)" if leaf.vclass == "spare" else ""))
+                    return Check(
+                        name,
+                        True,
+                        f"{leaf.label} is an available hot spare of {pool.name}: "
+                        "it takes over (replace it later to return it to the spares)",
+                    )
+                return Check(
+                    name,
+                    False,
+                    f"{info.path} is already in pool {pool.name} as {leaf.label}"
+                    + (" (a hot spare)" if leaf.vclass == "spare" else ""),
+                )
     if (skip := _unprobed(info, name)) is not None:
         return skip
     for dev, kind, label in info.signatures:
         if kind == "zfs_member" and not (spare_of and label == spare_of and _is_spare(snap, spare_of, info)):
-            return Check(name, False, f"/dev/{dev} carries a ZFS label of pool {label or '?'!r} "
-                         "(exported, destroyed or another host's); zpool refuses it. If it is really "
-                         f"free: zpool labelclear /dev/{dev}")
+            return Check(
+                name,
+                False,
+                f"/dev/{dev} carries a ZFS label of pool {label or '?'!r} "
+                "(exported, destroyed or another host's); zpool refuses it. If it is really "
+                f"free: zpool labelclear /dev/{dev}",
+            )
     if info.probe_error:
         return Check(name, False, f"not in an imported pool; {info.probe_error}", WARN)
     return Check(name, True, "in no imported pool, and no ZFS label on the disk")
@@ -86,8 +108,11 @@ def target_not_in_pool(info: DeviceInfo, snap: Snapshot, spare_of: str | None = 
 
 def _is_spare(snap: Snapshot, pool: str, info: DeviceInfo) -> bool:
     p = snap.pool(pool)
-    return p is not None and any(l.vclass == "spare" and (l.path == info.path or (
-        l.path and os.path.realpath(l.path) == info.realpath)) for l in p.leaves())
+    return p is not None and any(
+        leaf.vclass == "spare"
+        and (leaf.path == info.path or (leaf.path and os.path.realpath(leaf.path) == info.realpath))
+        for leaf in p.leaves()
+    )
 
 
 def not_the_old_disk(info: DeviceInfo, pool: Pool, old: str) -> Check:
@@ -98,8 +123,12 @@ def not_the_old_disk(info: DeviceInfo, pool: Pool, old: str) -> Check:
     name = "target not in a pool"
     for dev, kind, label in info.signatures:
         if kind == "zfs_member" and label == pool.name:
-            return Check(name, False, f"{info.path} still carries {pool.name}'s label: it is the old "
-                         f"disk, not a new one (`zpool online {pool.name} {old}` brings it back)")
+            return Check(
+                name,
+                False,
+                f"{info.path} still carries {pool.name}'s label: it is the old "
+                f"disk, not a new one (`zpool online {pool.name} {old}` brings it back)",
+            )
         if kind == "zfs_member":
             return Check(name, False, f"/dev/{dev} carries a ZFS label of pool {label or '?'!r}")
     if info.probe_error:
@@ -113,11 +142,15 @@ def target_unused(info: DeviceInfo) -> Check:
     name = "target unused"
     if info.holders:
         return Check(name, False, f"{info.path} is in use by {', '.join(info.holders)} (device-mapper/md)")
-    other = [(d, k, l) for d, k, l in info.signatures if k != "zfs_member"]
+    other = [(d, k, label) for d, k, label in info.signatures if k != "zfs_member"]
     if other:
-        d, k, l = other[0]
-        return Check(name, False, f"/dev/{d} contains {k}{f' labelled {l!r}' if l else ''}: zpool "
-                     "refuses without -f, and zdash never forces. Wipe it first if it is really free")
+        d, k, label = other[0]
+        return Check(
+            name,
+            False,
+            f"/dev/{d} contains {k}{f' labelled {label!r}' if label else ''}: zpool "
+            "refuses without -f, and zdash never forces. Wipe it first if it is really free",
+        )
     return Check(name, True, "no filesystem, RAID or LVM signature, no holders")
 
 
@@ -132,11 +165,16 @@ def target_not_mounted(info: DeviceInfo) -> Check:
 def big_enough(info: DeviceInfo, need: int | None, of: str) -> Check:
     name = "size"
     if info.size is None or need is None:
-        return Check(name, False, f"cannot compare sizes ({fmt_bytes(info.size)} vs "
-                     f"{fmt_bytes(need)} of {of})", WARN)
+        return Check(
+            name, False, f"cannot compare sizes ({fmt_bytes(info.size)} vs {fmt_bytes(need)} of {of})", WARN
+        )
     if info.size < need:
-        return Check(name, False, f"{info.path} is {fmt_bytes(info.size)} ({info.size} B), smaller "
-                     f"than {of} ({fmt_bytes(need)}, {need} B): zpool refuses (device is too small)")
+        return Check(
+            name,
+            False,
+            f"{info.path} is {fmt_bytes(info.size)} ({info.size} B), smaller "
+            f"than {of} ({fmt_bytes(need)}, {need} B): zpool refuses (device is too small)",
+        )
     return Check(name, True, f"{fmt_bytes(info.size)} ≥ {fmt_bytes(need)} of {of}")
 
 
@@ -152,11 +190,20 @@ def sector_fits(info: DeviceInfo, ashift: int | None, top: str) -> Check:
     block = 1 << ashift
     logical, physical = info.logical_sector, info.physical_sector
     if logical and logical > block:
-        return Check(name, False, f"{logical} B logical sectors cannot be written by {top} "
-                     f"(ashift {ashift} = {block} B): zpool refuses")
+        return Check(
+            name,
+            False,
+            f"{logical} B logical sectors cannot be written by {top} "
+            f"(ashift {ashift} = {block} B): zpool refuses",
+        )
     if physical and physical > block:
-        return Check(name, False, f"{physical} B native sectors on an ashift {ashift} ({block} B) "
-                     "vdev: works, but every small write becomes read-modify-write", WARN)
+        return Check(
+            name,
+            False,
+            f"{physical} B native sectors on an ashift {ashift} ({block} B) "
+            "vdev: works, but every small write becomes read-modify-write",
+            WARN,
+        )
     if physical is None:
         return Check(name, False, f"native sector size unknown (ashift {ashift})", WARN)
     return Check(name, True, f"{physical} B native fits ashift {ashift} ({block} B)")
@@ -167,5 +214,10 @@ def stable_path(info: DeviceInfo) -> Check:
     if info.path.startswith(STABLE_DIRS) or not info.path.startswith("/dev/"):
         return Check(name, True, f"{info.path} does not change between boots")
     hint = f"; the same disk is {info.stable_aliases[0]}" if info.stable_aliases else ""
-    return Check(name, False, f"{info.path} is a kernel name that can point at another disk after "
-                 f"a reboot or hot-plug: use a /dev/disk/by-id path{hint}", WARN)
+    return Check(
+        name,
+        False,
+        f"{info.path} is a kernel name that can point at another disk after "
+        f"a reboot or hot-plug: use a /dev/disk/by-id path{hint}",
+        WARN,
+    )

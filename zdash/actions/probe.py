@@ -8,6 +8,7 @@ filesystem". It also finds exported pools and pools of other hosts, which no `zp
 shows. `zdb -l` would too, but it is slower, prints pages, and its exit status has changed
 between releases. The probe is a class so tests inject a fake one.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,27 +19,36 @@ from dataclasses import dataclass
 from zdash.sources.runner import command_env
 
 # Where zpool itself looks up a bare name (zpool_default_search_paths, Linux).
-SEARCH = ("/dev", "/dev/disk/by-vdev", "/dev/disk/by-id", "/dev/disk/by-path", "/dev/mapper",
-          "/dev/disk/by-uuid", "/dev/disk/by-partuuid", "/dev/disk/by-label", "/dev/disk/by-partlabel")
+SEARCH = (
+    "/dev",
+    "/dev/disk/by-vdev",
+    "/dev/disk/by-id",
+    "/dev/disk/by-path",
+    "/dev/mapper",
+    "/dev/disk/by-uuid",
+    "/dev/disk/by-partuuid",
+    "/dev/disk/by-label",
+    "/dev/disk/by-partlabel",
+)
 
 
 @dataclass(frozen=True, slots=True)
 class DeviceInfo:
-    path: str                            # absolute, as the argv will carry it
+    path: str  # absolute, as the argv will carry it
     exists: bool
-    kind: str = "missing"                # block, file, missing, other; unknown: no host (replay)
+    kind: str = "missing"  # block, file, missing, other; unknown: no host (replay)
     realpath: str | None = None
-    kernel: str | None = None            # sdb1, loop3, dm-0
-    size: int | None = None              # bytes; 0 for a detached loop device / no medium
+    kernel: str | None = None  # sdb1, loop3, dm-0
+    size: int | None = None  # bytes; 0 for a detached loop device / no medium
     logical_sector: int | None = None
     physical_sector: int | None = None
-    parent: str | None = None            # the whole disk of a partition
+    parent: str | None = None  # the whole disk of a partition
     partitions: tuple[str, ...] = ()
-    holders: tuple[str, ...] = ()        # dm / md devices stacked on it or its partitions
-    mounts: tuple[str, ...] = ()         # mountpoints (or "swap") of it or its partitions
-    signatures: tuple[tuple[str, str, str], ...] = ()   # (kernel name, TYPE, LABEL) per blkid
-    probe_error: str | None = None       # why signatures are unknown (no blkid...)
-    stable_aliases: tuple[str, ...] = () # /dev/disk/by-id links to the same node
+    holders: tuple[str, ...] = ()  # dm / md devices stacked on it or its partitions
+    mounts: tuple[str, ...] = ()  # mountpoints (or "swap") of it or its partitions
+    signatures: tuple[tuple[str, str, str], ...] = ()  # (kernel name, TYPE, LABEL) per blkid
+    probe_error: str | None = None  # why signatures are unknown (no blkid...)
+    stable_aliases: tuple[str, ...] = ()  # /dev/disk/by-id links to the same node
 
 
 def resolve(name: str) -> str:
@@ -67,8 +77,14 @@ def _int(path: str) -> int | None:
 
 
 class HostProbe:
-    def __init__(self, sys_block: str = "/sys/class/block", mounts: str = "/proc/self/mounts",
-                 swaps: str = "/proc/swaps", blkid: str = "blkid", by_id: str = "/dev/disk/by-id") -> None:
+    def __init__(
+        self,
+        sys_block: str = "/sys/class/block",
+        mounts: str = "/proc/self/mounts",
+        swaps: str = "/proc/swaps",
+        blkid: str = "blkid",
+        by_id: str = "/dev/disk/by-id",
+    ) -> None:
         self.sys_block, self.mounts_file, self.swaps_file = sys_block, mounts, swaps
         self.blkid, self.by_id = blkid, by_id
 
@@ -89,16 +105,34 @@ class HostProbe:
         if os.path.exists(f"{base}/partition"):
             parent = os.path.basename(os.path.dirname(os.path.realpath(base)))
         queue = f"{self.sys_block}/{parent or kernel}/queue"
-        parts = tuple(sorted(p for p in self._listdir(os.path.realpath(base))
-                             if p.startswith(kernel) and os.path.exists(f"{base}/{p}/partition")))
+        parts = tuple(
+            sorted(
+                p
+                for p in self._listdir(os.path.realpath(base))
+                if p.startswith(kernel) and os.path.exists(f"{base}/{p}/partition")
+            )
+        )
         family = (kernel, *parts)
         holders = tuple(h for k in family for h in self._listdir(f"{self.sys_block}/{k}/holders"))
         sigs, err = self._signatures(family)
         size = _int(f"{base}/size")
         return DeviceInfo(
-            path, True, "block", real, kernel, None if size is None else size * 512,
-            _int(f"{queue}/logical_block_size"), _int(f"{queue}/physical_block_size"),
-            parent, parts, holders, self._mounted(family), sigs, err, self._aliases(real))
+            path,
+            True,
+            "block",
+            real,
+            kernel,
+            None if size is None else size * 512,
+            _int(f"{queue}/logical_block_size"),
+            _int(f"{queue}/physical_block_size"),
+            parent,
+            parts,
+            holders,
+            self._mounted(family),
+            sigs,
+            err,
+            self._aliases(real),
+        )
 
     def size(self, name: str) -> int | None:
         """Just the size (sysfs, no blkid): for the disk being mirrored or replaced."""
@@ -132,7 +166,7 @@ class HostProbe:
         for line in (_read(self.mounts_file) or "").splitlines():
             cols = line.split()
             if len(cols) > 1 and cols[0].startswith("/dev/") and self._is(cols[0], family):
-                out.append(cols[1].encode().decode("unicode_escape"))   # \040 for spaces
+                out.append(cols[1].encode().decode("unicode_escape"))  # \040 for spaces
         for line in (_read(self.swaps_file) or "").splitlines()[1:]:
             cols = line.split()
             if cols and self._is(cols[0], family):
@@ -146,28 +180,35 @@ class HostProbe:
     def _signatures(self, family: tuple[str, ...]) -> tuple[tuple, str | None]:
         sigs = []
         for k in family:
-            if not os.access(f"/dev/{k}", os.R_OK):   # blkid says "nothing found" (2) then too
+            if not os.access(f"/dev/{k}", os.R_OK):  # blkid says "nothing found" (2) then too
                 return (), f"cannot read /dev/{k} (not root?): on-disk labels were not checked"
             try:
-                p = subprocess.run([self.blkid, "-p", "-o", "export", f"/dev/{k}"], capture_output=True,
-                                   text=True, timeout=15, env=command_env(), stdin=subprocess.DEVNULL)
+                p = subprocess.run(
+                    [self.blkid, "-p", "-o", "export", f"/dev/{k}"],
+                    capture_output=True,
+                    text=True,
+                    timeout=15,
+                    env=command_env(),
+                    stdin=subprocess.DEVNULL,
+                )
             except FileNotFoundError:
                 return (), "blkid is not installed: on-disk labels were not checked"
             except (OSError, subprocess.TimeoutExpired) as e:
                 return (), f"blkid failed on /dev/{k}: {e}"
-            if p.returncode == 2:     # nothing found: an empty device
+            if p.returncode == 2:  # nothing found: an empty device
                 continue
-            fields = dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
+            fields = dict(line.split("=", 1) for line in p.stdout.splitlines() if "=" in line)
             if p.returncode != 0 and not fields:
                 return (), f"blkid -p /dev/{k} exited {p.returncode}: {p.stderr.strip()[:120]}"
-            if fields.get("TYPE"):   # a bare partition table (PTTYPE) is no use: zpool relabels it
+            if fields.get("TYPE"):  # a bare partition table (PTTYPE) is no use: zpool relabels it
                 sigs.append((k, fields["TYPE"], fields.get("LABEL", "")))
         return tuple(sigs), None
 
     def _aliases(self, real: str) -> tuple[str, ...]:
-        names = [n for n in self._listdir(self.by_id)
-                 if os.path.realpath(os.path.join(self.by_id, n)) == real]
-        names.sort(key=lambda n: (not n.startswith("wwn-"), n))   # wwn- survives enclosures best
+        names = [
+            n for n in self._listdir(self.by_id) if os.path.realpath(os.path.join(self.by_id, n)) == real
+        ]
+        names.sort(key=lambda n: (not n.startswith("wwn-"), n))  # wwn- survives enclosures best
         return tuple(os.path.join(self.by_id, n) for n in names)
 
 

@@ -2,6 +2,7 @@
 resilver, a scrub scans), read from the snapshots the dashboard already polls. Pure: the UI
 calls progress(outcome.plan, snapshot, outcome.started) on every new snapshot.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,7 +23,9 @@ def progress(plan, snap: Snapshot, since: float | None = None) -> Progress:
     a = plan.action
     if a == "promote":
         d = next((d for d in snap.datasets if d.name == plan.request.device), None)
-        return Progress(d is not None and not d.origin, "promoted" if d and not d.origin else "waiting for zfs list")
+        return Progress(
+            d is not None and not d.origin, "promoted" if d and not d.origin else "waiting for zfs list"
+        )
     if pool is None:
         return Progress(False, f"{plan.pool} not in this snapshot")
     if a in ("attach", "replace", "online"):
@@ -39,7 +42,7 @@ def progress(plan, snap: Snapshot, since: float | None = None) -> Progress:
         return Progress(place is None, "detached" if place is None else "still in the pool")
     if a == "offline":
         return Progress(place is not None and place.leaf.state == "OFFLINE", "offline")
-    return Progress(True, "done")   # clear: the command's exit is the result
+    return Progress(True, "done")  # clear: the command's exit is the result
 
 
 def _resilver(plan, pool: Pool) -> Progress:
@@ -60,8 +63,16 @@ def _scrub(pool: Pool, since: float | None) -> Progress:
     scan = running_scan(pool, "scrub", "errorscrub")
     if scan is not None:
         pct = scan.pct_done
-        return Progress(False, f"scrub {scan.state}, {pct:.1f}% done" if pct is not None else "scrub starting", pct)
+        return Progress(
+            False, f"scrub {scan.state}, {pct:.1f}% done" if pct is not None else "scrub starting", pct
+        )
     last = pool.scan
-    finished = last is not None and last.function == "scrub" and last.state == "finished" and (
-        since is None or (last.end_time or 0) >= since - 1)
-    return Progress(finished, "scrub finished" if finished else "no scrub running", 100.0 if finished else None)
+    finished = (
+        last is not None
+        and last.function == "scrub"
+        and last.state == "finished"
+        and (since is None or (last.end_time or 0) >= since - 1)
+    )
+    return Progress(
+        finished, "scrub finished" if finished else "no scrub running", 100.0 if finished else None
+    )

@@ -2,6 +2,7 @@
 otherwise. Both paths share one plan; the argv shown is always the CLI equivalent, because
 that is what an admin reviews and what the audit log should read like.
 """
+
 from __future__ import annotations
 
 from zdash.actions.plan import Check
@@ -11,7 +12,7 @@ from zdash.model import Pool, Snapshot
 def promote_via() -> str:
     try:
         import libzfs_core  # noqa: F401  (distro package python3-pyzfs; never the PyPI 'pyzfs')
-    except Exception:      # ImportError, or a CFFI load failure against a missing libzfs_core.so
+    except Exception:  # noqa: BLE001 - ImportError, or a CFFI load failure against a missing libzfs_core.so
         return "cli"
     return "libzfs_core"
 
@@ -19,6 +20,7 @@ def promote_via() -> str:
 def lzc_promote(dataset: str) -> None:
     """Raises the binding's typed exception on failure (the executor records it as stderr)."""
     import libzfs_core
+
     libzfs_core.lzc_promote(dataset.encode())
 
 
@@ -40,16 +42,26 @@ def promote_checks(snap: Snapshot, pool: Pool, name: str | None) -> tuple[tuple[
     parent, origin_snap = d.origin.split("@", 1)
     # zfs list orders a dataset's snapshots by creation: those up to the origin are what moves.
     theirs = [n.split("@", 1)[1] for n in by_name if n.startswith(parent + "@")]
-    moving = theirs[:theirs.index(origin_snap) + 1] if origin_snap in theirs else theirs
+    moving = theirs[: theirs.index(origin_snap) + 1] if origin_snap in theirs else theirs
     mine = {n.split("@", 1)[1] for n in by_name if n.startswith(name + "@")}
     clash = sorted(set(moving) & mine)
     checks = [Check("is a clone", True, f"{name} is a clone of {d.origin}")]
     if clash:
-        checks.append(Check("snapshot names", False, f"{', '.join(clash)} exist(s) on both {parent} "
-                            f"and {name}: zfs refuses ('conflicting snapshot'); rename first"))
+        checks.append(
+            Check(
+                "snapshot names",
+                False,
+                f"{', '.join(clash)} exist(s) on both {parent} "
+                f"and {name}: zfs refuses ('conflicting snapshot'); rename first",
+            )
+        )
     else:
-        checks.append(Check("snapshot names", True, f"no clash among the {len(moving)} snapshot(s) that move"))
-    summary = (f"{d.origin} and the {len(moving) - 1} older snapshot(s) of {parent} move to {name} "
-               f"(renamed {name}@…); {parent} becomes a clone of {name}@{origin_snap}. No data is "
-               f"copied. Anything that names those snapshots under {parent} must be updated.")
+        checks.append(
+            Check("snapshot names", True, f"no clash among the {len(moving)} snapshot(s) that move")
+        )
+    summary = (
+        f"{d.origin} and the {len(moving) - 1} older snapshot(s) of {parent} move to {name} "
+        f"(renamed {name}@…); {parent} becomes a clone of {name}@{origin_snap}. No data is "
+        f"copied. Anything that names those snapshots under {parent} must be updated."
+    )
     return tuple(checks), summary

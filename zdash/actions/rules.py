@@ -1,6 +1,7 @@
 """Pre-flight checks about the pool's own tree and scans: which member may go, which vdev may
 grow, which scrub command makes sense now. Pure functions of the snapshot.
 """
+
 from __future__ import annotations
 
 from zdash.actions.plan import WARN, Check
@@ -10,8 +11,11 @@ from zdash.model import Pool
 
 def leaf_found(pool: Pool, name: str, place: Place | None) -> Check:
     if place is None:
-        return Check("device in pool", False, f"no single device {name!r} in {pool.name} "
-                     "(give the path zpool status -P shows, or the GUID)")
+        return Check(
+            "device in pool",
+            False,
+            f"no single device {name!r} in {pool.name} (give the path zpool status -P shows, or the GUID)",
+        )
     where = "a single-disk vdev" if place.single else f"in {place.parent.name}"
     return Check("device in pool", True, f"{place.leaf.label} is {place.leaf.state}, {where}")
 
@@ -21,8 +25,11 @@ def keeps_a_copy(place: Place, verb: str) -> Check:
     the admin meant to do it; on raidz it counts the parity)."""
     name = place.leaf.label
     if place.single:
-        return Check("redundancy kept", False, f"{name} is a single-disk vdev: it is the only "
-                     f"copy of its data, so it cannot be {verb}ed")
+        return Check(
+            "redundancy kept",
+            False,
+            f"{name} is a single-disk vdev: it is the only copy of its data, so it cannot be {verb}ed",
+        )
     if not whole_without(place.top, place.leaf):
         if place.top.kind.startswith(("raidz", "draid")):
             why = f"without it {place.top.name} would miss more members than its parity covers"
@@ -41,13 +48,20 @@ def not_resilver_source(pool: Pool, place: Place) -> Check:
     if scan is None:
         return Check("not a resilver source", True, "no resilver is running")
     if "resilvering" in (leaf.aux or ""):
-        return Check("not a resilver source", True, f"{leaf.label} is the disk being resilvered; "
-                     "removing it cancels that resilver")
+        return Check(
+            "not a resilver source",
+            True,
+            f"{leaf.label} is the disk being resilvered; removing it cancels that resilver",
+        )
     if not healthy(leaf):
         return Check("not a resilver source", True, f"{leaf.label} is {leaf.state}: nothing reads from it")
     pct = f" ({scan.pct_done:.0f}% done)" if scan.pct_done is not None else ""
-    return Check("not a resilver source", False, f"a {scan.function} is running in {pool.name}{pct} "
-                 f"and may be reading from {leaf.label}; wait for it: zpool wait -t resilver {pool.name}")
+    return Check(
+        "not a resilver source",
+        False,
+        f"a {scan.function} is running in {pool.name}{pct} "
+        f"and may be reading from {leaf.label}; wait for it: zpool wait -t resilver {pool.name}",
+    )
 
 
 def attachable(place: Place) -> Check:
@@ -61,10 +75,18 @@ def attachable(place: Place) -> Check:
     if p.kind == "mirror":
         return Check(name, True, f"{p.name} grows to a {len(p.children) + 1}-way mirror")
     if p.kind.startswith(("raidz", "draid")):
-        return Check(name, False, f"{p.name} is {p.kind}: attach there would start an irreversible "
-                     "RAID-Z expansion, not make a mirror; zdash does not offer it")
-    return Check(name, False, f"{place.leaf.label} is inside {p.name} ({p.kind}): wait until that "
-                 "finishes, then attach to the remaining disk")
+        return Check(
+            name,
+            False,
+            f"{p.name} is {p.kind}: attach there would start an irreversible "
+            "RAID-Z expansion, not make a mirror; zdash does not offer it",
+        )
+    return Check(
+        name,
+        False,
+        f"{place.leaf.label} is inside {p.name} ({p.kind}): wait until that "
+        "finishes, then attach to the remaining disk",
+    )
 
 
 def detachable(place: Place) -> Check:
@@ -80,8 +102,12 @@ def detachable(place: Place) -> Check:
 
 def not_being_replaced(place: Place) -> Check:
     if place.parent.kind == "replacing":
-        return Check("not being replaced", False, f"{place.leaf.label} is already in "
-                     f"{place.parent.name}: wait for that resilver, or detach the new disk to cancel it")
+        return Check(
+            "not being replaced",
+            False,
+            f"{place.leaf.label} is already in "
+            f"{place.parent.name}: wait for that resilver, or detach the new disk to cancel it",
+        )
     return Check("not being replaced", True, "no replacement in progress for it")
 
 
@@ -101,11 +127,16 @@ def scrub_state(pool: Pool, action: str) -> tuple[Check, tuple[str, ...]]:
     name = "scrub state"
     if action == "scrub":
         if resilver is not None:
-            return Check(name, False, f"a {resilver.function} is running in {pool.name}: a scrub "
-                         "cannot start until it finishes"), ()
+            return Check(
+                name,
+                False,
+                f"a {resilver.function} is running in {pool.name}: a scrub cannot start until it finishes",
+            ), ()
         if scrub is not None and scrub.state == "scanning":
-            return Check(name, False, f"a scrub is already running{pct}: pause or stop it instead"), \
-                ("scrub-pause", "scrub-stop")
+            return Check(name, False, f"a scrub is already running{pct}: pause or stop it instead"), (
+                "scrub-pause",
+                "scrub-stop",
+            )
         if scrub is not None:
             return Check(name, True, f"resumes the paused scrub{pct}"), ("scrub-stop",)
         return Check(name, True, "no scrub or resilver running"), ()
@@ -130,6 +161,11 @@ def no_resilver_running(pool: Pool) -> Check:
     """Attaching during a resilver is allowed (it is deferred or restarts it), just slower."""
     scan = running_scan(pool, "resilver", "rebuild")
     if scan is not None:
-        return Check("no resilver running", False, f"a {scan.function} is running: the new one "
-                     "waits for it or restarts it, so redundancy comes later", WARN)
+        return Check(
+            "no resilver running",
+            False,
+            f"a {scan.function} is running: the new one "
+            "waits for it or restarts it, so redundancy comes later",
+            WARN,
+        )
     return Check("no resilver running", True, "no resilver is running")

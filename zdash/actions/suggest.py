@@ -2,6 +2,7 @@
 give an argv; for attach that argv is only a prefix (the new disk is the admin's choice), for
 replace the new disk is optional (none: in place, after swapping the disk in the same slot).
 """
+
 from __future__ import annotations
 
 from zdash.actions.plan import Request
@@ -19,12 +20,12 @@ def request_from_suggestion(s: SuggestedAction, new_device: str | None = None) -
     argv, action = tuple(s.argv), s.action
     if action is None or len(argv) < 3:
         raise NotGuided(f"{s.label!r} is not a guided action")
-    if action == "promote":                       # zfs promote DATASET
+    if action == "promote":  # zfs promote DATASET
         return Request("promote", argv[-1].split("/", 1)[0].split("@", 1)[0], argv[-1])
     operands = [a for a in argv[2:] if not a.startswith("-")]
     flags = [a for a in argv[2:] if a.startswith("-")]
     pool, rest = operands[0], operands[1:]
-    if action == "scrub":                          # -p pauses, -s stops, else start/resume
+    if action == "scrub":  # -p pauses, -s stops, else start/resume
         return Request("scrub-pause" if "-p" in flags else "scrub-stop" if "-s" in flags else "scrub", pool)
     device = rest[0] if rest else None
     new = new_device or (rest[1] if len(rest) > 1 else None)

@@ -3,6 +3,7 @@
 "Healthy" is stricter than ONLINE on purpose: a disk being resilvered is ONLINE long before it
 holds a full copy, and a plan that counts it as a copy could detach the only complete one.
 """
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,8 @@ REDUNDANT = ("mirror", "replacing", "spare")
 @dataclass(frozen=True, slots=True)
 class Place:
     leaf: Vdev
-    parent: Vdev      # the pool's root when the leaf is itself a top-level vdev
-    top: Vdev         # the top-level vdev holding it (the leaf itself for a single disk)
+    parent: Vdev  # the pool's root when the leaf is itself a top-level vdev
+    top: Vdev  # the top-level vdev holding it (the leaf itself for a single disk)
 
     @property
     def single(self) -> bool:
@@ -60,6 +61,7 @@ def whole_without(top: Vdev, gone: Vdev) -> bool:
     """Does the top-level vdev still hold every block if `gone` stops serving? A mirror needs
     one complete column; raidzN survives N missing columns; a replacing/spare pair counts as
     one column that is whole when either side is."""
+
     def column_ok(v: Vdev) -> bool:
         if v is gone:
             return False
@@ -76,5 +78,6 @@ def whole_without(top: Vdev, gone: Vdev) -> bool:
 
 
 def running_scan(pool: Pool, *functions: str) -> Scan | None:
-    return next((s for s in pool.scans if s.function in functions
-                 and s.state in ("scanning", "paused")), None)
+    return next(
+        (s for s in pool.scans if s.function in functions and s.state in ("scanning", "paused")), None
+    )

@@ -1,9 +1,10 @@
 """Helpers shared by the checks: suggested actions, medians and slopes, walking pools and
 history. Numbers are formatted by zdash.fmt (one home for every unit zdash prints)."""
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from statistics import median
-from typing import Iterable, Iterator, Sequence
 
 from zdash.checks.finding import SuggestedAction
 from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev

@@ -1,9 +1,10 @@
 """Dataset property advice for the topology check: dedup on, compression off, atime on,
 directory-based xattrs. One finding per pool per property, listing the datasets."""
+
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from zdash.checks._common import act
 from zdash.checks.finding import Finding, Severity
@@ -27,27 +28,42 @@ def _xattr_is_dir(version: tuple[int, int] | None) -> Callable[[Dataset], bool]:
 
 # property -> (is the dataset affected?, kinds it applies to, value to suggest, title, why)
 RULES: dict[str, tuple] = {
-    "dedup": (lambda d: d.dedup not in (None, "off"), ("filesystem", "volume"), "off",
-              "dedup on",
-              "Dedup keeps a table entry for every unique block and consults it on every write and "
-              "free. Once the table outgrows RAM, writes and deletes slow dramatically, and it "
-              "rarely saves enough to pay for itself outside VM images or backups. Setting "
-              "dedup=off stops new entries; blocks already deduplicated stay until rewritten."),
-    "compression": (lambda d: d.compression == "off", ("filesystem", "volume"), "on",
-                    "compression=off",
-                    "LZ4 (compression=on) costs almost no CPU, gives up early on incompressible data, "
-                    "and usually makes I/O faster because fewer bytes hit the disks. It applies to "
-                    "newly written data only."),
-    "atime": (lambda d: d.atime == "on", ("filesystem",), "off", "atime=on",
-              "Every read of a file then also writes its access time: extra writes, and snapshots "
-              "that grow although nothing changed. relatime=on (the Linux default) limits the "
-              "damage to one update per day per file; atime=off removes it if nothing relies on "
-              "access times (some mail tools do)."),
+    "dedup": (
+        lambda d: d.dedup not in (None, "off"),
+        ("filesystem", "volume"),
+        "off",
+        "dedup on",
+        "Dedup keeps a table entry for every unique block and consults it on every write and "
+        "free. Once the table outgrows RAM, writes and deletes slow dramatically, and it "
+        "rarely saves enough to pay for itself outside VM images or backups. Setting "
+        "dedup=off stops new entries; blocks already deduplicated stay until rewritten.",
+    ),
+    "compression": (
+        lambda d: d.compression == "off",
+        ("filesystem", "volume"),
+        "on",
+        "compression=off",
+        "LZ4 (compression=on) costs almost no CPU, gives up early on incompressible data, "
+        "and usually makes I/O faster because fewer bytes hit the disks. It applies to "
+        "newly written data only.",
+    ),
+    "atime": (
+        lambda d: d.atime == "on",
+        ("filesystem",),
+        "off",
+        "atime=on",
+        "Every read of a file then also writes its access time: extra writes, and snapshots "
+        "that grow although nothing changed. relatime=on (the Linux default) limits the "
+        "damage to one update per day per file; atime=off removes it if nothing relies on "
+        "access times (some mail tools do).",
+    ),
 }
-XATTR_WHY = ("Directory-based extended attributes store each xattr as a hidden file: every getxattr "
-             "costs extra lookups and seeks. SELinux labels, POSIX ACLs and Samba metadata hit "
-             "this constantly; xattr=sa keeps them inside the file's dnode. Existing xattrs stay "
-             "where they are until rewritten.")
+XATTR_WHY = (
+    "Directory-based extended attributes store each xattr as a hidden file: every getxattr "
+    "costs extra lookups and seeks. SELinux labels, POSIX ACLs and Samba metadata hit "
+    "this constantly; xattr=sa keeps them inside the file's dnode. Existing xattrs stay "
+    "where they are until rewritten."
+)
 
 
 def _roots(names: list[str]) -> list[str]:
@@ -58,8 +74,13 @@ def _roots(names: list[str]) -> list[str]:
 
 def dataset_findings(snap: Snapshot) -> list[Finding]:
     rules = dict(RULES)
-    rules["xattr"] = (_xattr_is_dir(_zfs_version(snap.zfs_version)), ("filesystem",), "sa",
-                      "directory-based xattrs (not sa)", XATTR_WHY)
+    rules["xattr"] = (
+        _xattr_is_dir(_zfs_version(snap.zfs_version)),
+        ("filesystem",),
+        "sa",
+        "directory-based xattrs (not sa)",
+        XATTR_WHY,
+    )
     pools = sorted({d.pool for d in snap.datasets})
     out: list[Finding] = []
     for pool in pools:
@@ -70,10 +91,28 @@ def dataset_findings(snap: Snapshot) -> list[Finding]:
                 continue
             roots = _roots(names)
             values = sorted({str(getattr(d, prop)) for d in datasets if d.name in names})
-            out.append(Finding(
-                ID, Severity.INFO, pool, pool, "pool", topic=prop,
-                title=f"{pool}: {plural(len(names), 'dataset')} with {title}",
-                why=why, evidence=(("Datasets", fmt_list(names)), (prop, ", ".join(values))),
-                actions=tuple(act(f"Set {prop}={good} on {r} (inherited below)", None,
-                                  "zfs", "set", f"{prop}={good}", r) for r in roots[:3])))
+            out.append(
+                Finding(
+                    ID,
+                    Severity.INFO,
+                    pool,
+                    pool,
+                    "pool",
+                    topic=prop,
+                    title=f"{pool}: {plural(len(names), 'dataset')} with {title}",
+                    why=why,
+                    evidence=(("Datasets", fmt_list(names)), (prop, ", ".join(values))),
+                    actions=tuple(
+                        act(
+                            f"Set {prop}={good} on {r} (inherited below)",
+                            None,
+                            "zfs",
+                            "set",
+                            f"{prop}={good}",
+                            r,
+                        )
+                        for r in roots[:3]
+                    ),
+                )
+            )
     return out

@@ -1,4 +1,5 @@
 """One sample's verdict per leaf for the deranged_disk check: is it slow against its peers?"""
+
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -17,15 +18,15 @@ UTIL, READ_WAIT, WRITE_WAIT, BYTES = range(4)
 @dataclass(frozen=True, slots=True)
 class LeafSample:
     util: float | None
-    read_wait: float | None          # ns
-    write_wait: float | None         # ns
-    bytes: float | None              # read + write bytes/s
-    peer_util: float | None          # the reference it was judged against (median)
+    read_wait: float | None  # ns
+    write_wait: float | None  # ns
+    bytes: float | None  # read + write bytes/s
+    peer_util: float | None  # the reference it was judged against (median)
     peer_read_wait: float | None
     peer_write_wait: float | None
-    peers: tuple[str, ...]           # labels of the leaves it was compared with
+    peers: tuple[str, ...]  # labels of the leaves it was compared with
     peer_keys: tuple[str, ...]
-    slow: bool | None                # None: nothing comparable in this sample
+    slow: bool | None  # None: nothing comparable in this sample
     why_slow: str = ""
 
 
@@ -53,7 +54,7 @@ def _median_without(sorted_values: list[float], own: float | None) -> float | No
     """Median of a group's values leaving out the leaf's own (the pool's *other* leaves)."""
     if own is not None:
         i = bisect_left(sorted_values, own)
-        sorted_values = sorted_values[:i] + sorted_values[i + 1:]
+        sorted_values = sorted_values[:i] + sorted_values[i + 1 :]
     return median(sorted_values) if sorted_values else None
 
 
@@ -70,8 +71,13 @@ def sample_pool(pool: Pool, cfg: CheckConfig) -> dict[str, LeafSample]:
         gkey = (top.vclass, leaf.rotational)
         if gkey not in groups:
             members = [lf for t, lf in pairs if t.vclass == top.vclass and _alike(lf, leaf)]
-            groups[gkey] = (members, [sorted(v for lf in members if (v := metrics[id(lf)][m]) is not None)
-                                      for m in (UTIL, READ_WAIT, WRITE_WAIT)])
+            groups[gkey] = (
+                members,
+                [
+                    sorted(v for lf in members if (v := metrics[id(lf)][m]) is not None)
+                    for m in (UTIL, READ_WAIT, WRITE_WAIT)
+                ],
+            )
         members, sorted_metrics = groups[gkey]
         vdev_peers = [lf for lf in by_top[id(top)] if lf is not leaf and _alike(lf, leaf)]
         pool_others = [lf for lf in members if lf is not leaf]
@@ -79,15 +85,35 @@ def sample_pool(pool: Pool, cfg: CheckConfig) -> dict[str, LeafSample]:
     return out
 
 
-def _judge(leaf: Vdev, vdev_peers: list[Vdev], pool_others: list[Vdev], pool_sorted: list[list[float]],
-           metrics: dict[int, tuple], cfg: CheckConfig) -> LeafSample:
+def _judge(
+    leaf: Vdev,
+    vdev_peers: list[Vdev],
+    pool_others: list[Vdev],
+    pool_sorted: list[list[float]],
+    metrics: dict[int, tuple],
+    cfg: CheckConfig,
+) -> LeafSample:
     mine = metrics[id(leaf)]
     refs, verdicts, why = [], [], ""
     # Peers are the leaf's own vdev; a leaf alone in its vdev is compared with the pool.
     used_peers = vdev_peers or pool_others
-    specs = ((UTIL, cfg.deranged_util_ratio, cfg.deranged_util_floor_pct, "%util", fmt_pct),
-             (READ_WAIT, cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6, "disk wait (read)", fmt_ms),
-             (WRITE_WAIT, cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6, "disk wait (write)", fmt_ms))
+    specs = (
+        (UTIL, cfg.deranged_util_ratio, cfg.deranged_util_floor_pct, "%util", fmt_pct),
+        (
+            READ_WAIT,
+            cfg.deranged_latency_ratio,
+            cfg.deranged_latency_floor_ms * 1e6,
+            "disk wait (read)",
+            fmt_ms,
+        ),
+        (
+            WRITE_WAIT,
+            cfg.deranged_latency_ratio,
+            cfg.deranged_latency_floor_ms * 1e6,
+            "disk wait (write)",
+            fmt_ms,
+        ),
+    )
     for n, (index, ratio, floor, name, fmt) in enumerate(specs):
         value = mine[index]
         vdev_ref = median_or_none(metrics[id(p)][index] for p in vdev_peers)
@@ -96,13 +122,21 @@ def _judge(leaf: Vdev, vdev_peers: list[Vdev], pool_others: list[Vdev], pool_sor
         ref = vdev_ref if vdev_ref is not None else pool_ref
         refs.append(ref)
         if value is None or ref is None:
-            continue                  # idle leaf, idle peers, or no kernel disk behind it
+            continue  # idle leaf, idle peers, or no kernel disk behind it
         slow = value >= floor and value >= ratio * ref and (pool_ref is None or value >= ratio * pool_ref)
         verdicts.append(slow)
         if slow and not why:
             why = f"{name} {fmt(value)} vs {fmt(ref)} on its peers"
     return LeafSample(
-        util=mine[UTIL], read_wait=mine[READ_WAIT], write_wait=mine[WRITE_WAIT], bytes=mine[BYTES],
-        peer_util=refs[0], peer_read_wait=refs[1], peer_write_wait=refs[2],
-        peers=tuple(p.label for p in used_peers), peer_keys=tuple(p.key for p in used_peers),
-        slow=any(verdicts) if verdicts else None, why_slow=why)
+        util=mine[UTIL],
+        read_wait=mine[READ_WAIT],
+        write_wait=mine[WRITE_WAIT],
+        bytes=mine[BYTES],
+        peer_util=refs[0],
+        peer_read_wait=refs[1],
+        peer_write_wait=refs[2],
+        peers=tuple(p.label for p in used_peers),
+        peer_keys=tuple(p.key for p in used_peers),
+        slow=any(verdicts) if verdicts else None,
+        why_slow=why,
+    )

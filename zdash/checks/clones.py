@@ -1,8 +1,9 @@
 """Clones: what `zfs destroy -R <origin snapshot>` would take with it, and clones that have
 diverged so completely from their origin that only the dependency is left (promote them)."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from zdash.checks._common import act
 from zdash.checks.finding import Finding, Severity
@@ -52,19 +53,39 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
         taken = destroyed_with(origin, graph, names)
         parent = origin.split("@", 1)[0]
         space = sum(by_name[n].used or 0 for n in clones if n in by_name)
-        out.append(Finding(
-            ID, Severity.INFO, origin.split("/", 1)[0].split("@", 1)[0], origin, "dataset",
-            title=f"{origin} has {plural(len(clones), 'clone')}: destroy -R would also take "
-                  f"{plural(len(taken), 'dataset')}",
-            why=(f"{fmt_list(clones)} {'was' if len(clones) == 1 else 'were'} created from this "
-                 "snapshot and still depend on it: ZFS refuses to destroy it ('snapshot has "
-                 f"dependent clones'), and `zfs destroy -r {parent}` refuses too. `zfs destroy -R` "
-                 "gets past that by destroying every dependent clone with its children, snapshots "
-                 "and their own clones. To keep a clone, `zfs promote` it first."),
-            evidence=(("Clones", fmt_list(clones)), ("destroy -R also destroys", fmt_list(taken, 12)),
-                      ("Space used by the clones", fmt_bytes(space))),
-            actions=(act("Preview what destroy -R would remove (dry run)", None,
-                         "zfs", "destroy", "-nvR", origin),)))
+        out.append(
+            Finding(
+                ID,
+                Severity.INFO,
+                origin.split("/", 1)[0].split("@", 1)[0],
+                origin,
+                "dataset",
+                title=f"{origin} has {plural(len(clones), 'clone')}: destroy -R would also take "
+                f"{plural(len(taken), 'dataset')}",
+                why=(
+                    f"{fmt_list(clones)} {'was' if len(clones) == 1 else 'were'} created from this "
+                    "snapshot and still depend on it: ZFS refuses to destroy it ('snapshot has "
+                    f"dependent clones'), and `zfs destroy -r {parent}` refuses too. `zfs destroy -R` "
+                    "gets past that by destroying every dependent clone with its children, snapshots "
+                    "and their own clones. To keep a clone, `zfs promote` it first."
+                ),
+                evidence=(
+                    ("Clones", fmt_list(clones)),
+                    ("destroy -R also destroys", fmt_list(taken, 12)),
+                    ("Space used by the clones", fmt_bytes(space)),
+                ),
+                actions=(
+                    act(
+                        "Preview what destroy -R would remove (dry run)",
+                        None,
+                        "zfs",
+                        "destroy",
+                        "-nvR",
+                        origin,
+                    ),
+                ),
+            )
+        )
     for d in datasets:
         f = _diverged(d, by_name, cfg)
         if f is not None:
@@ -81,20 +102,32 @@ def _diverged(d: Dataset, by_name: dict[str, Dataset], cfg: CheckConfig) -> Find
     mine = {n.split("@", 1)[1] for n in by_name if n.startswith(d.name + "@")}
     theirs = {n.split("@", 1)[1] for n in by_name if n.startswith(parent + "@")}
     clash = sorted(mine & theirs)
-    why = (f"{d.name} references {fmt_bytes(d.refer)} of which {fmt_bytes(d.used_by_dataset)} is its "
-           f"own: it no longer shares data with {d.origin}, so being a clone saves nothing, but the "
-           f"dependency remains: {d.origin} cannot be destroyed, nor {parent} without -R taking "
-           f"{d.name} along. `zfs promote {d.name}` reverses it: the origin snapshot (and the older "
-           f"snapshots of {parent}) move to {d.name}, and {parent} becomes the clone, free to be "
-           "destroyed. Worth it when it is the original you want to get rid of.")
+    why = (
+        f"{d.name} references {fmt_bytes(d.refer)} of which {fmt_bytes(d.used_by_dataset)} is its "
+        f"own: it no longer shares data with {d.origin}, so being a clone saves nothing, but the "
+        f"dependency remains: {d.origin} cannot be destroyed, nor {parent} without -R taking "
+        f"{d.name} along. `zfs promote {d.name}` reverses it: the origin snapshot (and the older "
+        f"snapshots of {parent}) move to {d.name}, and {parent} becomes the clone, free to be "
+        "destroyed. Worth it when it is the original you want to get rid of."
+    )
     if clash:
-        why += (f" Snapshot names {fmt_list(clash)} exist on both: if one of them is among the "
-                "snapshots that move, promote fails with 'conflicting snapshot'; rename it first.")
+        why += (
+            f" Snapshot names {fmt_list(clash)} exist on both: if one of them is among the "
+            "snapshots that move, promote fails with 'conflicting snapshot'; rename it first."
+        )
     return Finding(
-        ID, Severity.INFO, d.pool, d.name, "dataset",
+        ID,
+        Severity.INFO,
+        d.pool,
+        d.name,
+        "dataset",
         title=f"{d.name} shares nothing with its origin {d.origin} any more",
         why=why,
-        evidence=(("Origin", d.origin), ("Referenced", fmt_bytes(d.refer)),
-                  ("Own data (usedbydataset)", fmt_bytes(d.used_by_dataset)),
-                  ("Still shared", fmt_bytes(max(d.refer - d.used_by_dataset, 0)))),
-        actions=(act(f"Promote {d.name}", "promote", "zfs", "promote", d.name),))
+        evidence=(
+            ("Origin", d.origin),
+            ("Referenced", fmt_bytes(d.refer)),
+            ("Own data (usedbydataset)", fmt_bytes(d.used_by_dataset)),
+            ("Still shared", fmt_bytes(max(d.refer - d.used_by_dataset, 0))),
+        ),
+        actions=(act(f"Promote {d.name}", "promote", "zfs", "promote", d.name),),
+    )

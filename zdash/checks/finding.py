@@ -1,5 +1,6 @@
 """What a check says: a finding carries its own evidence and reasoning, so every consumer
 (`zdash check --json`, the dashboard, the wall) can show *why* without re-deriving it."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,21 +15,21 @@ class Severity(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class SuggestedAction:
-    label: str                       # "Offline the slow disk"
-    argv: tuple[str, ...]            # ("zpool", "offline", "tank", "/dev/sdb") - never a shell string
-    action: str | None = None        # catalog name for guided actions: attach, replace, offline, scrub...
+    label: str  # "Offline the slow disk"
+    argv: tuple[str, ...]  # ("zpool", "offline", "tank", "/dev/sdb") - never a shell string
+    action: str | None = None  # catalog name for guided actions: attach, replace, offline, scrub...
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    check: str                       # module id: deranged_disk, imbalance, ashift, capacity, ...
+    check: str  # module id: deranged_disk, imbalance, ashift, capacity, ...
     severity: Severity
-    pool: str | None                 # None only for host-level findings
-    subject: str                     # pool name, vdev name, leaf path or dataset name
-    subject_kind: str                # pool, vdev, leaf, dataset
-    title: str                       # one line: "/dev/mapper/slowdisk is dragging mirror-1"
-    why: str                         # the expert's reasoning, a few sentences
-    evidence: tuple[tuple[str, str], ...] = ()   # (label, formatted value) pairs
+    pool: str | None  # None only for host-level findings
+    subject: str  # pool name, vdev name, leaf path or dataset name
+    subject_kind: str  # pool, vdev, leaf, dataset
+    title: str  # one line: "/dev/mapper/slowdisk is dragging mirror-1"
+    why: str  # the expert's reasoning, a few sentences
+    evidence: tuple[tuple[str, str], ...] = ()  # (label, formatted value) pairs
     actions: tuple[SuggestedAction, ...] = ()
     # Tells apart several findings of one check about one subject (scan: "scrub" progress vs
     # "scrub-history"; topology: "atime" vs "xattr" on one pool). Empty for most findings.

@@ -1,8 +1,9 @@
 """Health: pool and vdev states, error counters (and whether they are still climbing), and
 permanent data errors. One finding for the pool, one per vdev or leaf that has a problem."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from zdash.checks._common import act, find_by_key, parents
 from zdash.checks.finding import Finding, Severity
@@ -17,14 +18,13 @@ LOST_STATES = {"FAULTED", "UNAVAIL"}
 
 STATE_WHY = {
     "OFFLINE": "An administrator took it offline: its vdev runs without this copy until it is "
-               "onlined (a short resilver catches it up) or replaced.",
+    "onlined (a short resilver catches it up) or replaced.",
     "FAULTED": "ZFS stopped using it after too many errors. Its vdev runs on the remaining "
-               "redundancy; replace it, or clear it if the cause was transient.",
+    "redundancy; replace it, or clear it if the cause was transient.",
     "DEGRADED": "ZFS flagged it after too many checksum or slow I/O errors but still uses it.",
     "UNAVAIL": "The device cannot be opened (missing, unplugged, renamed). If it comes back, "
-               "online it; otherwise replace it.",
-    "REMOVED": "The device was removed while the system was running. Reattach and online it, "
-               "or replace it.",
+    "online it; otherwise replace it.",
+    "REMOVED": "The device was removed while the system was running. Reattach and online it, or replace it.",
 }
 
 
@@ -37,9 +37,11 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
             out.append(f)
         before = oldest.pool(pool.name) if len(history) > 1 else None
         up = parents(pool.root)
-        for v in pool.root.walk():
-            if v.kind != "root" and (f := _vdev_finding(pool, v, up.get(id(v)), before, window)):
-                out.append(f)
+        out.extend(
+            f
+            for v in pool.root.walk()
+            if v.kind != "root" and (f := _vdev_finding(pool, v, up.get(id(v)), before, window))
+        )
     return out
 
 
@@ -50,15 +52,22 @@ def _pool_finding(pool: Pool) -> Finding | None:
     if pool.state != "ONLINE":
         severity = Severity.CRITICAL if pool.state in POOL_CRITICAL_STATES else Severity.WARNING
         problems.append(pool.state)
-        why.append({
-            "DEGRADED": "The pool still serves all data, but some redundancy is gone: one more "
-                        "failure in the affected vdev can lose data.",
-            "SUSPENDED": "ZFS stopped all I/O to the pool because too many devices failed; "
-                         "applications block until the devices return and `zpool clear` resumes it.",
-        }.get(pool.state, "The pool cannot serve all its data: a top-level vdev is missing or "
-                          "failed, and the pool needs every one of them."))
+        why.append(
+            {
+                "DEGRADED": "The pool still serves all data, but some redundancy is gone: one more "
+                "failure in the affected vdev can lose data.",
+                "SUSPENDED": "ZFS stopped all I/O to the pool because too many devices failed; "
+                "applications block until the devices return and `zpool clear` resumes it.",
+            }.get(
+                pool.state,
+                "The pool cannot serve all its data: a top-level vdev is missing or "
+                "failed, and the pool needs every one of them.",
+            )
+        )
         if pool.state == "SUSPENDED":
-            actions.append(act("Resume the pool once the devices are back", "clear", "zpool", "clear", pool.name))
+            actions.append(
+                act("Resume the pool once the devices are back", "clear", "zpool", "clear", pool.name)
+            )
     if (pool.error_count or 0) > 0 or pool.error_files:
         severity = Severity.CRITICAL
         n = pool.error_count or len(pool.error_files)
@@ -66,25 +75,37 @@ def _pool_finding(pool: Pool) -> Finding | None:
         evidence.append(("Data errors", str(n)))
         if pool.error_files:
             evidence.append(("Affected", fmt_list(list(pool.error_files))))
-        why.append("ZFS found blocks it could not repair from any copy: these files (or metadata) "
-                   "are damaged. Restore them from backup or delete them, then scrub: the error "
-                   "list is only cleared by a scrub that no longer finds the damage.")
+        why.append(
+            "ZFS found blocks it could not repair from any copy: these files (or metadata) "
+            "are damaged. Restore them from backup or delete them, then scrub: the error "
+            "list is only cleared by a scrub that no longer finds the damage."
+        )
         actions.append(act("Scrub after restoring the files", "scrub", "zpool", "scrub", pool.name))
     if not problems:
         return None
     for label, value in (("Status", pool.status), ("Action", pool.action), ("See", pool.msgid)):
         if value:
             evidence.append((label, " ".join(value.split())))
-    return Finding(ID, severity, pool.name, pool.name, "pool", title=f"{pool.name}: {', '.join(problems)}",
-                   why=" ".join(why), evidence=tuple(evidence), actions=tuple(actions))
+    return Finding(
+        ID,
+        severity,
+        pool.name,
+        pool.name,
+        "pool",
+        title=f"{pool.name}: {', '.join(problems)}",
+        why=" ".join(why),
+        evidence=tuple(evidence),
+        actions=tuple(actions),
+    )
 
 
 def _errors(v: Vdev) -> tuple[int, int, int]:
     return (v.read_errors, v.write_errors, v.checksum_errors)
 
 
-def _vdev_finding(pool: Pool, v: Vdev, parent: Vdev | None, before: Pool | None,
-                  window: float) -> Finding | None:
+def _vdev_finding(
+    pool: Pool, v: Vdev, parent: Vdev | None, before: Pool | None, window: float
+) -> Finding | None:
     leaf = v.is_leaf
     # A DEGRADED interior or top-level vdev is explained by its leaves; only a lost one is news.
     bad_state = v.state in BAD_STATES and (leaf or v.state in LOST_STATES)
@@ -100,27 +121,38 @@ def _vdev_finding(pool: Pool, v: Vdev, parent: Vdev | None, before: Pool | None,
     parts, why, severity = [], [], Severity.INFO
     if bad_state:
         if not leaf or pool.state in POOL_CRITICAL_STATES:
-            severity = Severity.CRITICAL          # data is unavailable, not just less redundant
-        elif v.vclass != "cache":                 # a lost L2ARC device costs only cache hits
+            severity = Severity.CRITICAL  # data is unavailable, not just less redundant
+        elif v.vclass != "cache":  # a lost L2ARC device costs only cache hits
             severity = Severity.WARNING
         parts.append(v.state + (f" ({v.aux})" if v.aux else ""))
-        why.append("It is being replaced: ZFS resilvers its data onto the new device and detaches "
-                   "it when done; redundancy is reduced until then." if being_replaced else
-                   "A hot spare has taken its place. Replace it with a new disk and the spare goes "
-                   "back to standby; until then the pool has one spare fewer." if spared else
-                   STATE_WHY.get(v.state, "") if leaf else
-                   "This top-level vdev is lost: the pool stripes data over all top-level vdevs, "
-                   "so data on it is unavailable until enough of its devices return.")
+        why.append(
+            "It is being replaced: ZFS resilvers its data onto the new device and detaches "
+            "it when done; redundancy is reduced until then."
+            if being_replaced
+            else "A hot spare has taken its place. Replace it with a new disk and the spare goes "
+            "back to standby; until then the pool has one spare fewer."
+            if spared
+            else STATE_WHY.get(v.state, "")
+            if leaf
+            else "This top-level vdev is lost: the pool stripes data over all top-level vdevs, "
+            "so data on it is unavailable until enough of its devices return."
+        )
     if any(errs):
         severity = max(severity, Severity.CRITICAL if growing else Severity.WARNING)
-        parts.append(", ".join(plural(n, f"{kind} error") for kind, n in zip(("read", "write", "checksum"), errs) if n)
-                     + (" and growing" if growing else ""))
-        why.append("Read/write errors are requests the device failed; checksum errors are data that "
-                   "came back wrong. ZFS repaired what it could from redundancy" +
-                   (f", but the counters rose within the last {fmt_duration(window)}: the device is "
-                    "failing now." if growing else
-                    ". Counters that stay put after `zpool clear` point to a past event (cable, "
-                    "controller reset); counters that come back point to the disk."))
+        parts.append(
+            ", ".join(plural(n, f"{kind} error") for kind, n in zip(("read", "write", "checksum"), errs) if n)
+            + (" and growing" if growing else "")
+        )
+        why.append(
+            "Read/write errors are requests the device failed; checksum errors are data that "
+            "came back wrong. ZFS repaired what it could from redundancy"
+            + (
+                f", but the counters rose within the last {fmt_duration(window)}: the device is failing now."
+                if growing
+                else ". Counters that stay put after `zpool clear` point to a past event (cable, "
+                "controller reset); counters that come back point to the disk."
+            )
+        )
     evidence = [("State", v.state)] + ([("Note", v.aux)] if v.aux else [])
     for label, n, g in zip(("Read errors", "Write errors", "Checksum errors"), errs, grown):
         if n or g:
@@ -128,11 +160,19 @@ def _vdev_finding(pool: Pool, v: Vdev, parent: Vdev | None, before: Pool | None,
     if v.was:
         evidence.append(("Was", v.was))
     where = f" in {parent.name}" if parent is not None and parent.kind != "root" else ""
-    return Finding(ID, severity, pool.name, name, "leaf" if leaf else "vdev",
-                   title=f"{name}{where}: {', '.join(parts)}", why=" ".join(why),
-                   evidence=tuple(evidence),
-                   actions=_leaf_actions(pool, v, errs, growing)
-                   if leaf and not being_replaced and v.vclass != "spare" else ())
+    return Finding(
+        ID,
+        severity,
+        pool.name,
+        name,
+        "leaf" if leaf else "vdev",
+        title=f"{name}{where}: {', '.join(parts)}",
+        why=" ".join(why),
+        evidence=tuple(evidence),
+        actions=_leaf_actions(pool, v, errs, growing)
+        if leaf and not being_replaced and v.vclass != "spare"
+        else (),
+    )
 
 
 def _leaf_actions(pool: Pool, v: Vdev, errs: tuple[int, int, int], growing: bool) -> tuple:
@@ -142,9 +182,19 @@ def _leaf_actions(pool: Pool, v: Vdev, errs: tuple[int, int, int], growing: bool
     elif v.state in ("UNAVAIL", "REMOVED"):
         actions.append(act(f"Online {target} if it is back", "online", "zpool", "online", pool.name, target))
     if v.state in ("FAULTED", "DEGRADED", "UNAVAIL", "REMOVED") or growing:
-        actions.append(act(f"Replace {target} (in place after swapping the disk, or name a new device)",
-                           "replace", "zpool", "replace", pool.name, target))
+        actions.append(
+            act(
+                f"Replace {target} (in place after swapping the disk, or name a new device)",
+                "replace",
+                "zpool",
+                "replace",
+                pool.name,
+                target,
+            )
+        )
     if any(errs) or v.state in ("FAULTED", "DEGRADED"):
-        actions.append(act(f"Reset the error counters of {target}", "clear", "zpool", "clear", pool.name, target))
+        actions.append(
+            act(f"Reset the error counters of {target}", "clear", "zpool", "clear", pool.name, target)
+        )
         actions.append(act("Scrub to verify every block", "scrub", "zpool", "scrub", pool.name))
     return tuple(actions)

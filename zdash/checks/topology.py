@@ -1,9 +1,10 @@
 """Topology advice (all INFO): single-disk data vdevs, over-wide raidz, a vdev mixing spinning
 and solid-state leaves, mixed top-level vdev types. Dataset property advice lives in
 _dataset_props (one finding per pool per property)."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from zdash.checks._common import act, is_single_disk, normal_vdevs
 from zdash.checks._dataset_props import dataset_findings
@@ -42,18 +43,37 @@ def _single_disks(pool: Pool) -> list[Finding]:
     for v in data:
         if not is_single_disk(v):
             continue
-        context = ("The rest of the pool is redundant, but this vdev is not: " if others_redundant
-                   else "")
-        out.append(Finding(
-            ID, Severity.INFO, pool.name, v.name, "vdev", topic="single-disk",
-            title=f"{v.label} is a single-disk {v.vclass} vdev: losing it loses {pool.name}",
-            why=(context + "ZFS stripes data over all top-level vdevs and cannot survive losing one, "
-                 "so this one disk is a single point of failure for the whole pool. Attaching a "
-                 "second disk to it turns it into a mirror in place."),
-            evidence=(("Vdev", v.label), ("Class", v.vclass),
-                      ("Other vdevs", fmt_list([f"{x.name} ({_type_of(x)})" for x in data if x is not v]) or "none")),
-            # argv is the prefix: the guided attach asks for the new device and appends it.
-            actions=(act(f"Attach a mirror disk to {v.label}", "attach", "zpool", "attach", pool.name, v.label),)))
+        context = "The rest of the pool is redundant, but this vdev is not: " if others_redundant else ""
+        out.append(
+            Finding(
+                ID,
+                Severity.INFO,
+                pool.name,
+                v.name,
+                "vdev",
+                topic="single-disk",
+                title=f"{v.label} is a single-disk {v.vclass} vdev: losing it loses {pool.name}",
+                why=(
+                    context + "ZFS stripes data over all top-level vdevs and cannot survive losing one, "
+                    "so this one disk is a single point of failure for the whole pool. Attaching a "
+                    "second disk to it turns it into a mirror in place."
+                ),
+                evidence=(
+                    ("Vdev", v.label),
+                    ("Class", v.vclass),
+                    (
+                        "Other vdevs",
+                        fmt_list([f"{x.name} ({_type_of(x)})" for x in data if x is not v]) or "none",
+                    ),
+                ),
+                # argv is the prefix: the guided attach asks for the new device and appends it.
+                actions=(
+                    act(
+                        f"Attach a mirror disk to {v.label}", "attach", "zpool", "attach", pool.name, v.label
+                    ),
+                ),
+            )
+        )
     return out
 
 
@@ -62,15 +82,25 @@ def _wide_raidz(pool: Pool, cfg: CheckConfig) -> list[Finding]:
     for v in pool.top_level:
         width = len(v.children)
         if v.kind.startswith("raidz") and width > cfg.raidz_max_width:
-            out.append(Finding(
-                ID, Severity.INFO, pool.name, v.name, "vdev", topic="width",
-                title=f"{v.name} is {width} disks wide (more than {cfg.raidz_max_width})",
-                why=("A raidz vdev delivers roughly the random IOPS of one disk however wide it is, "
-                     "small blocks waste space to parity and padding on wide stripes, and a resilver "
-                     "must read every other disk, so it takes longer the wider the vdev, a longer "
-                     "window for another failure. Several narrower vdevs (or dRAID for very many "
-                     "disks) trade a little space for speed and safety."),
-                evidence=(("Width", str(width)), ("Type", v.kind), ("Limit", str(cfg.raidz_max_width)))))
+            out.append(
+                Finding(
+                    ID,
+                    Severity.INFO,
+                    pool.name,
+                    v.name,
+                    "vdev",
+                    topic="width",
+                    title=f"{v.name} is {width} disks wide (more than {cfg.raidz_max_width})",
+                    why=(
+                        "A raidz vdev delivers roughly the random IOPS of one disk however wide it is, "
+                        "small blocks waste space to parity and padding on wide stripes, and a resilver "
+                        "must read every other disk, so it takes longer the wider the vdev, a longer "
+                        "window for another failure. Several narrower vdevs (or dRAID for very many "
+                        "disks) trade a little space for speed and safety."
+                    ),
+                    evidence=(("Width", str(width)), ("Type", v.kind), ("Limit", str(cfg.raidz_max_width))),
+                )
+            )
     return out
 
 
@@ -81,13 +111,23 @@ def _mixed_media(pool: Pool) -> list[Finding]:
         spinning = [x.label for x in leaves if x.rotational is True]
         solid = [x.label for x in leaves if x.rotational is False]
         if spinning and solid:
-            out.append(Finding(
-                ID, Severity.INFO, pool.name, v.name, "vdev", topic="media",
-                title=f"{v.name} mixes spinning and solid-state disks",
-                why=("Writes complete only when every member has them, so the vdev writes at hard "
-                     "disk speed; a mirror prefers the SSD for reads, a raidz cannot. The SSD's "
-                     "speed is mostly wasted; matching media per vdev behaves predictably."),
-                evidence=(("Rotational", fmt_list(spinning)), ("Solid-state", fmt_list(solid)))))
+            out.append(
+                Finding(
+                    ID,
+                    Severity.INFO,
+                    pool.name,
+                    v.name,
+                    "vdev",
+                    topic="media",
+                    title=f"{v.name} mixes spinning and solid-state disks",
+                    why=(
+                        "Writes complete only when every member has them, so the vdev writes at hard "
+                        "disk speed; a mirror prefers the SSD for reads, a raidz cannot. The SSD's "
+                        "speed is mostly wasted; matching media per vdev behaves predictably."
+                    ),
+                    evidence=(("Rotational", fmt_list(spinning)), ("Solid-state", fmt_list(solid))),
+                )
+            )
     return out
 
 
@@ -97,11 +137,22 @@ def _mixed_types(pool: Pool) -> Finding | None:
     if len(types) < 2:
         return None
     return Finding(
-        ID, Severity.INFO, pool.name, pool.name, "pool", topic="vdev-types",
+        ID,
+        Severity.INFO,
+        pool.name,
+        pool.name,
+        "pool",
+        topic="vdev-types",
         title=f"{pool.name} mixes top-level vdev types: {', '.join(types)}",
-        why=("The pool is only as safe as its least redundant vdev and ZFS spreads every file over "
-             "all of them, so performance is uneven in ways that are hard to predict."
-             + (" With any raidz vdev present, `zpool remove` of a top-level vdev is impossible, so "
+        why=(
+            "The pool is only as safe as its least redundant vdev and ZFS spreads every file over "
+            "all of them, so performance is uneven in ways that are hard to predict."
+            + (
+                " With any raidz vdev present, `zpool remove` of a top-level vdev is impossible, so "
                 "this layout cannot be undone without recreating the pool."
-                if any(t.startswith(("raidz", "draid")) for t in types) else "")),
-        evidence=tuple((v.name, _type_of(v)) for v in vdevs))
+                if any(t.startswith(("raidz", "draid")) for t in types)
+                else ""
+            )
+        ),
+        evidence=tuple((v.name, _type_of(v)) for v in vdevs),
+    )

@@ -17,6 +17,7 @@ JSON schema version 1 (documented in README, 'zdash check'); fields are only eve
                  "actions": [{"label", "argv": [...], "action"}]}],
    "perfdata": [{"label", "value", "uom", "warn", "crit", "min", "max"}]}
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -24,7 +25,7 @@ import dataclasses
 import json
 import sys
 from argparse import Namespace
-from typing import Sequence
+from collections.abc import Sequence
 
 from zdash import __version__
 from zdash.builder import SnapshotBuilder
@@ -39,6 +40,7 @@ STATUS = {0: "OK", 1: "WARNING", 2: "CRITICAL", 3: "UNKNOWN"}
 
 async def live_history(samples: int, interval: float, pools: tuple[str, ...]) -> list[Snapshot]:
     from zdash.sources.live import LiveSource
+
     source = LiveSource(interval, pools, structure_every=max(interval, 2.0))
     builder = SnapshotBuilder(interval, source.host)
     history: list[Snapshot] = []
@@ -62,10 +64,18 @@ def exit_code(history: Sequence[Snapshot], findings: Sequence[Finding], pools: t
 
 
 def finding_json(f: Finding) -> dict:
-    return {"check": f.check, "severity": f.severity.name.lower(), "pool": f.pool,
-            "subject": f.subject, "subject_kind": f.subject_kind, "topic": f.topic,
-            "title": f.title, "why": f.why, "evidence": [list(e) for e in f.evidence],
-            "actions": [{"label": a.label, "argv": list(a.argv), "action": a.action} for a in f.actions]}
+    return {
+        "check": f.check,
+        "severity": f.severity.name.lower(),
+        "pool": f.pool,
+        "subject": f.subject,
+        "subject_kind": f.subject_kind,
+        "topic": f.topic,
+        "title": f.title,
+        "why": f.why,
+        "evidence": [list(e) for e in f.evidence],
+        "actions": [{"label": a.label, "argv": list(a.argv), "action": a.action} for a in f.actions],
+    }
 
 
 def _cause(f: Finding) -> str:
@@ -73,12 +83,13 @@ def _cause(f: Finding) -> str:
     pool's name at its start for pool-level findings; said once is enough)."""
     if f.pool is None:
         return f.title
-    title = f.title[len(f.pool) + 2:] if f.title.startswith(f.pool + ": ") else f.title
+    title = f.title[len(f.pool) + 2 :] if f.title.startswith(f.pool + ": ") else f.title
     return f"{f.pool}: {title}"
 
 
-def summary(history: Sequence[Snapshot], findings: Sequence[Finding], code: int,
-            pools: tuple[str, ...] = ()) -> str:
+def summary(
+    history: Sequence[Snapshot], findings: Sequence[Finding], code: int, pools: tuple[str, ...] = ()
+) -> str:
     """The text of the first line after "ZDASH <STATUS> - ": what a person on call reads."""
     last = history[-1] if history else None
     if code == 3:
@@ -92,42 +103,65 @@ def summary(history: Sequence[Snapshot], findings: Sequence[Finding], code: int,
         more = f" (+{len(serious) - 1} more)" if len(serious) > 1 else ""
         return _cause(serious[0]) + more
     shown = [p for p in (last.pools if last else ()) if not pools or p.name in pools]
-    return ", ".join(f"{p.name} {p.state}" + (f", {p.cap_pct}% full" if p.cap_pct is not None else "")
-                     for p in shown) or "no pools"
+    return (
+        ", ".join(
+            f"{p.name} {p.state}" + (f", {p.cap_pct}% full" if p.cap_pct is not None else "") for p in shown
+        )
+        or "no pools"
+    )
 
 
-def report(history: Sequence[Snapshot], findings: Sequence[Finding], code: int, source: str,
-           cfg: CheckConfig | None = None, pools: tuple[str, ...] = ()) -> dict:
+def report(
+    history: Sequence[Snapshot],
+    findings: Sequence[Finding],
+    code: int,
+    source: str,
+    cfg: CheckConfig | None = None,
+    pools: tuple[str, ...] = (),
+) -> dict:
     last = history[-1] if history else None
     perf: list[PerfDatum] = perfdata(last, cfg or CheckConfig()) if last else []
     if pools:
         perf = [d for d in perf if any(d.label.startswith(p + "_") for p in pools)]
-    return {"schema": 1, "zdash_version": __version__, "time": last.time if last else None,
-            "source": source, "status": STATUS[code], "exit_code": code,
-            "summary": summary(history, findings, code, pools),
-            "pools": [{"name": p.name, "state": p.state, "cap_pct": p.cap_pct}
-                      for p in (last.pools if last else ())],
-            "problems": [s.message for s in (last.problems if last else ()) if s.message],
-            "findings": [finding_json(f) for f in findings],
-            "perfdata": [d.to_dict() for d in perf]}
+    return {
+        "schema": 1,
+        "zdash_version": __version__,
+        "time": last.time if last else None,
+        "source": source,
+        "status": STATUS[code],
+        "exit_code": code,
+        "summary": summary(history, findings, code, pools),
+        "pools": [
+            {"name": p.name, "state": p.state, "cap_pct": p.cap_pct} for p in (last.pools if last else ())
+        ],
+        "problems": [s.message for s in (last.problems if last else ()) if s.message],
+        "findings": [finding_json(f) for f in findings],
+        "perfdata": [d.to_dict() for d in perf],
+    }
 
 
 def text_report(doc: dict) -> str:
     """Plugin output: status line with perfdata, then the long text (Nagios 3+ reads it all)."""
     perf = perfdata_text([PerfDatum(**d) for d in doc.get("perfdata", ())])
     lines = [f"ZDASH {doc['status']} - {doc['summary']}" + (f" | {perf}" if perf else "")]
-    for msg in doc["problems"]:
-        lines.append(f"! {msg}")
-    for f in doc["findings"]:
-        lines.append(f"[{f['severity'].upper():8}] {f['title']}")
+    lines += [f"! {msg}" for msg in doc["problems"]]
+    lines += [f"[{f['severity'].upper():8}] {f['title']}" for f in doc["findings"]]
     return "\n".join(lines)
 
 
-def run_check(as_json: bool, replay: str | None, samples: int, interval: float,
-              pools: tuple[str, ...], cfg: CheckConfig, at: float | None = None) -> int:
+def run_check(
+    as_json: bool,
+    replay: str | None,
+    samples: int,
+    interval: float,
+    pools: tuple[str, ...],
+    cfg: CheckConfig,
+    at: float | None = None,
+) -> int:
     if replay:
         from zdash.sources.replay import load_replay
         from zdash.sources.session import SessionError
+
         try:
             _, history = load_replay(replay)
         except SessionError as e:
@@ -153,6 +187,7 @@ def run_check(as_json: bool, replay: str | None, samples: int, interval: float,
 def run_check_text(path: str, as_json: bool, pools: tuple[str, ...], cfg: CheckConfig) -> int:
     """A paste is one moment: checks that want a sustained signal judge that one sample."""
     from zdash.paste.front import import_file, paste_tick
+
     loaded = import_file(path)
     if loaded is None:
         return 3
@@ -170,6 +205,7 @@ def run_check_text(path: str, as_json: bool, pools: tuple[str, ...], cfg: CheckC
 def run(args: Namespace) -> int:
     from zdash.config import ConfigError, load_config
     from zdash.scenarios import path_of
+
     try:
         cfg = load_config(args.config)
     except ConfigError as e:
@@ -180,5 +216,12 @@ def run(args: Namespace) -> int:
     if args.at is not None and not args.replay:
         print("zdash check: --at needs --replay FILE", file=sys.stderr)
         return 3
-    return run_check(args.json, args.replay and path_of(args.replay), max(2, args.samples),
-                     args.interval, tuple(args.pools), cfg, at=args.at)
+    return run_check(
+        args.json,
+        args.replay and path_of(args.replay),
+        max(2, args.samples),
+        args.interval,
+        tuple(args.pools),
+        cfg,
+        at=args.at,
+    )

@@ -1,5 +1,6 @@
 """`zdash [POOL…]`, `zdash --demo`, `zdash replay FILE|NAME`: from parsed arguments to a running
 dashboard. Textual loads only when the app is built (zdash.ui), so the CLI stays light."""
+
 from __future__ import annotations
 
 import functools
@@ -18,14 +19,20 @@ from zdash.ui.settings import load_ui_settings
 def build_feed(args: Namespace, checks, demo_reason: str | None = None):
     from zdash.feed.live import LiveFeed
     from zdash.feed.replay import ReplayFeed
+
     if getattr(args, "cmd", None) == "replay":
         _check_session(args.file)
         return ReplayFeed(args.file, checks, speed=args.speed, loop=args.wall)
     if args.demo:
         path = str(demo_recording())
         _check_session(path)
-        return ReplayFeed(path, checks, demo=True, loop=True,
-                          label=f"bundled demo ({demo_reason})" if demo_reason else "bundled demo")
+        return ReplayFeed(
+            path,
+            checks,
+            demo=True,
+            loop=True,
+            label=f"bundled demo ({demo_reason})" if demo_reason else "bundled demo",
+        )
     return LiveFeed(checks, args.interval, tuple(args.pools))
 
 
@@ -42,8 +49,10 @@ def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
         checks = functools.partial(run_checks, cfg=cfg)
         feed = build_feed(args, checks, demo_reason)
         from zdash.ui.app import ZdashApp
-        app = ZdashApp(feed, cfg=cfg, wall=args.wall, theme=args.theme, settings=settings,
-                       record_dir=os.getcwd())
+
+        app = ZdashApp(
+            feed, cfg=cfg, wall=args.wall, theme=args.theme, settings=settings, record_dir=os.getcwd()
+        )
     except (ConfigError, SessionError, ResourceError) as e:
         print(f"zdash: {e}" if not str(e).startswith("zdash:") else str(e), file=sys.stderr)
         return 2
@@ -54,7 +63,10 @@ def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
 def run(args: Namespace) -> int:
     reason = None
     if getattr(args, "cmd", None) != "replay" and not args.demo and shutil.which("zpool") is None:
-        print("zdash: no `zpool` command on this host; showing the bundled demo recording "
-              "instead (zdash --demo)", file=sys.stderr)
+        print(
+            "zdash: no `zpool` command on this host; showing the bundled demo recording "
+            "instead (zdash --demo)",
+            file=sys.stderr,
+        )
         args.demo, reason = True, "no zpool on this host"
     return run_dashboard(args, reason)

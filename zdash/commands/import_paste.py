@@ -3,6 +3,7 @@
 Exit 0 when something was imported, 1 when nothing could be read (or the file cannot be read
 or written). Every line that could not be read goes to stderr as `line N: <text> (<why>)`.
 """
+
 from __future__ import annotations
 
 import sys
@@ -17,13 +18,17 @@ def run(args: Namespace) -> int:
 
 def run_import(path: str, output: str, description: str | None = None) -> int:
     from zdash.sources.session import SessionWriter
+
     loaded = import_file(path)
     if loaded is None:
         return 1
     imported, mtime = loaded
     if not imported.ok:
-        print(f"zdash: nothing in {path} could be read as zpool status, zpool list, "
-              "zpool iostat or zfs list output; no session written", file=sys.stderr)
+        print(
+            f"zdash: nothing in {path} could be read as zpool status, zpool list, "
+            "zpool iostat or zfs list output; no session written",
+            file=sys.stderr,
+        )
         return 1
     note = describe(path, imported)
     try:
@@ -35,6 +40,9 @@ def run_import(path: str, output: str, description: str | None = None) -> int:
     for n in imported.notes:
         print(f"zdash: {n}", file=sys.stderr)
     kinds = sorted({s.key for s in imported.samples})
-    print(f"zdash: wrote {output}: one tick with {', '.join(kinds)}"
-          + (f"; {len(imported.unread)} line(s) not read" if imported.unread else ""), file=sys.stderr)
+    print(
+        f"zdash: wrote {output}: one tick with {', '.join(kinds)}"
+        + (f"; {len(imported.unread)} line(s) not read" if imported.unread else ""),
+        file=sys.stderr,
+    )
     return 0

@@ -5,6 +5,7 @@ Exit: 0 every check passes (warnings allowed), 1 a check fails, 3 the pool canno
 (no zpool, zpool status failed, no such pool). JSON: ActionPlan.to_dict() (schema 1) plus
 "exit_code" and "zdash_version".
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -27,7 +28,12 @@ def exit_code(plan: ActionPlan) -> int:
 def render(plan: ActionPlan, width: int = 100) -> str:
     def wrap(text: str, indent: str) -> str:
         return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent)
-    lines = [plan.title, f"  $ {plan.shell_text}" + (f"   (run through {plan.via})" if plan.via != "cli" else ""), ""]
+
+    lines = [
+        plan.title,
+        f"  $ {plan.shell_text}" + (f"   (run through {plan.via})" if plan.via != "cli" else ""),
+        "",
+    ]
     if plan.summary:
         lines += [wrap(plan.summary, "  "), ""]
     if plan.duration:
@@ -41,13 +47,17 @@ def render(plan: ActionPlan, width: int = 100) -> str:
         lines.append(f"\nInstead: {', '.join(f'zdash plan {a} {plan.pool}' for a in plan.alternatives)}")
     n = len(plan.failures)
     lines.append("")
-    lines.append(f"{n} check(s) failed: this plan would not run." if n else
-                 "All checks passed" + (f" ({len(plan.warnings)} warning(s))." if plan.warnings else "."))
+    lines.append(
+        f"{n} check(s) failed: this plan would not run."
+        if n
+        else "All checks passed" + (f" ({len(plan.warnings)} warning(s))." if plan.warnings else ".")
+    )
     return "\n".join(lines)
 
 
 def run_plan(action: str, pool: str, device: str | None, new_device: str | None, as_json: bool) -> int:
     from zdash import __version__
+
     request = Request(action, pool, device, new_device)
     snap = asyncio.run(fresh_snapshot(pool, datasets=action == "promote"))
     plan = build_plan(snap, request)

@@ -1,5 +1,6 @@
 """`zdash record -o FILE`: the live pools into a session file, headless (no Textual). Every raw
 tick of the live source is written; a progress line per tick goes to stderr."""
+
 from __future__ import annotations
 
 import asyncio
@@ -14,9 +15,16 @@ from zdash.sources.live import LiveSource
 from zdash.sources.session import SessionWriter
 
 
-async def record(path: str, interval: float, duration: float | None, pools: tuple[str, ...],
-                 description: str | None = None, quiet: bool = False,
-                 snapshots: list[Snapshot] | None = None, structure_every: float = 5.0) -> int:
+async def record(
+    path: str,
+    interval: float,
+    duration: float | None,
+    pools: tuple[str, ...],
+    description: str | None = None,
+    quiet: bool = False,
+    snapshots: list[Snapshot] | None = None,
+    structure_every: float = 5.0,
+) -> int:
     """Returns the number of ticks written. `snapshots`, when given, receives what live showed
     (the tests compare it with the replay)."""
     source = LiveSource(interval, pools, structure_every=structure_every)

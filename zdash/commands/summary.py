@@ -1,5 +1,6 @@
 """`zdash summary FILE`: one line per tick of a recording (headless), a recording read as a
 timeline."""
+
 from __future__ import annotations
 
 import sys
@@ -18,6 +19,7 @@ def run(args: Namespace) -> int:
     from zdash.scenarios import path_of
     from zdash.sources.replay import replay_snapshots
     from zdash.sources.session import SessionError
+
     path = path_of(args.file)
     try:
         header, snaps = replay_snapshots(path)

@@ -4,11 +4,12 @@ so every widget renders both through the same path.
 
 No Textual here: the feeds are plain asyncio and are tested without an app.
 """
+
 from __future__ import annotations
 
 import collections
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import AsyncIterator, Callable, Sequence
 
 from zdash.checks.finding import Finding
 from zdash.model import Snapshot
@@ -27,9 +28,9 @@ class Position:
 
     index: int
     count: int
-    start: float          # epoch s of the first and last snapshot: the recording's span
+    start: float  # epoch s of the first and last snapshot: the recording's span
     end: float
-    time: float           # epoch s of the snapshot shown
+    time: float  # epoch s of the snapshot shown
     playing: bool
     speed: float
     looping: bool = False
@@ -50,12 +51,12 @@ class Frame:
 
     snapshot: Snapshot
     findings: tuple[Finding, ...]
-    history: tuple[Snapshot, ...]        # oldest first, ends with `snapshot`
-    mode: str                            # "live" | "replay" | "demo"
-    source: str                          # host name (live) or file name (replay)
-    position: Position | None = None     # replay only
-    recording: str | None = None         # live only: the session file being written
-    description: str | None = None       # the recording's "what to look for", when it has one
+    history: tuple[Snapshot, ...]  # oldest first, ends with `snapshot`
+    mode: str  # "live" | "replay" | "demo"
+    source: str  # host name (live) or file name (replay)
+    position: Position | None = None  # replay only
+    recording: str | None = None  # live only: the session file being written
+    description: str | None = None  # the recording's "what to look for", when it has one
 
     @property
     def time(self) -> float:
@@ -67,10 +68,10 @@ class Feed:
     are called from the UI (same event loop) and take effect on the next frame."""
 
     mode = "live"
-    can_control = False     # pause / step / seek / speed
-    can_record = False      # tee the raw ticks into a session file
+    can_control = False  # pause / step / seek / speed
+    can_record = False  # tee the raw ticks into a session file
 
-    async def frames(self) -> AsyncIterator[Frame]:   # pragma: no cover - interface
+    async def frames(self) -> AsyncIterator[Frame]:  # pragma: no cover - interface
         raise NotImplementedError
         yield
 
@@ -97,11 +98,12 @@ class History:
         return tuple(self._ring)
 
 
-def window(snaps: Sequence[Snapshot], index: int, seconds: float = HISTORY_SECONDS,
-           limit: int = HISTORY_MAX) -> tuple[Snapshot, ...]:
+def window(
+    snaps: Sequence[Snapshot], index: int, seconds: float = HISTORY_SECONDS, limit: int = HISTORY_MAX
+) -> tuple[Snapshot, ...]:
     """The history a live run would have had at `index`: replay gives checks the same input."""
     lo = max(0, index - limit + 1)
     t = snaps[index].time
     while lo < index and t - snaps[lo].time > seconds:
         lo += 1
-    return tuple(snaps[lo:index + 1])
+    return tuple(snaps[lo : index + 1])

@@ -1,9 +1,11 @@
 """The live feed: raw ticks from the host, folded and checked in a worker thread (inputs are
 immutable, so the UI thread never parses), optionally teed into a session file."""
+
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from zdash.builder import SnapshotBuilder
 from zdash.feed.frame import CheckFn, Feed, Frame, History
@@ -15,20 +17,26 @@ class LiveFeed(Feed):
     mode = "live"
     can_record = True
 
-    def __init__(self, checks: CheckFn, interval: float = 1.0, pools: tuple[str, ...] = (),
-                 source_factory: Callable[[], Any] | None = None) -> None:
+    def __init__(
+        self,
+        checks: CheckFn,
+        interval: float = 1.0,
+        pools: tuple[str, ...] = (),
+        source_factory: Callable[[], Any] | None = None,
+    ) -> None:
         self._checks, self.interval, self.pools = checks, interval, pools
         self._factory = source_factory or self._live_source
         self._history = History()
-        self._want: str | None = None           # the file the viewer asked to record to
+        self._want: str | None = None  # the file the viewer asked to record to
         self._writer: SessionWriter | None = None
         self._writing: str | None = None
         self._last_raw: dict[str, RawSample] = {}
         self.host: str | None = None
-        self.notice: str | None = None          # one line for the viewer (a failed recording)
+        self.notice: str | None = None  # one line for the viewer (a failed recording)
 
     def _live_source(self) -> Any:
         from zdash.sources.live import LiveSource
+
         return LiveSource(self.interval, self.pools)
 
     async def frames(self) -> AsyncIterator[Frame]:
@@ -39,8 +47,7 @@ class LiveFeed(Feed):
         try:
             async for tick in gen:
                 snap, hist, findings = await asyncio.to_thread(self._fold, builder, tick)
-                yield Frame(snap, findings, hist, "live", self.host or "localhost",
-                            recording=self._writing)
+                yield Frame(snap, findings, hist, "live", self.host or "localhost", recording=self._writing)
         finally:
             await gen.aclose()
             await asyncio.to_thread(self._sync_writer, None)

@@ -2,12 +2,13 @@
 snapshot, and the fold cannot run backwards), then an index moves through it under the
 viewer's control. Findings are computed per index over the same history window live would
 have had, in a thread, and cached so stepping back and forth is instant."""
+
 from __future__ import annotations
 
 import asyncio
 import bisect
 import os
-from typing import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
 
 from zdash.feed.frame import CheckFn, Feed, Frame, Position, window
 from zdash.model import Snapshot
@@ -21,9 +22,19 @@ _CACHE = 128
 class ReplayFeed(Feed):
     can_control = True
 
-    def __init__(self, path: str, checks: CheckFn, *, speed: float = 1.0, loop: bool = False,
-                 demo: bool = False, start: int = 0, playing: bool = True, label: str | None = None,
-                 loader: Callable[[str], tuple[SessionHeader, list[Snapshot]]] = load_replay) -> None:
+    def __init__(
+        self,
+        path: str,
+        checks: CheckFn,
+        *,
+        speed: float = 1.0,
+        loop: bool = False,
+        demo: bool = False,
+        start: int = 0,
+        playing: bool = True,
+        label: str | None = None,
+        loader: Callable[[str], tuple[SessionHeader, list[Snapshot]]] = load_replay,
+    ) -> None:
         self.path, self._checks, self._loader = path, checks, loader
         self.label = label or os.path.basename(path)
         self.mode = "demo" if demo else "replay"
@@ -57,10 +68,25 @@ class ReplayFeed(Feed):
                 self._cache.pop(next(iter(self._cache)))
             self._cache[i] = (hist, findings)
         hist, findings = self._cache[i]
-        pos = Position(i, len(self._snaps), self._times[0], self._times[-1], self._times[i],
-                       self.playing, self.speed, self.loop)
-        return Frame(self._snaps[i], findings, hist, self.mode, self.label,
-                     position=pos, description=self.header.description if self.header else None)
+        pos = Position(
+            i,
+            len(self._snaps),
+            self._times[0],
+            self._times[-1],
+            self._times[i],
+            self.playing,
+            self.speed,
+            self.loop,
+        )
+        return Frame(
+            self._snaps[i],
+            findings,
+            hist,
+            self.mode,
+            self.label,
+            position=pos,
+            description=self.header.description if self.header else None,
+        )
 
     async def _advance(self) -> None:
         """Return when the index or the play state changed: by the clock or by a control."""
@@ -69,7 +95,7 @@ class ReplayFeed(Feed):
             self._wake.clear()
             last = self._index >= len(self._snaps) - 1
             if self.playing and last and not self.loop:
-                self.playing = False          # stop at the end; the frame shows it paused
+                self.playing = False  # stop at the end; the frame shows it paused
                 return
             if not self.playing:
                 await self._wake.wait()
@@ -89,7 +115,7 @@ class ReplayFeed(Feed):
     # -- controls (called from the UI) -------------------------------------------------------
     def toggle_pause(self) -> None:
         if not self.playing and self._snaps and self._index >= len(self._snaps) - 1 and not self.loop:
-            self._index = 0                   # play at the end starts over, as players do
+            self._index = 0  # play at the end starts over, as players do
         self.playing = not self.playing
         self._changed()
 

@@ -1,4 +1,5 @@
 """Parse zdash's own `devices` sample (see sources/procfs.describe_devices)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from zdash.parse import ParseError
 @dataclass(frozen=True, slots=True)
 class DeviceFacts:
     path: str
-    device: str | None       # kernel name, the /proc/diskstats key
+    device: str | None  # kernel name, the /proc/diskstats key
     native_sector: int | None
     rotational: bool | None
 

@@ -5,6 +5,7 @@ first 14 matter here. Sectors are always 512 bytes, whatever the device's sector
 Counters are unsigned long and wrap on 32-bit kernels; a device can also be removed and a new
 one get its name: any counter going backwards makes the rate unknown (None), never negative.
 """
+
 from __future__ import annotations
 
 import math
@@ -15,21 +16,21 @@ from zdash.model import DiskIo
 from zdash.parse import ParseError
 
 SECTOR = 512
-_COUNT = re.compile(r"\d{1,20}", re.ASCII)       # bounded so int() cannot blow up on junk
+_COUNT = re.compile(r"\d{1,20}", re.ASCII)  # bounded so int() cannot blow up on junk
 
 
 @dataclass(frozen=True, slots=True)
 class DiskCounters:
-    device: str          # kernel name, field 3 (sda1, nvme0n1p1, dm-0, loop2)
-    reads: int           # field 4: reads completed
-    read_sectors: int    # field 6
-    read_ms: int         # field 7
-    writes: int          # field 8
-    write_sectors: int   # field 10
-    write_ms: int        # field 11
-    in_flight: int       # field 12: instantaneous, not a counter
-    io_ms: int           # field 13: io_ticks, time the device had I/O in flight
-    weighted_ms: int     # field 14: queue-time integral
+    device: str  # kernel name, field 3 (sda1, nvme0n1p1, dm-0, loop2)
+    reads: int  # field 4: reads completed
+    read_sectors: int  # field 6
+    read_ms: int  # field 7
+    writes: int  # field 8
+    write_sectors: int  # field 10
+    write_ms: int  # field 11
+    in_flight: int  # field 12: instantaneous, not a counter
+    io_ms: int  # field 13: io_ticks, time the device had I/O in flight
+    weighted_ms: int  # field 14: queue-time integral
 
 
 _COUNTERS = tuple(f.name for f in fields(DiskCounters) if f.name not in ("device", "in_flight"))
@@ -46,7 +47,7 @@ def parse_diskstats(text: str) -> dict[str, DiskCounters]:
         if len(f) not in (14, 18, 20) or not all(_COUNT.fullmatch(x) for x in f[3:14]):
             continue
         n = [int(x) for x in f[3:14]]
-        if max(n) >= 1 << 64:            # counters are unsigned long: anything bigger is junk
+        if max(n) >= 1 << 64:  # counters are unsigned long: anything bigger is junk
             continue
         out[f[2]] = DiskCounters(f[2], n[0], n[2], n[3], n[4], n[6], n[7], n[8], n[9], n[10])
     if not out and text.strip():
@@ -70,7 +71,7 @@ def disk_rates(prev: DiskCounters, cur: DiskCounters, dt_s: float) -> DiskIo | N
         return None
     return DiskIo(
         device=cur.device,
-        util_pct=min(100.0, d["io_ms"] / (dt * 1000.0) * 100.0),   # > 100 on multi-queue devices
+        util_pct=min(100.0, d["io_ms"] / (dt * 1000.0) * 100.0),  # > 100 on multi-queue devices
         read_await_ms=d["read_ms"] / d["reads"] if d["reads"] else None,
         write_await_ms=d["write_ms"] / d["writes"] if d["writes"] else None,
         reads_per_s=d["reads"] / dt,

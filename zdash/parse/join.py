@@ -4,10 +4,11 @@ The tree comes from `zpool status` (the only output that keeps depth); `zpool li
 `zpool iostat -v -H` lose depth (reference §1.3, §2.3), so their rows are matched to tree nodes
 by pool and by name (iostat runs with -P, so a leaf row carries its path).
 """
+
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from zdash.model import DiskIo, IoStats, Pool, Vdev
 from zdash.parse.devices import DeviceFacts
@@ -31,15 +32,28 @@ def attach_space(pool: Pool, listed) -> Pool:
         r = by_name.get(v.name) or (by_name.get(v.path) if v.path else None)
         if depth == 0 or r is None:
             return v
-        if depth == 1:   # a single-disk top-level row shows the raw disk size: use alloc+free
-            return dataclasses.replace(v, size=r.space if r.space is not None else r.size, alloc=r.alloc, free=r.free,
-                                       frag_pct=r.frag_pct, cap_pct=r.cap_pct)
+        if depth == 1:  # a single-disk top-level row shows the raw disk size: use alloc+free
+            return dataclasses.replace(
+                v,
+                size=r.space if r.space is not None else r.size,
+                alloc=r.alloc,
+                free=r.free,
+                frag_pct=r.frag_pct,
+                cap_pct=r.cap_pct,
+            )
         return dataclasses.replace(v, size=r.size) if v.is_leaf and r.size else v
 
     root = map_tree(pool.root, fn)
-    return dataclasses.replace(pool, root=root, size=listed.size, alloc=listed.alloc,
-                               free=listed.free, frag_pct=listed.frag_pct,
-                               cap_pct=listed.cap_pct, dedup_ratio=listed.dedup_ratio)
+    return dataclasses.replace(
+        pool,
+        root=root,
+        size=listed.size,
+        alloc=listed.alloc,
+        free=listed.free,
+        frag_pct=listed.frag_pct,
+        cap_pct=listed.cap_pct,
+        dedup_ratio=listed.dedup_ratio,
+    )
 
 
 def attach_ashift(pool: Pool, ashift: Mapping[str, int] | None) -> Pool:
@@ -48,7 +62,7 @@ def attach_ashift(pool: Pool, ashift: Mapping[str, int] | None) -> Pool:
 
     def fn(v: Vdev, depth: int) -> Vdev:
         a = ashift.get(v.name) if depth == 1 else None
-        if a is None and depth == 1 and v.path:   # get all-vdevs names a disk by its short name
+        if a is None and depth == 1 and v.path:  # get all-vdevs names a disk by its short name
             a = ashift.get(v.path, ashift.get(v.path.rsplit("/", 1)[-1]))
         return dataclasses.replace(v, ashift=a) if a is not None else v
 
@@ -65,9 +79,13 @@ def attach_host(pool: Pool, devices: Mapping[str, DeviceFacts], disks: Mapping[s
         dev = facts.device if facts else None
         if facts is None:
             return v
-        return dataclasses.replace(v, device=dev, native_sector=facts.native_sector,
-                                   rotational=facts.rotational,
-                                   disk=disks.get(dev) if dev else None)
+        return dataclasses.replace(
+            v,
+            device=dev,
+            native_sector=facts.native_sector,
+            rotational=facts.rotational,
+            disk=disks.get(dev) if dev else None,
+        )
 
     return dataclasses.replace(pool, root=map_tree(pool.root, fn))
 

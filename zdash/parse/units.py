@@ -4,6 +4,7 @@ Every function takes the exact token zpool printed and returns an int (or epoch 
 None for zpool's '-' placeholder, or raises ParseError. Reference: §0 "Human numbers" and
 "Dates" rows of docs/zfs-output-reference.md (`lib/libzutil/zutil_nicenum.c`).
 """
+
 from __future__ import annotations
 
 import calendar
@@ -29,7 +30,9 @@ _HM = re.compile(r"([0-9]{1,9})h([0-9]{1,2})m", re.ASCII)
 # timestamps without --json-int add the zone: "Sun Nov 22 03:40:05 UTC 2026" (§4.2).
 _CTIME = re.compile(
     r"[A-Z][a-z]{2} ([A-Z][a-z]{2}) {1,2}([0-9]{1,2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})"
-    r"(?: ([A-Za-z][A-Za-z0-9+-]{0,9}))? ([0-9]{4})", re.ASCII)
+    r"(?: ([A-Za-z][A-Za-z0-9+-]{0,9}))? ([0-9]{4})",
+    re.ASCII,
+)
 _MONTHS = {m: i for i, m in enumerate(calendar.month_abbr) if m}
 _UTC_NAMES = frozenset({"UTC", "GMT", "Z", "UCT"})
 
@@ -89,7 +92,11 @@ def parse_ctime(text: str) -> int | None:
     if month not in _MONTHS or (zone is not None and zone.upper() not in _UTC_NAMES):
         return None
     fields = (int(year), _MONTHS[month], int(day), int(hh), int(mm), int(ss))
-    if not (1 <= fields[2] <= calendar.monthrange(fields[0], fields[1])[1]
-            and fields[3] < 24 and fields[4] < 60 and fields[5] < 61):
+    if not (
+        1 <= fields[2] <= calendar.monthrange(fields[0], fields[1])[1]
+        and fields[3] < 24
+        and fields[4] < 60
+        and fields[5] < 61
+    ):
         return None
     return calendar.timegm(fields + (0, 0, 0))

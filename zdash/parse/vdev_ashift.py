@@ -6,6 +6,7 @@ property `zpool get ashift <pool>` is only a hint for future vdevs and says noth
 only. Leaves have no configured ashift of their own (a leaf's vdev property is its logical
 ashift), so the caller keeps the rows named like top-level vdevs.
 """
+
 from __future__ import annotations
 
 import re
@@ -13,19 +14,19 @@ from dataclasses import dataclass
 
 from zdash.parse import ParseError
 
-_NOT_PRINTED = ("hole", "indirect")      # zpool never shows these (reference §0, vdev names)
+_NOT_PRINTED = ("hole", "indirect")  # zpool never shows these (reference §0, vdev names)
 _CHILD = re.compile(r"children\[(\d{1,9})\]", re.ASCII)
 _SMALL_INT = re.compile(r"\d{1,20}", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
 class TopVdevAshift:
-    index: int                   # N of children[N] in vdev_tree
-    name: str                    # as zpool prints it: mirror-1, raidz2-0, sdb, /tmp/d1, a GUID
-    type: str                    # mirror, raidz, draid, disk, file, hole, indirect, ...
+    index: int  # N of children[N] in vdev_tree
+    name: str  # as zpool prints it: mirror-1, raidz2-0, sdb, /tmp/d1, a GUID
+    type: str  # mirror, raidz, draid, disk, file, hole, indirect, ...
     ashift: int | None
     is_log: bool = False
-    alloc_bias: str | None = None   # special / dedup when present; 2.3.2's zdb -C omits it
+    alloc_bias: str | None = None  # special / dedup when present; 2.3.2's zdb -C omits it
     guid: str | None = None
     leaf_paths: tuple[str, ...] = ()
 
@@ -45,8 +46,10 @@ def parse_get_ashift(text: str) -> dict[str, int]:
         elif len(cols) in (3, 4) and cols[1] == "ashift":
             name, value = cols[0], cols[2]
         else:
-            raise ParseError(f"zpool get ashift line {n}: expected name<TAB>value or "
-                             f"name<TAB>ashift<TAB>value<TAB>source, got {line.strip()[:50]!r}")
+            raise ParseError(
+                f"zpool get ashift line {n}: expected name<TAB>value or "
+                f"name<TAB>ashift<TAB>value<TAB>source, got {line.strip()[:50]!r}"
+            )
         if name == "root-0" or value == "-":
             continue
         if not name or not _SMALL_INT.fullmatch(value):
@@ -90,8 +93,9 @@ def _int(node: dict, key: str) -> int | None:
 
 
 def _children(node: dict) -> list[tuple[int, dict]]:
-    kids = [(int(m.group(1)), v) for k, v in node.items()
-            if isinstance(v, dict) and (m := _CHILD.fullmatch(k))]
+    kids = [
+        (int(m.group(1)), v) for k, v in node.items() if isinstance(v, dict) and (m := _CHILD.fullmatch(k))
+    ]
     return sorted(kids, key=lambda kv: kv[0])
 
 
@@ -113,9 +117,9 @@ def _strip_partition(dev: str) -> str:
     if dev.find("-part") > 0:
         base, _, num = dev.partition("-part")
     elif (p := dev.rfind("p")) > 1 and dev[p - 1].isdigit():
-        base, num = dev[:p], dev[p + 1:]
+        base, num = dev[:p], dev[p + 1 :]
     elif m := re.match(r"(?:[hsv]d|xvd)[A-Za-z]+", dev):
-        base, num = m.group(0), dev[m.end():]
+        base, num = m.group(0), dev[m.end() :]
     else:
         return dev
     return base if num.isascii() and num.isdigit() else dev
@@ -128,16 +132,18 @@ def _zpool_name(top: dict, index: int) -> str:
     path = _str(top, "path")
     if vtype in ("disk", "file") or path:
         if path is None or "not_present" in top:
-            return guid or f"{vtype}-{vid}"        # a missing device shows as its GUID
+            return guid or f"{vtype}-{vid}"  # a missing device shows as its GUID
         if vtype == "file":
             return path
         dev = path.rsplit("/", 1)[-1]
         return _strip_partition(dev) if _int(top, "whole_disk") == 1 else dev
     if vtype == "raidz":
-        return f"raidz{_int(top, 'nparity') or 1}-{vid}"   # pools older than raidz2 lack nparity
-    if vtype == "draid":   # zpool_draid_name(): parity, data, children, spares (in that order)
-        return (f"draid{_int(top, 'nparity')}:{_int(top, 'draid_ndata')}d:"
-                f"{len(_children(top))}c:{_int(top, 'draid_nspares')}s-{vid}")
+        return f"raidz{_int(top, 'nparity') or 1}-{vid}"  # pools older than raidz2 lack nparity
+    if vtype == "draid":  # zpool_draid_name(): parity, data, children, spares (in that order)
+        return (
+            f"draid{_int(top, 'nparity')}:{_int(top, 'draid_ndata')}d:"
+            f"{len(_children(top))}c:{_int(top, 'draid_nspares')}s-{vid}"
+        )
     return f"{vtype}-{vid}"
 
 
@@ -156,10 +162,19 @@ def parse_zdb_config(text: str) -> dict[str, list[TopVdevAshift]]:
         if not isinstance(vt, dict) or _str(vt, "type") != "root":
             continue
         pool = _str(cfg, "name") or header
-        out[pool] = [TopVdevAshift(i, _zpool_name(top, i), _str(top, "type") or "?",
-                                   _int(top, "ashift"), _int(top, "is_log") == 1,
-                                   _str(top, "alloc_bias"), _str(top, "guid"), _leaf_paths(top))
-                     for i, top in _children(vt)]
+        out[pool] = [
+            TopVdevAshift(
+                i,
+                _zpool_name(top, i),
+                _str(top, "type") or "?",
+                _int(top, "ashift"),
+                _int(top, "is_log") == 1,
+                _str(top, "alloc_bias"),
+                _str(top, "guid"),
+                _leaf_paths(top),
+            )
+            for i, top in _children(vt)
+        ]
     if not out:
         raise ParseError("zdb -C: no pool configuration (vdev_tree of type 'root') found")
     return out
@@ -171,5 +186,8 @@ def ashift_by_vdev_name(tops) -> dict[str, int]:
         tops = list(tops)
     except TypeError:
         raise ParseError("ashift_by_vdev_name: expected one pool's TopVdevAshift list") from None
-    return {t.name: t.ashift for t in tops if isinstance(t, TopVdevAshift)
-            and t.ashift is not None and t.type not in _NOT_PRINTED}
+    return {
+        t.name: t.ashift
+        for t in tops
+        if isinstance(t, TopVdevAshift) and t.ashift is not None and t.type not in _NOT_PRINTED
+    }

@@ -6,6 +6,7 @@ model has no slot for (mountpoint, ...) are read and ignored. '-' survives -p fo
 do not apply (avail of a snapshot, origin of a non-clone, clones of a snapshot without any):
 they become None / (). `clones` is comma-separated in nvlist order, not sorted (reference §6).
 """
+
 from __future__ import annotations
 
 import re
@@ -13,20 +14,48 @@ import re
 from zdash.model import Dataset
 from zdash.parse import ParseError
 
-ZFS_LIST_FIELDS = ("name", "type", "origin", "clones", "used", "avail", "refer", "usedbydataset",
-                   "usedbysnapshots", "compression", "compressratio", "dedup", "atime", "xattr")
+ZFS_LIST_FIELDS = (
+    "name",
+    "type",
+    "origin",
+    "clones",
+    "used",
+    "avail",
+    "refer",
+    "usedbydataset",
+    "usedbysnapshots",
+    "compression",
+    "compressratio",
+    "dedup",
+    "atime",
+    "xattr",
+)
 
 # zfs accepts short and long property names in -o; map both onto Dataset's field names.
-_ALIASES = {"name": "name", "type": "kind", "origin": "origin", "clones": "clones",
-            "used": "used", "avail": "avail", "available": "avail",
-            "refer": "refer", "referenced": "refer",
-            "usedbydataset": "used_by_dataset", "usedds": "used_by_dataset",
-            "usedbysnapshots": "used_by_snapshots", "usedsnap": "used_by_snapshots",
-            "compression": "compression", "compress": "compression",
-            "compressratio": "compressratio", "ratio": "compressratio",
-            "dedup": "dedup", "atime": "atime", "xattr": "xattr"}
+_ALIASES = {
+    "name": "name",
+    "type": "kind",
+    "origin": "origin",
+    "clones": "clones",
+    "used": "used",
+    "avail": "avail",
+    "available": "avail",
+    "refer": "refer",
+    "referenced": "refer",
+    "usedbydataset": "used_by_dataset",
+    "usedds": "used_by_dataset",
+    "usedbysnapshots": "used_by_snapshots",
+    "usedsnap": "used_by_snapshots",
+    "compression": "compression",
+    "compress": "compression",
+    "compressratio": "compressratio",
+    "ratio": "compressratio",
+    "dedup": "dedup",
+    "atime": "atime",
+    "xattr": "xattr",
+}
 _BYTES = {"used", "avail", "refer", "used_by_dataset", "used_by_snapshots"}
-_INT = re.compile(r"\d{1,20}", re.ASCII)      # u64; bounded so int() cannot blow up
+_INT = re.compile(r"\d{1,20}", re.ASCII)  # u64; bounded so int() cannot blow up
 _RATIO = re.compile(r"(\d{1,20}(?:\.\d{1,20})?)x?", re.ASCII)
 
 
@@ -37,8 +66,7 @@ def _value(attr: str, s: str, n: int):
         return None
     if attr in _BYTES:
         if not _INT.fullmatch(s):
-            raise ParseError(f"zfs list line {n}: {attr} {s[:20]!r} is not an integer "
-                             "(run with -p)")
+            raise ParseError(f"zfs list line {n}: {attr} {s[:20]!r} is not an integer (run with -p)")
         return int(s)
     if attr == "compressratio":
         m = _RATIO.fullmatch(s)
@@ -64,8 +92,9 @@ def parse_zfs_list(text: str, fields: tuple[str, ...] = ZFS_LIST_FIELDS) -> tupl
             continue
         cols = line.split("\t")
         if len(cols) != len(fields):
-            raise ParseError(f"zfs list line {n}: {len(cols)} fields, expected {len(fields)} "
-                             f"({','.join(fields)[:60]})")
+            raise ParseError(
+                f"zfs list line {n}: {len(cols)} fields, expected {len(fields)} ({','.join(fields)[:60]})"
+            )
         kw = {a: _value(a, c, n) for a, c in zip(attrs, cols) if a is not None}
         if not kw["name"] or not kw["kind"]:
             raise ParseError(f"zfs list line {n}: empty name or type")

@@ -11,6 +11,7 @@ opens with an epoch line whose report is empty; each later epoch line starts a r
 report is known complete only when the next epoch line arrives, an interval later, or when
 the reader sees the pipe go quiet (zpool fflush()es once per report): StreamSplitter.flush().
 """
+
 from __future__ import annotations
 
 import re
@@ -20,17 +21,17 @@ from zdash.model import IoStats
 from zdash.parse import ParseError
 
 _EPOCH = re.compile(r"\d{1,20}", re.ASCII)  # `-T u`: printf("%lld\n", time(NULL)); rows have TABs
-_INT = re.compile(r"\d{1,20}", re.ASCII)    # u64 counters; bounded so int() cannot blow up
+_INT = re.compile(r"\d{1,20}", re.ASCII)  # u64 counters; bounded so int() cannot blow up
 # numeric columns -> latency columns present: none, 0.8-2.1 -l, 2.2+ -l, and -l -q in both.
 _LAYOUTS = {6: 0, 16: 10, 17: 11, 28: 10, 31: 11}
-_MAX_PENDING = 1 << 20                  # chars buffered without an epoch line before we give up
+_MAX_PENDING = 1 << 20  # chars buffered without an epoch line before we give up
 
 
 @dataclass(frozen=True, slots=True)
 class IostatRow:
     name: str
-    group: int          # 0 = pool + normal vdevs; +1 at each blank line (dedup/special/logs/cache)
-    alloc: int | None   # bytes; 0 on leaves under -p, '-' -> None
+    group: int  # 0 = pool + normal vdevs; +1 at each blank line (dedup/special/logs/cache)
+    alloc: int | None  # bytes; 0 on leaves under -p, '-' -> None
     free: int | None
     io: IoStats
 
@@ -67,17 +68,17 @@ class StreamSplitter:
     shows it complete. Lines before the first epoch line and empty reports are dropped."""
 
     def __init__(self) -> None:
-        self._partial: list[str] = []      # pieces of the line still waiting for its newline
+        self._partial: list[str] = []  # pieces of the line still waiting for its newline
         self._partial_len = 0
         self._epoch: int | None = None
         self._lines: list[str] = []
-        self._held = 0                     # chars since the last epoch line: bounded (see feed)
+        self._held = 0  # chars since the last epoch line: bounded (see feed)
 
     def feed(self, chunk: str) -> list[tuple[int, str]]:
         if not isinstance(chunk, str):
             raise ParseError(f"zpool iostat stream: expected text, got {type(chunk).__name__}")
         done: list[tuple[int, str]] = []
-        if "\n" not in chunk:             # no line completed: O(1), whatever the chunk size
+        if "\n" not in chunk:  # no line completed: O(1), whatever the chunk size
             self._partial.append(chunk)
             self._partial_len += len(chunk)
         else:
@@ -93,7 +94,7 @@ class StreamSplitter:
                 if self._epoch is not None:
                     self._lines.append(line)
                 self._held += len(line) + 1
-        if self._held + self._partial_len > _MAX_PENDING:   # -T u missing, or not iostat at all
+        if self._held + self._partial_len > _MAX_PENDING:  # -T u missing, or not iostat at all
             self.__init__()
             raise ParseError("zpool iostat stream: no -T u epoch line in 1 MiB of output")
         return done
@@ -130,19 +131,24 @@ def parse_iostat(text: str) -> tuple[IostatRow, ...]:
     group, gap = 0, False
     for n, line in enumerate(text.split("\n"), 1):
         if not line.strip():
-            gap = bool(rows)                # leading / repeated blank lines open no group
+            gap = bool(rows)  # leading / repeated blank lines open no group
             continue
         if "\t" not in line:
             if _is_epoch(line) and not rows:
                 continue
-            what = "a second epoch line (split the stream first)" if _is_epoch(line) else \
-                f"no TAB (not -H output?): {line.strip()[:40]!r}"
+            what = (
+                "a second epoch line (split the stream first)"
+                if _is_epoch(line)
+                else f"no TAB (not -H output?): {line.strip()[:40]!r}"
+            )
             raise ParseError(f"zpool iostat line {n}: {what}")
         name, *vals = line.split("\t")
         nlat = _LAYOUTS.get(len(vals))
         if not name or nlat is None:
-            raise ParseError(f"zpool iostat line {n}: {len(vals)} values after the name, "
-                             f"expected one of {sorted(_LAYOUTS)}")
+            raise ParseError(
+                f"zpool iostat line {n}: {len(vals)} values after the name, "
+                f"expected one of {sorted(_LAYOUTS)}"
+            )
         if gap:
             group, gap = group + 1, False
         v = [_count(s, n) for s in vals]

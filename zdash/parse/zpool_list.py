@@ -6,6 +6,7 @@ survives -p (ckpoint, expandsz, leaf alloc/free/frag/cap, vdev dedup); the vdev 
 permyriad float without -p (11.9%). Vdev rows carry 9 values up to 2.4.0 and a 10th (altroot)
 from 2.4.1. The human layout (no -H, with or without -p) is accepted too, for old recordings.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -16,15 +17,22 @@ from zdash.parse import ParseError
 from zdash.parse.units import parse_size
 
 # Header word -> model vclass. `spare` is singular in zpool list (unlike zpool status).
-CLASS_HEADERS = {"logs": "log", "log": "log", "dedup": "dedup", "special": "special",
-                 "cache": "cache", "spare": "spare", "spares": "spare"}
-_DECIMAL = re.compile(r"\d{1,20}(?:\.\d{1,20})?", re.ASCII)   # bounded: no int() blow-up
+CLASS_HEADERS = {
+    "logs": "log",
+    "log": "log",
+    "dedup": "dedup",
+    "special": "special",
+    "cache": "cache",
+    "spare": "spare",
+    "spares": "spare",
+}
+_DECIMAL = re.compile(r"\d{1,20}(?:\.\d{1,20})?", re.ASCII)  # bounded: no int() blow-up
 
 
 @dataclass(frozen=True, slots=True)
 class ListVdev:
     name: str
-    size: int | None       # top-level: vs_space; leaf (2.1.6+): the device's physical size
+    size: int | None  # top-level: vs_space; leaf (2.1.6+): the device's physical size
     alloc: int | None
     free: int | None
     frag_pct: int | None
@@ -50,8 +58,8 @@ class ListPool:
     cap_pct: int | None
     dedup_ratio: float | None
     health: str | None
-    expandsize: int | None   # '-' (None) means 0 here (§1.1)
-    checkpoint: int | None   # likewise
+    expandsize: int | None  # '-' (None) means 0 here (§1.1)
+    checkpoint: int | None  # likewise
     vdevs: tuple[ListVdev, ...] = ()
 
 
@@ -72,14 +80,20 @@ def _num(s: str, what: str, n: int, convert=int):
 
 
 def _values(name: str, vals: list[str], n: int) -> tuple:
-    if len(vals) not in (9, 10):   # 9 fixed values; 10 with the pool / 2.4.1+ altroot column
-        raise ParseError(f"zpool list line {n}: {name[:40]!r} has {len(vals) + 1} fields, "
-                         "expected 10 or 11")
+    if len(vals) not in (9, 10):  # 9 fixed values; 10 with the pool / 2.4.1+ altroot column
+        raise ParseError(f"zpool list line {n}: {name[:40]!r} has {len(vals) + 1} fields, expected 10 or 11")
     size, alloc, free, ckpt, expand, frag, cap, dedup, health = vals[:9]
-    return (_num(size, "size", n), _num(alloc, "alloc", n), _num(free, "free", n),
-            _num(frag, "frag", n), cap, _num(dedup, "dedup", n, float),
-            None if health == "-" else health,
-            _num(expand, "expandsz", n), _num(ckpt, "ckpoint", n))
+    return (
+        _num(size, "size", n),
+        _num(alloc, "alloc", n),
+        _num(free, "free", n),
+        _num(frag, "frag", n),
+        cap,
+        _num(dedup, "dedup", n, float),
+        None if health == "-" else health,
+        _num(expand, "expandsz", n),
+        _num(ckpt, "ckpoint", n),
+    )
 
 
 def _rows(text: str):
@@ -93,7 +107,7 @@ def _rows(text: str):
             vdev = line.startswith("\t")
             yield n, vdev, (line[1:] if vdev else line).split("\t")
         elif not scripted and line.split()[0] == "NAME":
-            continue                              # the header, once per report
+            continue  # the header, once per report
         else:
             yield n, line[0] in " \t", line.split()
 
@@ -109,7 +123,7 @@ def parse_list(text: str) -> dict[str, ListPool]:
         if f[0] in CLASS_HEADERS and all(v == "-" for v in f[1:]):
             if pool is None:
                 raise ParseError(f"zpool list line {n}: class header before any pool")
-            vclass = CLASS_HEADERS[f[0]]          # a pool row always has a health value
+            vclass = CLASS_HEADERS[f[0]]  # a pool row always has a health value
             continue
         if len(f) == 1 or not f[0]:
             raise ParseError(f"zpool list line {n}: not a pool or vdev row: {f[0][:40]!r}")
@@ -117,13 +131,11 @@ def parse_list(text: str) -> dict[str, ListPool]:
         if is_vdev:
             if pool is None:
                 raise ParseError(f"zpool list line {n}: vdev row before any pool row")
-            vdevs.append(ListVdev(f[0], size, alloc, free, frag,
-                                  _num(cap, "cap", n, float), health, vclass))
+            vdevs.append(ListVdev(f[0], size, alloc, free, frag, _num(cap, "cap", n, float), health, vclass))
             continue
         if pool is not None:
             pools[pool.name] = dataclasses.replace(pool, vdevs=tuple(vdevs))
-        pool = ListPool(f[0], size, alloc, free, frag, _num(cap, "cap", n), dedup, health,
-                        expand, ckpt)
+        pool = ListPool(f[0], size, alloc, free, frag, _num(cap, "cap", n), dedup, health, expand, ckpt)
         vdevs, vclass = [], "normal"
     if pool is not None:
         pools[pool.name] = dataclasses.replace(pool, vdevs=tuple(vdevs))

@@ -6,6 +6,7 @@ format follows the userland, kernel-backed values need the kmod too (reference ย
 loaded module the kmod line is missing (stderr says why): kmod None.
 JSON (2.3+): {"zfs_version": {"userland": "zfs-...", "kernel": "zfs-kmod-..."}} (ยง4.5).
 """
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,7 @@ import re
 from zdash.parse import ParseError
 
 Version = tuple[int, int, int]
-_VERSION = re.compile(r"zfs-(kmod-)?v?(\d{1,9})\.(\d{1,9})(?:\.(\d{1,9}))?(?=$|[-_.~+\s])",
-                      re.ASCII)
+_VERSION = re.compile(r"zfs-(kmod-)?v?(\d{1,9})\.(\d{1,9})(?:\.(\d{1,9}))?(?=$|[-_.~+\s])", re.ASCII)
 
 
 def _one(s: str) -> tuple[bool, Version] | None:

@@ -12,6 +12,7 @@ the paste (a scan, a `-T` stamp) when that is later: scan ages and ETAs are meas
 A paste has no history, so checks that want a sustained signal over several samples
 (deranged_disk) are asked for as many samples as there are: one.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -50,11 +51,17 @@ def paste_tick(imported: Imported, default_time: float) -> Tick:
 
 def describe(path: str, imported: Imported) -> str:
     kinds = {"status": "zpool status", "list": "zpool list", "iostat": "zpool iostat", "zfs": "zfs list"}
-    parts = [f"{kinds[b.kind]} (lines {b.first}-{b.last})" for b in imported.doc.blocks
-             if b.kind in kinds and any(n in imported.used for n in range(b.first, b.last + 1))]
-    lines = [f"Imported by `zdash import` from the pasted output in {os.path.basename(path)}: "
-             + (", ".join(parts) or "nothing") + ". Human numbers carry 3 significant digits; "
-             "rates are what the pasted report showed, not measured by zdash."]
+    parts = [
+        f"{kinds[b.kind]} (lines {b.first}-{b.last})"
+        for b in imported.doc.blocks
+        if b.kind in kinds and any(n in imported.used for n in range(b.first, b.last + 1))
+    ]
+    lines = [
+        f"Imported by `zdash import` from the pasted output in {os.path.basename(path)}: "
+        + (", ".join(parts) or "nothing")
+        + ". Human numbers carry 3 significant digits; "
+        "rates are what the pasted report showed, not measured by zdash."
+    ]
     lines += imported.notes
     if imported.unread:
         lines.append(f"{len(imported.unread)} line(s) could not be read:")

@@ -7,6 +7,7 @@ unread line can be pointed at. Prompts: `$ `, `# `, `root@host:~# `, `[user@host
 `host% `, `❯ `, `(venv) user@host$ `, or a bare `sudo zpool status -v` line, or the title line
 of `watch` ("Every 2.0s: zpool iostat -v ...").
 """
+
 from __future__ import annotations
 
 import re
@@ -20,18 +21,21 @@ _INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff]")
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]")
 
 _PROMPT = re.compile(
-    r"(?:\([^()\s]{1,40}\)\s?)?"                          # (venv) / (base)
-    r"(?:\[[^\]\n]{1,80}\]\s?[#$%>]"                      # [user@host ~]$
+    r"(?:\([^()\s]{1,40}\)\s?)?"  # (venv) / (base)
+    r"(?:\[[^\]\n]{1,80}\]\s?[#$%>]"  # [user@host ~]$
     r"|[\w.-]{1,64}@[\w.-]{1,64}(?::\S{0,120})?\s?[#$%>]"  # user@host:~/x$  root@host #
-    r"|[\w.-]{1,64}:\S{0,120}\s?[#$%>]"                   # host:~ #
-    r"|[\w.-]{1,64}[#$%>]"                                # host#  host%
-    r"|[~/]\S{0,120}\s?[#$%>\u276f]"                      # ~ ❯   /root #
-    r"|[#$%>\u276f\u279c\u03bb])"                         # bare $ # % > ❯ ➜ λ
-    r"\s+(?P<cmd>\S.*)")
+    r"|[\w.-]{1,64}:\S{0,120}\s?[#$%>]"  # host:~ #
+    r"|[\w.-]{1,64}[#$%>]"  # host#  host%
+    r"|[~/]\S{0,120}\s?[#$%>\u276f]"  # ~ ❯   /root #
+    r"|[#$%>\u276f\u279c\u03bb])"  # bare $ # % > ❯ ➜ λ
+    r"\s+(?P<cmd>\S.*)"
+)
 _WATCH = re.compile(r"Every\s+[\d.]+s:\s+(?P<cmd>.+?)(?:\s{2,}\S.*)?")
 _CHAINED = re.compile(r".*?(?:;|&&|\|\|)\s*(?P<cmd>(?:sudo\s+)?(?:\S*/)?(?:zpool|zfs)\s+[a-z].*)")
 # Lines of Markdown / HTML around a paste: code fences, <pre>, rules.
-MARKUP = re.compile(r"```.*|~~~.*|(?:</?(?:pre|code|details|summary)>)+|<summary>.*</summary>|-{3,5}|\*{3,5}|_{3,5}")
+MARKUP = re.compile(
+    r"```.*|~~~.*|(?:</?(?:pre|code|details|summary)>)+|<summary>.*</summary>|-{3,5}|\*{3,5}|_{3,5}"
+)
 _TAGS = re.compile(r"^\s*<(?:pre|code)>(?=\S)|</(?:pre|code)>\s*$")
 _WRAPPERS = frozenset({"sudo", "doas", "time", "env", "command", "nice", "ionice", "exec"})
 ZFS_PROGRAMS = frozenset({"zpool", "zfs"})
@@ -42,7 +46,7 @@ IMPORTED = frozenset({("zpool", "status"), ("zpool", "list"), ("zpool", "iostat"
 def clean_lines(text: str) -> list[str]:
     """Line i (0-based) is the paste's line i+1, cleaned; tabs and spaces are kept as they are."""
     if "\n" not in text and "\r" in text:
-        text = text.replace("\r", "\n")                  # old Mac line endings
+        text = text.replace("\r", "\n")  # old Mac line endings
     lines = []
     for raw in text.split("\n"):
         line = _ANSI.sub("", raw.rstrip("\r"))
@@ -50,10 +54,10 @@ def clean_lines(text: str) -> list[str]:
         line = _CONTROLS.sub(" ", line).rstrip()
         lines.append(_TAGS.sub("", line) if not MARKUP.fullmatch(line.strip()) else line)
     if lines and lines[-1] == "":
-        lines.pop()                                      # the final newline ends a line
+        lines.pop()  # the final newline ends a line
     body = [ln for ln in lines if ln.strip()]
     if body and all(re.match(r"\s{0,3}>", ln) for ln in body):
-        lines = [re.sub(r"^\s{0,3}> ?", "", ln) for ln in lines]   # "> " mail / markdown quoting
+        lines = [re.sub(r"^\s{0,3}> ?", "", ln) for ln in lines]  # "> " mail / markdown quoting
     return lines
 
 
@@ -68,21 +72,23 @@ def command_argv(cmd: str) -> tuple[str, ...] | None:
     """('zpool', 'status', '-v', ...) when cmd runs zpool or zfs (after sudo, env VAR=x, a
     path), else None. A pipeline keeps only its first command."""
     cmd = cmd.split("|", 1)[0]
-    head = cmd.split(None, 16)                            # cheap test before shlex
+    head = cmd.split(None, 16)  # cheap test before shlex
     k = 0
-    while k < len(head) and (head[k] in _WRAPPERS or "=" in head[k] or
-                             (head[k].startswith("-") and head[k] != "-")):
+    while k < len(head) and (
+        head[k] in _WRAPPERS or "=" in head[k] or (head[k].startswith("-") and head[k] != "-")
+    ):
         k += 1
     if k + 1 >= len(head) or head[k].rsplit("/", 1)[-1] not in ZFS_PROGRAMS or len(cmd) > 2000:
         return None
     words = _words(cmd)
-    while words and (words[0] in _WRAPPERS or "=" in words[0] or
-                     (words[0].startswith("-") and words[0] != "-")):
+    while words and (
+        words[0] in _WRAPPERS or "=" in words[0] or (words[0].startswith("-") and words[0] != "-")
+    ):
         words = words[1:]
     if len(words) < 2 or words[0].rsplit("/", 1)[-1] not in ZFS_PROGRAMS:
         return None
     if not re.fullmatch(r"[a-z][a-z-]{1,20}", words[1]):
-        return None                                      # "zpool  1.88G ...": a pool named zpool
+        return None  # "zpool  1.88G ...": a pool named zpool
     return (words[0].rsplit("/", 1)[-1], *words[1:])
 
 
@@ -94,7 +100,7 @@ def prompt_command(line: str) -> tuple[bool, tuple[str, ...] | None]:
     if m is not None:
         return True, command_argv(m.group("cmd"))
     argv = command_argv(text)
-    if argv is not None and not text.endswith((":", ".")):   # not "zpool iostat -v shows:"
+    if argv is not None and not text.endswith((":", ".")):  # not "zpool iostat -v shows:"
         return True, argv
     m = _PROMPT.fullmatch(text)
     if m is not None:
@@ -109,7 +115,7 @@ def is_imported(argv: tuple[str, ...] | None) -> bool:
     return argv is not None and tuple(argv[:2]) in IMPORTED
 
 
-_VALUED = {"zpool": "oTc", "zfs": "osStd"}    # short options that take a value
+_VALUED = {"zpool": "oTc", "zfs": "osStd"}  # short options that take a value
 
 
 def flags(argv: tuple[str, ...] | None) -> set[str]:
@@ -126,7 +132,7 @@ def flags(argv: tuple[str, ...] | None) -> set[str]:
             for i, letter in enumerate(word[1:], 1):
                 out.add(letter)
                 if letter in valued:
-                    skip = i == len(word) - 1     # "-o name,used" vs "-oname,used"
+                    skip = i == len(word) - 1  # "-o name,used" vs "-oname,used"
                     break
     return out
 

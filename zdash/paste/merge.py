@@ -3,6 +3,7 @@ wins), the last list / iostat report of each pool, and a status built from a lis
 tree for a pool pasted without one. Every piece goes through the real parser before it is
 kept; what it refuses is reported line by line with the parser's reason.
 """
+
 from __future__ import annotations
 
 from zdash.parse import ParseError
@@ -68,8 +69,10 @@ def statuses(run: Run) -> dict:
             if sp.name in out:
                 run.notes.append(f"pool {sp.name}: zpool status pasted twice, line {sp.first} is used")
             if sp.headless:
-                run.notes.append(f"pool {sp.name}: its config table (line {sp.first}) was pasted without "
-                                 "the pool:/state: lines; the state is its pool row's")
+                run.notes.append(
+                    f"pool {sp.name}: its config table (line {sp.first}) was pasted without "
+                    "the pool:/state: lines; the state is its pool row's"
+                )
             out[sp.name] = (pool, text)
     return out
 
@@ -79,7 +82,7 @@ def latest(run: Run, kind: str, what: str) -> dict:
     out: dict = {}
     count: dict = {}
     for b in (b for b in run.doc.blocks if b.kind == kind):
-        for report in (b.payload if kind == "iostat" else [b.payload]):
+        for report in b.payload if kind == "iostat" else [b.payload]:
             for group in groups(report):
                 name = group[0].name
                 if kind == "list":
@@ -91,8 +94,9 @@ def latest(run: Run, kind: str, what: str) -> dict:
                     count[name] = count.get(name, 0) + 1
     for name, k in count.items():
         if k > 1:
-            run.notes.append(f"pool {name}: {k} {what} reports pasted, the last one (line "
-                             f"{out[name][0].n}) is used")
+            run.notes.append(
+                f"pool {name}: {k} {what} reports pasted, the last one (line {out[name][0].n}) is used"
+            )
     return out
 
 
@@ -105,8 +109,12 @@ def space_from_iostat(entries: list) -> list[ListEntry]:
         values = {}
         if e.depth <= 1 and alloc is not None and free is not None:
             cap = 100.0 * alloc / (alloc + free) if alloc + free else 0.0
-            values = {"SIZE": alloc + free, "ALLOC": alloc, "FREE": free,
-                      "CAP": round(cap) if e.depth == 0 else round(cap, 1)}
+            values = {
+                "SIZE": alloc + free,
+                "ALLOC": alloc,
+                "FREE": free,
+                "CAP": round(cap) if e.depth == 0 else round(cap, 1),
+            }
         out.append(ListEntry(e.n, e.depth, e.name, e.vclass, values))
     return out
 
@@ -117,8 +125,10 @@ def synthesised(run: Run, name: str, listed, io) -> str | None:
         tree, states, source = listed, [e.values.get("HEALTH") for e in listed], "zpool list"
     else:
         tree, states, source = io, [state] + [None] * (len(io) - 1), "zpool iostat"
-    run.notes.append(f"pool {name}: no zpool status pasted; its vdev tree comes from {source}, "
-                     "its error counters are unknown (shown as 0)" + ("" if state else ", its state is unknown"))
+    run.notes.append(
+        f"pool {name}: no zpool status pasted; its vdev tree comes from {source}, "
+        "its error counters are unknown (shown as 0)" + ("" if state else ", its state is unknown")
+    )
     text = synth_status(name, state, tree, states)
     ok = run.checked("the vdev tree", name, [e.n for e in tree], parse_status_text, text)
     return text if ok else None

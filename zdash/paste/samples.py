@@ -7,6 +7,7 @@ A pool pasted only as `zpool list -v` or `zpool iostat -v` gets a status built f
 since the builder takes the pools from `zpool status`; iostat's alloc/free stand in for a
 missing `zpool list`. Rows named as the status tree names them (pasted_tree).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -31,7 +32,7 @@ class Imported:
     samples: tuple[RawSample, ...]
     unread: list[Unread]
     notes: list[str]
-    newest: float | None             # the latest time printed in the paste (scan, -T), if any
+    newest: float | None  # the latest time printed in the paste (scan, -T), if any
     doc: PastedDoc
     used: set[int] = field(default_factory=set)
 
@@ -56,11 +57,22 @@ def import_paste(text: str) -> Imported:
             lists[name] = space_from_iostat(entries)
             run.notes.append(f"pool {name}: no zpool list pasted; its space is zpool iostat's alloc/free")
     samples = _samples(texts, lists, iostats, datasets(run))
-    times = list(doc.times) + [t for p, _ in status.values() for s in p.scans
-                               for t in (s.start_time, s.end_time, s.pause_time) if t is not None]
+    times = list(doc.times) + [
+        t
+        for p, _ in status.values()
+        for s in p.scans
+        for t in (s.start_time, s.end_time, s.pause_time)
+        if t is not None
+    ]
     _account(run)
-    return Imported(samples, sorted(run.unread, key=lambda u: u.line), run.notes,
-                    max(times) if times else None, doc, run.used)
+    return Imported(
+        samples,
+        sorted(run.unread, key=lambda u: u.line),
+        run.notes,
+        max(times) if times else None,
+        doc,
+        run.used,
+    )
 
 
 def _samples(texts: dict, lists: dict, iostats: dict, datasets: dict) -> tuple[RawSample, ...]:
@@ -83,8 +95,10 @@ def _fix_names(run: Run, status: dict, lists: dict, iostats: dict) -> None:
             names, guessed = fix_names(entries, status.get(name, (None, None))[0])
             table[name] = [dataclasses.replace(e, name=nm) for e, nm in zip(entries, names)]
             if guessed:
-                run.notes.append(f"pool {name}: interior vdevs printed without their id (older zpool "
-                                 "list/iostat) were numbered by position")
+                run.notes.append(
+                    f"pool {name}: interior vdevs printed without their id (older zpool "
+                    "list/iostat) were numbered by position"
+                )
 
 
 def _account(run: Run) -> None:

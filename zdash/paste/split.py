@@ -7,6 +7,7 @@ by its `capacity operations bandwidth` header. A prompt line, when present, tell
 ran. Every non-blank line ends up either used by a block or in `unread` with its line number
 and why; nothing is dropped silently.
 """
+
 from __future__ import annotations
 
 import re
@@ -34,12 +35,12 @@ class Unread:
 
 @dataclass
 class Block:
-    kind: str                                  # status | list | iostat | zfs
-    first: int                                 # line number of its first line
+    kind: str  # status | list | iostat | zfs
+    first: int  # line number of its first line
     last: int
-    command: tuple[str, ...] | None            # the prompt's command line, when pasted
-    payload: object = None                     # per kind: list[StatusPool], list[ListEntry],
-                                               # list[list[IostatEntry]], dict[str, dict]
+    command: tuple[str, ...] | None  # the prompt's command line, when pasted
+    payload: object = None  # per kind: list[StatusPool], list[ListEntry],
+    # list[list[IostatEntry]], dict[str, dict]
 
 
 @dataclass
@@ -47,8 +48,8 @@ class PastedDoc:
     lines: list[str]
     blocks: list[Block] = field(default_factory=list)
     unread: list[Unread] = field(default_factory=list)
-    used: set[int] = field(default_factory=set)        # line numbers a block or prompt used
-    times: list[float] = field(default_factory=list)   # `-T u` / `-T d` timestamps seen
+    used: set[int] = field(default_factory=set)  # line numbers a block or prompt used
+    times: list[float] = field(default_factory=list)  # `-T u` / `-T d` timestamps seen
 
 
 def _block_at(lines: list[str], i: int) -> str | None:
@@ -105,8 +106,11 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command):
         if is_imported(argv):
             doc.used.add(n)
         else:
-            why = (f"`{' '.join(argv[:2])}` output is not imported" if argv
-                   else "a shell command, not zpool or zfs output")
+            why = (
+                f"`{' '.join(argv[:2])}` output is not imported"
+                if argv
+                else "a shell command, not zpool or zfs output"
+            )
             doc.unread.append(Unread(n, line, why))
         return argv
     stamp = timestamp(line)
@@ -122,8 +126,12 @@ def _take(doc: PastedDoc, kind: str, lines: list[str], i: int, command, ends) ->
     unread: list[tuple[int, str, str]] = []
     payload: object = None
     if kind in ("status", "config"):
-        taken = take_status(lines, i, lambda j: _block_at(lines, j) not in (None, "status", "config"),
-                            headless=kind == "config")
+        taken = take_status(
+            lines,
+            i,
+            lambda j: _block_at(lines, j) not in (None, "status", "config"),
+            headless=kind == "config",
+        )
         kind = "status"
         end, payload, unread = taken.end, taken.pools, taken.unread
         used = {n for p in taken.pools for n in p.used}
@@ -136,9 +144,13 @@ def _take(doc: PastedDoc, kind: str, lines: list[str], i: int, command, ends) ->
     else:
         end = take_histogram(lines, i, ends) if kind == "histogram" else _table_end(lines, i, ends)
         words = lines[i].split()
-        why = ("`zpool iostat -w/-r` histogram: not imported" if kind == "histogram" else
-               "`zpool get` / `zfs get` output: not imported" if words[1:2] == ["PROPERTY"] else
-               f"a table zdash does not import (header {' '.join(words[:4])} ...)")
+        why = (
+            "`zpool iostat -w/-r` histogram: not imported"
+            if kind == "histogram"
+            else "`zpool get` / `zfs get` output: not imported"
+            if words[1:2] == ["PROPERTY"]
+            else f"a table zdash does not import (header {' '.join(words[:4])} ...)"
+        )
         for j in range(i, end):
             if lines[j].strip():
                 doc.unread.append(Unread(j + 1, lines[j], why))

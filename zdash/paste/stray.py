@@ -1,5 +1,6 @@
 """Why a line outside every block was not read: the messages zpool, zfs and ZED print instead
 of a report, JSON, `-H` output, prose. And the `-T u` / `-T d` stamp lines, which are used."""
+
 from __future__ import annotations
 
 import re
@@ -11,12 +12,17 @@ from zdash.paste.lines import flags, is_imported
 # Messages zpool/zfs print instead of a report, and what they mean for an import.
 _MESSAGES = [
     (re.compile(r"no pools available|no datasets available"), "no pools or datasets in this output"),
-    (re.compile(r"all pools are healthy|pool '.+' is healthy"), "`zpool status -x` summary: no details to import"),
+    (
+        re.compile(r"all pools are healthy|pool '.+' is healthy"),
+        "`zpool status -x` summary: no details to import",
+    ),
     (re.compile(r"cannot open '.*'.*|cannot .*: .*"), "zpool/zfs error message"),
     (re.compile(r"Can't run -c .*"), "zpool refused the -c scripts: no report"),
     (re.compile(r"(?:invalid|missing|unrecognized) (?:option|argument).*|usage:.*"), "zpool/zfs usage error"),
-    (re.compile(r"(?:eid|class|host|time|vtype|vpath|vguid|vphys|pool_guid|result):\s.*"),
-     "a ZED notification field, not command output"),
+    (
+        re.compile(r"(?:eid|class|host|time|vtype|vpath|vguid|vphys|pool_guid|result):\s.*"),
+        "a ZED notification field, not command output",
+    ),
     (re.compile(r"ZFS has (?:finished|detected) .*"), "a ZED notification line, not command output"),
 ]
 _EPOCH = re.compile(r"[0-9]{9,11}")
@@ -32,8 +38,11 @@ def stray_reason(line: str, command: tuple[str, ...] | None) -> str:
     elif why is None and is_imported(command) and "H" in flags(command):
         why = f"`{' '.join(command[:2])} -H` output has no header to read it by: paste it without -H"
     if why is None:
-        why = (f"output of `{' '.join(command[:2])}`, not imported" if command and not is_imported(command)
-               else "not recognised as zpool status, zpool list, zpool iostat or zfs list output")
+        why = (
+            f"output of `{' '.join(command[:2])}`, not imported"
+            if command and not is_imported(command)
+            else "not recognised as zpool status, zpool list, zpool iostat or zfs list output"
+        )
     return why
 
 

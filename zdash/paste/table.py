@@ -1,5 +1,6 @@
 """Shared pieces for the pasted tables (`zpool list`, `zpool iostat`, `zfs list`): row
 tokens with their depth, separator lines, human numbers as plain values."""
+
 from __future__ import annotations
 
 import re
@@ -9,8 +10,15 @@ from zdash.parse import ParseError
 from zdash.parse.units import parse_duration_ns, parse_size
 from zdash.paste.lines import width
 
-CLASS_WORDS = {"logs": "log", "log": "log", "dedup": "dedup", "special": "special",
-               "cache": "cache", "spare": "spare", "spares": "spare"}
+CLASS_WORDS = {
+    "logs": "log",
+    "log": "log",
+    "dedup": "dedup",
+    "special": "special",
+    "cache": "cache",
+    "spare": "spare",
+    "spares": "spare",
+}
 _DASHES = re.compile(r"-{2,}(?:\s+-{2,})*")
 _PCT = re.compile(r"([0-9]{1,3}(?:\.[0-9]{1,4})?)%?", re.ASCII)
 _RATIO = re.compile(r"([0-9]{1,9}(?:\.[0-9]{1,4})?)x?", re.ASCII)
@@ -18,8 +26,8 @@ _RATIO = re.compile(r"([0-9]{1,9}(?:\.[0-9]{1,4})?)x?", re.ASCII)
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    n: int                   # line number in the paste
-    width: int               # leading whitespace, tabs at 8
+    n: int  # line number in the paste
+    width: int  # leading whitespace, tabs at 8
     words: tuple[str, ...]
 
 
@@ -29,7 +37,7 @@ _VALUE = re.compile(r"-|[0-9][0-9.,]{0,24}[KMGTPEZ]?(?:B|ns|us|ms|s|%|x)?", re.A
 def looks_like_row(line: str, values: int = 1) -> bool:
     """A name followed by at least `values` numbers, human numbers or '-' (not prose)."""
     words = line.split()
-    return len(words) > values and all(_VALUE.fullmatch(w) for w in words[1:values + 1])
+    return len(words) > values and all(_VALUE.fullmatch(w) for w in words[1 : values + 1])
 
 
 def is_dashes(text: str) -> bool:

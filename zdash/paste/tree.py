@@ -8,6 +8,7 @@ Before 0.8, `zpool list -v` and `zpool iostat -v` named interior vdevs without t
 so rows are matched to the status tree in order, kind by kind; with no status pasted they are
 numbered by position, which is right unless vdevs were removed or logs added first.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,7 @@ import re
 from zdash.model import Pool, Vdev
 
 _ANON = re.compile(r"(mirror|raidz[1-3]?|draid[1-3]?(?::[0-9a-z:]*)?|replacing|spare)")
-STATUS_CLASS = {"log": "logs", "dedup": "dedup", "special": "special", "cache": "cache",
-                "spare": "spares"}
+STATUS_CLASS = {"log": "logs", "dedup": "dedup", "special": "special", "cache": "cache", "spare": "spares"}
 
 
 def is_anonymous(name: str) -> bool:
@@ -33,7 +33,7 @@ def fix_names(entries: list, pool: Pool | None) -> tuple[list[str], bool]:
     for k, e in enumerate(entries[1:], 1):
         while len(stack) > 1 and stack[-1][0] >= e.depth:
             stack.pop()
-        parent_depth, parent, used = stack[-1]
+        _, parent, used = stack[-1]
         position = counters.get(id(used), 0)
         counters[id(used)] = position + 1
         match = _match(e, parent, used) if parent is not None else None
@@ -53,9 +53,13 @@ def _match(entry, parent: Vdev, used: list) -> Vdev | None:
             continue
         if parent.kind == "root" and child.vclass != entry.vclass:
             continue
-        if child.name == entry.name or child.path == entry.name or (
-                anon and child.name.startswith(entry.name + "-")) or entry.name in _short(child.name) \
-                or child.name in _short(entry.name):
+        if (
+            child.name == entry.name
+            or child.path == entry.name
+            or (anon and child.name.startswith(entry.name + "-"))
+            or entry.name in _short(child.name)
+            or child.name in _short(entry.name)
+        ):
             used.append(child)
             return child
     return None
@@ -67,8 +71,12 @@ def _short(name: str) -> set[str]:
     if not name.startswith("/"):
         return set()
     base = name.rsplit("/", 1)[-1]
-    return {base, re.sub(r"-part[0-9]+$", "", base), re.sub(r"(?<=[0-9])p[0-9]+$", "", base),
-            re.sub(r"(?<=^[shv]d[a-z])[0-9]+$|(?<=^xvd[a-z])[0-9]+$", "", base)}
+    return {
+        base,
+        re.sub(r"-part[0-9]+$", "", base),
+        re.sub(r"(?<=[0-9])p[0-9]+$", "", base),
+        re.sub(r"(?<=^[shv]d[a-z])[0-9]+$|(?<=^xvd[a-z])[0-9]+$", "", base),
+    }
 
 
 def synth_status(name: str, state: str | None, entries: list, states: list[str | None]) -> str:
@@ -76,7 +84,14 @@ def synth_status(name: str, state: str | None, entries: list, states: list[str |
     counters (unknown), vdev states from HEALTH, else ONLINE under an ONLINE pool (a pool is
     ONLINE only when every vdev under its root is; cache and spares stay UNKNOWN)."""
     pool_state = state or "UNKNOWN"
-    out = [f"  pool: {name}", f" state: {pool_state}", "config:", "", "\tNAME  STATE", f"\t{name}  {pool_state}"]
+    out = [
+        f"  pool: {name}",
+        f" state: {pool_state}",
+        "config:",
+        "",
+        "\tNAME  STATE",
+        f"\t{name}  {pool_state}",
+    ]
     vclass = "normal"
     for e, s in zip(entries[1:], states[1:]):
         if e.vclass != vclass:

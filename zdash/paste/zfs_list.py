@@ -6,6 +6,7 @@ Columns come from the header (USED AVAIL REFER MOUNTPOINT by default; TYPE ORIGI
 snapshot, '#' bookmark, a mountpoint of '-' a volume, else a filesystem. Several pastes of
 the same dataset (`zfs list` then `zfs list -o space`) are merged, the later one winning.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,24 +16,67 @@ from zdash.parse.zfs_list import ZFS_LIST_FIELDS
 from zdash.paste.table import num, ratio, size
 
 # Header word -> property (the columns `zfs list` prints; §6 and zfs_prop.c column names).
-HEADERS = {"NAME": "name", "TYPE": "type", "ORIGIN": "origin", "CLONES": "clones", "USED": "used",
-           "AVAIL": "avail", "REFER": "refer", "USEDDS": "usedbydataset",
-           "USEDSNAP": "usedbysnapshots", "COMPRESS": "compression", "RATIO": "compressratio",
-           "DEDUP": "dedup", "ATIME": "atime", "XATTR": "xattr", "MOUNTPOINT": "mountpoint"}
-_OTHER = frozenset({"USEDREFRESERV", "USEDCHILD", "QUOTA", "RESERV", "REFQUOTA", "REFRESERV",
-                    "VOLSIZE", "VOLBLOCK", "RECSIZE", "CANMOUNT", "MOUNTED", "SYNC", "COPIES",
-                    "LUSED", "LREFER", "WRITTEN", "ENCRYPTION", "KEYSTATUS", "CHECKSUM", "SHARENFS",
-                    "LABEL", "RDONLY", "SNAPDIR", "GUID", "CREATION"})
-_NAME = re.compile(r"[A-Za-z0-9][\w.:/@#+-]{0,255}")   # zfs dataset name characters
+HEADERS = {
+    "NAME": "name",
+    "TYPE": "type",
+    "ORIGIN": "origin",
+    "CLONES": "clones",
+    "USED": "used",
+    "AVAIL": "avail",
+    "REFER": "refer",
+    "USEDDS": "usedbydataset",
+    "USEDSNAP": "usedbysnapshots",
+    "COMPRESS": "compression",
+    "RATIO": "compressratio",
+    "DEDUP": "dedup",
+    "ATIME": "atime",
+    "XATTR": "xattr",
+    "MOUNTPOINT": "mountpoint",
+}
+_OTHER = frozenset(
+    {
+        "USEDREFRESERV",
+        "USEDCHILD",
+        "QUOTA",
+        "RESERV",
+        "REFQUOTA",
+        "REFRESERV",
+        "VOLSIZE",
+        "VOLBLOCK",
+        "RECSIZE",
+        "CANMOUNT",
+        "MOUNTED",
+        "SYNC",
+        "COPIES",
+        "LUSED",
+        "LREFER",
+        "WRITTEN",
+        "ENCRYPTION",
+        "KEYSTATUS",
+        "CHECKSUM",
+        "SHARENFS",
+        "LABEL",
+        "RDONLY",
+        "SNAPDIR",
+        "GUID",
+        "CREATION",
+    }
+)
+_NAME = re.compile(r"[A-Za-z0-9][\w.:/@#+-]{0,255}")  # zfs dataset name characters
 _BYTES = {"used", "avail", "refer", "usedbydataset", "usedbysnapshots"}
-_ZPOOL_ONLY = frozenset({"SIZE", "ALLOC", "FREE", "CAP", "HEALTH", "FRAG", "CKPOINT", "EXPANDSZ",
-                         "STATE", "PROPERTY"})
+_ZPOOL_ONLY = frozenset(
+    {"SIZE", "ALLOC", "FREE", "CAP", "HEALTH", "FRAG", "CKPOINT", "EXPANDSZ", "STATE", "PROPERTY"}
+)
 
 
 def is_zfs_header(line: str) -> bool:
     words = line.split()
-    return (len(words) >= 2 and words[0] == "NAME" and not (_ZPOOL_ONLY & set(words))
-            and all(w in HEADERS or w in _OTHER for w in words))
+    return (
+        len(words) >= 2
+        and words[0] == "NAME"
+        and not (_ZPOOL_ONLY & set(words))
+        and all(w in HEADERS or w in _OTHER for w in words)
+    )
 
 
 def take_zfs(lines: list[str], i: int, ends) -> tuple[int, dict[str, dict], list[tuple[int, str, str]]]:
@@ -44,9 +88,9 @@ def take_zfs(lines: list[str], i: int, ends) -> tuple[int, dict[str, dict], list
     while j < len(lines) and lines[j].strip() and not ends(j):
         words = lines[j].split()
         if len(words) < 2 or not _NAME.fullmatch(words[0]):
-            break                                # prose after the table: not part of it
+            break  # prose after the table: not part of it
         if len(words) > len(header) and header[-1] in ("MOUNTPOINT", "ORIGIN", "CLONES"):
-            words = words[:len(header) - 1] + [" ".join(words[len(header) - 1:])]
+            words = words[: len(header) - 1] + [" ".join(words[len(header) - 1 :])]
         try:
             props = _row(header, words)
         except ParseError as e:

@@ -8,6 +8,7 @@ the row's indentation; `logs`/`cache`/`special`/`dedup` rows full of dashes open
 lines separate pools and reports. An interval paste holds several reports: the last one of each
 pool is kept (the first is the average since import, §2.1). `-w`/`-r` histograms are not read.
 """
+
 from __future__ import annotations
 
 import re
@@ -27,11 +28,27 @@ from zdash.paste.table import (
     size,
 )
 
-LATENCY = ("total_wait_read", "total_wait_write", "disk_wait_read", "disk_wait_write",
-           "syncq_wait_read", "syncq_wait_write", "asyncq_wait_read", "asyncq_wait_write",
-           "scrub_wait", "trim_wait", "rebuild_wait")
-_DEFAULT = ("capacity_alloc", "capacity_free", "operations_read", "operations_write",
-            "bandwidth_read", "bandwidth_write")
+LATENCY = (
+    "total_wait_read",
+    "total_wait_write",
+    "disk_wait_read",
+    "disk_wait_write",
+    "syncq_wait_read",
+    "syncq_wait_write",
+    "asyncq_wait_read",
+    "asyncq_wait_write",
+    "scrub_wait",
+    "trim_wait",
+    "rebuild_wait",
+)
+_DEFAULT = (
+    "capacity_alloc",
+    "capacity_free",
+    "operations_read",
+    "operations_write",
+    "bandwidth_read",
+    "bandwidth_write",
+)
 _NS = re.compile(r"[0-9]{1,20}", re.ASCII)
 
 
@@ -44,8 +61,11 @@ def is_iostat_header(lines: list[str], i: int) -> bool:
 def is_histogram_header(lines: list[str], i: int) -> bool:
     top = lines[i].split()
     sub = lines[i + 1].split() if i + 1 < len(lines) else []
-    return (len(top) >= 2 and top[1] in ("total_wait", "sync_read", "sync_queue")
-            and sub[:1] in (["latency"], ["req_size"]))
+    return (
+        len(top) >= 2
+        and top[1] in ("total_wait", "sync_read", "sync_queue")
+        and sub[:1] in (["latency"], ["req_size"])
+    )
 
 
 def columns(top: str, sub: str) -> list[str]:
@@ -54,7 +74,7 @@ def columns(top: str, sub: str) -> list[str]:
     out, p = [], 0
     for g in groups:
         span = 2 if p < len(subs) and subs[p] in ("alloc", "read", "pend", "ind") else 1
-        out += [f"{g}_{s}" for s in subs[p:p + span]]
+        out += [f"{g}_{s}" for s in subs[p : p + span]]
         p += span
     return out
 
@@ -65,19 +85,21 @@ class IostatEntry:
     depth: int
     name: str
     vclass: str
-    values: dict                  # column key -> bytes, ops/s, bytes/s or ns (None: '-')
+    values: dict  # column key -> bytes, ops/s, bytes/s or ns (None: '-')
 
 
-def take_iostat(lines: list[str], i: int, ends) -> tuple[int, list[list[IostatEntry]], list[tuple[int, str, str]]]:
+def take_iostat(
+    lines: list[str], i: int, ends
+) -> tuple[int, list[list[IostatEntry]], list[tuple[int, str, str]]]:
     """Header at lines[i]: the block's reports (each a list of entries) and its unread lines."""
     keys = columns(lines[i], lines[i + 1])
     rows, j = [], i + 2
     while j < min(len(lines), i + 5) and not lines[j].strip():
-        j += 1                       # Markdown turned the dashes into rules between blank lines
+        j += 1  # Markdown turned the dashes into rules between blank lines
     while j < len(lines) and lines[j].strip() and not ends(j):
         if not is_dashes(lines[j]):
             if not looks_like_row(lines[j]):
-                break                # prose right after the report: not part of it
+                break  # prose right after the report: not part of it
             rows.append(row(j + 1, lines[j]))
         j += 1
     depth = ranks(rows)
@@ -91,7 +113,7 @@ def take_iostat(lines: list[str], i: int, ends) -> tuple[int, list[list[IostatEn
         d = depth[r.width]
         if d == 0:
             vclass = "normal"
-            if r.words[0] in seen:                 # the pool again: the next interval's report
+            if r.words[0] in seen:  # the pool again: the next interval's report
                 reports.append([])
                 seen = set()
             seen.add(r.words[0])
@@ -140,7 +162,7 @@ def iostat_text(pools: list[list[IostatEntry]]) -> tuple[str, bool]:
                 out.append("")
             cells = [num(e.values.get(k)) for k in _DEFAULT]
             if lat:
-                cells += [num(e.values.get(k)) for k in LATENCY[:11 if wide else 10]]
+                cells += [num(e.values.get(k)) for k in LATENCY[: 11 if wide else 10]]
             out.append("\t".join([e.name] + cells))
     return ("\n".join(out) + "\n" if out else ""), lat
 

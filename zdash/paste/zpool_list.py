@@ -7,6 +7,7 @@ of them in old releases: 0.6.5-0.7 print SIZE ALLOC FREE EXPANDSZ FRAG CAP only 
 no HEALTH; `print_list_stats()` then) and name interior vdevs without their id ("mirror").
 Human sizes are nicenum (3 significant digits), so converted bytes are that precise only.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,30 +26,56 @@ from zdash.paste.table import (
     size,
 )
 
-POOL_COLUMNS = ("SIZE", "ALLOC", "FREE", "CKPOINT", "EXPANDSZ", "FRAG", "CAP", "DEDUP", "HEALTH",
-                "ALTROOT")
-_KNOWN = frozenset(POOL_COLUMNS) | {"NAME", "GUID", "VERSION", "BOOTFS", "FREEING", "LEAKED",
-                                    "ASHIFT", "READONLY", "COMMENT", "FAILMODE", "AUTOEXPAND"}
-_FIXED_VDEV = {9: POOL_COLUMNS[:9], 7: POOL_COLUMNS[:7],
-               6: ("SIZE", "ALLOC", "FREE", "EXPANDSZ", "FRAG", "CAP")}
-_PARSE = {"SIZE": size, "ALLOC": size, "FREE": size, "CKPOINT": size, "EXPANDSZ": size,
-          "FRAG": pct, "CAP": pct, "DEDUP": ratio, "HEALTH": lambda t: None if t == "-" else t,
-          "ALTROOT": lambda t: t}
+POOL_COLUMNS = ("SIZE", "ALLOC", "FREE", "CKPOINT", "EXPANDSZ", "FRAG", "CAP", "DEDUP", "HEALTH", "ALTROOT")
+_KNOWN = frozenset(POOL_COLUMNS) | {
+    "NAME",
+    "GUID",
+    "VERSION",
+    "BOOTFS",
+    "FREEING",
+    "LEAKED",
+    "ASHIFT",
+    "READONLY",
+    "COMMENT",
+    "FAILMODE",
+    "AUTOEXPAND",
+}
+_FIXED_VDEV = {
+    9: POOL_COLUMNS[:9],
+    7: POOL_COLUMNS[:7],
+    6: ("SIZE", "ALLOC", "FREE", "EXPANDSZ", "FRAG", "CAP"),
+}
+_PARSE = {
+    "SIZE": size,
+    "ALLOC": size,
+    "FREE": size,
+    "CKPOINT": size,
+    "EXPANDSZ": size,
+    "FRAG": pct,
+    "CAP": pct,
+    "DEDUP": ratio,
+    "HEALTH": lambda t: None if t == "-" else t,
+    "ALTROOT": lambda t: t,
+}
 
 
 def is_list_header(line: str) -> bool:
     words = line.split()
-    return (len(words) >= 3 and words[0] == "NAME" and bool({"SIZE", "ALLOC", "HEALTH", "CAP"} & set(words))
-            and sum(w in _KNOWN for w in words) >= len(words) - 1)
+    return (
+        len(words) >= 3
+        and words[0] == "NAME"
+        and bool({"SIZE", "ALLOC", "HEALTH", "CAP"} & set(words))
+        and sum(w in _KNOWN for w in words) >= len(words) - 1
+    )
 
 
 @dataclass
 class ListEntry:
     n: int
-    depth: int                  # 0 = pool row
+    depth: int  # 0 = pool row
     name: str
     vclass: str = "normal"
-    values: dict = field(default_factory=dict)    # column -> parsed value
+    values: dict = field(default_factory=dict)  # column -> parsed value
 
 
 def take_list(lines: list[str], i: int, ends) -> tuple[int, list[ListEntry], list[tuple[int, str, str]]]:
@@ -87,9 +114,10 @@ def take_list(lines: list[str], i: int, ends) -> tuple[int, list[ListEntry], lis
 
 
 def _values(tokens: tuple[str, ...], columns: list[str], pool: bool, default: bool) -> dict:
-    if len(tokens) == len(columns) or (not pool and default and len(tokens) in _FIXED_VDEV
-                                        and len(tokens) < len(columns)):
-        layout = columns[:len(tokens)]
+    if len(tokens) == len(columns) or (
+        not pool and default and len(tokens) in _FIXED_VDEV and len(tokens) < len(columns)
+    ):
+        layout = columns[: len(tokens)]
     elif not pool and len(tokens) in _FIXED_VDEV:
         layout = list(_FIXED_VDEV[len(tokens)])
     else:
@@ -105,8 +133,9 @@ def list_text(pools: list[list[ListEntry]]) -> str:
     out: list[str] = []
     for entries in pools:
         pool, vclass = entries[0].values, "normal"
-        out.append("\t".join([entries[0].name] + _cells(pool, POOL_COLUMNS[:9])
-                             + [pool.get("ALTROOT") or "-"]))
+        out.append(
+            "\t".join([entries[0].name] + _cells(pool, POOL_COLUMNS[:9]) + [pool.get("ALTROOT") or "-"])
+        )
         for e in entries[1:]:
             if e.vclass != vclass:
                 vclass = e.vclass

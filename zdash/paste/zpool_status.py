@@ -7,6 +7,7 @@ the first column, someone re-indents by hand (PR openzfs/zfs#12225 quotes rows i
 in each config table, and every row is re-emitted as TAB + 2*depth spaces. Lines that fit no
 part of a status report are returned as unread, never dropped.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,12 +15,39 @@ from dataclasses import dataclass, field
 
 from zdash.paste.lines import prompt_command, width
 
-LABELS = ("pool", "state", "status", "action", "see", "scan", "scrub", "remove", "checkpoint",
-          "expand", "config", "errors", "dedup", "scan warning", "raidz expand")
-_LABEL = re.compile(r"(%s):(?:\s+(.*))?" % "|".join(LABELS))
+LABELS = (
+    "pool",
+    "state",
+    "status",
+    "action",
+    "see",
+    "scan",
+    "scrub",
+    "remove",
+    "checkpoint",
+    "expand",
+    "config",
+    "errors",
+    "dedup",
+    "scan warning",
+    "raidz expand",
+)
+_LABEL = re.compile(rf"({'|'.join(LABELS)}):(?:\s+(.*))?")
 _CLASS = frozenset({"logs", "log", "cache", "spares", "special", "dedup"})
-_CONTINUED = frozenset({"status", "action", "see", "scan", "scrub", "remove", "checkpoint", "expand",
-                        "scan warning", "raidz expand"})       # fields whose text wraps
+_CONTINUED = frozenset(
+    {
+        "status",
+        "action",
+        "see",
+        "scan",
+        "scrub",
+        "remove",
+        "checkpoint",
+        "expand",
+        "scan warning",
+        "raidz expand",
+    }
+)  # fields whose text wraps
 _ROW = re.compile(r"(\S.*?\s+[A-Z][A-Z_]{2,})(?:\s.*)?")
 _SCAN_DETAIL = re.compile(r".*(?:scanned|issued|repaired,|resilvered,|% done|started on|to go).*")
 _FILE = re.compile(r"(?:/|<|[\w.-]+[/@:]).*")
@@ -50,19 +78,20 @@ def is_config_header(line: str) -> bool:
 @dataclass
 class StatusPool:
     """One pool's lines: numbers of the lines used, and the rebuilt text."""
-    name: str | None                # None until a headless table's pool row names it
+
+    name: str | None  # None until a headless table's pool row names it
     first: int
-    headless: bool = False          # a config table pasted without pool:/state:/config:
+    headless: bool = False  # a config table pasted without pool:/state:/config:
     used: list[int] = field(default_factory=list)
     out: list[str] = field(default_factory=list)
-    rows: list[tuple[int, str]] = field(default_factory=list)   # config rows, re-indented at the end
+    rows: list[tuple[int, str]] = field(default_factory=list)  # config rows, re-indented at the end
 
 
 @dataclass
 class StatusBlock:
-    end: int                                   # index after the block's last line
+    end: int  # index after the block's last line
     pools: list[StatusPool]
-    unread: list[tuple[int, str, str]]         # (line number, text, why)
+    unread: list[tuple[int, str, str]]  # (line number, text, why)
 
 
 def take_status(lines: list[str], i: int, other_block, headless: bool = False) -> StatusBlock:
@@ -96,8 +125,11 @@ def take_status(lines: list[str], i: int, other_block, headless: bool = False) -
             pool.used.append(n)
             value = _decimal(value) if label in ("scan", "scrub") else value
             pool.out.append(f"{label:>6}: {value}".rstrip() if len(label) <= 6 else f"{label}: {value}")
-            mode = {"config": "config", "dedup": "dedup", "errors": "files" if value.startswith(
-                "Permanent errors") else "done"}.get(label, "fields")
+            mode = {
+                "config": "config",
+                "dedup": "dedup",
+                "errors": "files" if value.startswith("Permanent errors") else "done",
+            }.get(label, "fields")
             j += 1
             continue
         if j > i and (other_block(j) or prompt_command(line)[0]):
@@ -158,7 +190,7 @@ def _fits(mode: str, line: str, text: str) -> str | None:
 
 def _flush_rows(pool: StatusPool) -> None:
     """Re-indent the config rows: depth = rank of the row's indentation width in the table."""
-    if pool.name is None and pool.rows:      # headless: the pool row names the pool
+    if pool.name is None and pool.rows:  # headless: the pool row names the pool
         words = pool.rows[0][1].split()
         pool.name = words[0]
         pool.out[:0] = [f"  pool: {words[0]}", f" state: {words[1] if len(words) > 1 else ''}", "config:"]
@@ -166,7 +198,7 @@ def _flush_rows(pool: StatusPool) -> None:
     rank = {w: k for k, w in enumerate(widths)}
     for _, line in pool.rows:
         m = _ROW.fullmatch(line.strip())
-        text = line.strip() if m is None else line.strip()[:m.end(1)] + _decimal(line.strip()[m.end(1):])
+        text = line.strip() if m is None else line.strip()[: m.end(1)] + _decimal(line.strip()[m.end(1) :])
         pool.out.append("\t" + "  " * rank[width(line)] + text)
     pool.out.append("")
     pool.rows = []

@@ -3,13 +3,16 @@
 Why a stream: a fork of zpool per tick costs more than the sample on a wall display that runs
 for weeks, and iostat's own interval deltas are exact. zpool fflush()es once per report, so a
 report arrives as one burst followed by silence: a report is complete when the next `-T u`
-epoch line arrives or the pipe goes quiet.
+epoch line arrives or the pipe goes quiet (parse.zpool_iostat.StreamSplitter does the split).
 """
+
 from __future__ import annotations
 
 import asyncio
 import time
 
+from zdash.parse import ParseError
+from zdash.parse.zpool_iostat import StreamSplitter
 from zdash.raw import RawSample
 from zdash.sources.runner import command_env, kill
 
@@ -33,8 +36,13 @@ class IostatStream:
         """Read until the process ends; a dead stream leaves `error` set for the caller."""
         try:
             self._proc = await asyncio.create_subprocess_exec(
-                *self.argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, env=command_env(), start_new_session=True)
+                *self.argv,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=command_env(),
+                start_new_session=True,
+            )
         except FileNotFoundError:
             self.error = f"{self.argv[0]} not found on PATH (is ZFS installed?)"
             return
@@ -42,45 +50,39 @@ class IostatStream:
             self.error = f"cannot run {self.argv[0]}: {e.strerror or e}"
             return
         self._started = time.time()
-        buf = ""
+        # One splitter for the live stream and the tests: it holds at most 1 MiB between epoch
+        # lines, so a zpool that prints no `-T u` stamps cannot grow the buffer without end.
+        splitter = StreamSplitter()
         try:
             while True:
                 try:
                     chunk = await asyncio.wait_for(self._proc.stdout.read(1 << 16), QUIET)
                 except asyncio.TimeoutError:
-                    buf = self._emit_complete(buf, quiet=True)
+                    self._push(splitter.flush())  # the pipe went quiet: the report is whole
                     continue
                 if not chunk:
                     break
-                buf = self._emit_complete(buf + chunk.decode("utf-8", "replace"), quiet=False)
+                for report in splitter.feed(chunk.decode("utf-8", "replace")):
+                    self._push(report)
+            self._push(splitter.flush())
             err = (await self._proc.stderr.read()).decode("utf-8", "replace").strip()
             rc = await self._proc.wait()
             first = err.splitlines()[0] if err else f"exit code {rc}"
             self.error = f"zpool iostat stopped: {first}"
+        except ParseError as e:
+            self.error = str(e)
         finally:
             await self.stop()
 
-    def _emit_complete(self, buf: str, quiet: bool) -> str:
-        """Push whole reports; keep a partial one. Split on epoch lines (digits only)."""
-        lines = buf.split("\n")
-        tail = lines.pop()          # text after the last newline: never complete
-        starts = [i for i, l in enumerate(lines) if l.strip().isdigit()]
-        if not starts:
-            return buf
-        cut = len(lines) if quiet else starts[-1]
-        for a, b in zip(starts, starts[1:] + [len(lines)]):
-            if a >= cut:
-                break
-            self._push("\n".join(lines[a:b]) + "\n")
-        rest = lines[cut:] + [tail]
-        return "\n".join(rest)
-
-    def _push(self, text: str) -> None:
-        if text.count("\n") < 2:
-            return   # -y prints the epoch line of the skipped first report with no rows
+    def _push(self, report: tuple[int, str] | None) -> None:
+        """One report, stored as zpool printed it: its epoch line, then its rows. None (and the
+        epoch line of the report -y skips, which has no rows) is nothing to push."""
+        if report is None:
+            return
+        epoch, rows = report
         now = time.time()
-        sample = RawSample("iostat", self.argv, None, text, "", now, 0.0)
-        if self.reports.full():   # a slow consumer sees the newest report, not a backlog
+        sample = RawSample("iostat", self.argv, None, f"{epoch}\n{rows}", "", now, 0.0)
+        if self.reports.full():  # a slow consumer sees the newest report, not a backlog
             self.reports.get_nowait()
         self.reports.put_nowait(sample)
 

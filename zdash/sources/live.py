@@ -6,13 +6,14 @@ dataset list, the per-vdev ashift and the device facts (also whenever the set of
 changes). Slow commands run as background tasks: a tick never waits for them, their output
 joins the first tick after they finish, and the Runner never starts a second copy.
 """
+
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import socket
 import time
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
@@ -25,9 +26,14 @@ from zdash.sources.runner import Busy, Runner
 
 
 class LiveSource:
-    def __init__(self, interval: float = 1.0, pools: tuple[str, ...] = (),
-                 structure_every: float = 5.0, rare_every: float = 60.0,
-                 timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        interval: float = 1.0,
+        pools: tuple[str, ...] = (),
+        structure_every: float = 5.0,
+        rare_every: float = 60.0,
+        timeout: float = 10.0,
+    ) -> None:
         self.interval = interval
         self.pools = tuple(pools)
         self.structure_every = max(structure_every, interval)
@@ -66,6 +72,7 @@ class LiveSource:
                 self._pending.append(sample)
                 if key == "status":
                     self._after_status(sample)
+
         task = asyncio.get_running_loop().create_task(go())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -91,7 +98,7 @@ class LiveSource:
             self._pending.append(describe_devices(sorted(leaves)))
             self._due.pop("ashift", None)
         if self._pool_names is not None and names != self._pool_names and self._stream_task:
-            self._stream_task.cancel()   # iostat before 2.4 never learns of new pools
+            self._stream_task.cancel()  # iostat before 2.4 never learns of new pools
         self._pool_names = names
 
     def _schedule(self, now: float) -> None:
@@ -99,8 +106,21 @@ class LiveSource:
             self._spawn("status", self.status_argv())
             self._spawn("list", ("zpool", "list", "-v", "-H", "-p", "-P", *self.pools))
         if self._due_now("datasets", self.rare_every, now):
-            self._spawn("datasets", ("zfs", "list", "-r", "-H", "-p", "-t", "filesystem,volume,snapshot",
-                                     "-o", ",".join(ZFS_LIST_FIELDS), *self.pools))
+            self._spawn(
+                "datasets",
+                (
+                    "zfs",
+                    "list",
+                    "-r",
+                    "-H",
+                    "-p",
+                    "-t",
+                    "filesystem,volume,snapshot",
+                    "-o",
+                    ",".join(ZFS_LIST_FIELDS),
+                    *self.pools,
+                ),
+            )
         if self._pool_names and self._due_now("ashift", self.rare_every, now):
             for pool in sorted(self._pool_names):
                 self._spawn(f"ashift:{pool}", self.ashift_argv(pool))
@@ -112,8 +132,9 @@ class LiveSource:
         if self._stream_task and not self._stream_task.done():
             return
         if self._stream and self._stream.error:
-            self._pending.append(RawSample("iostat", self._stream.argv, None, "", "", now, 0.0,
-                                           self._stream.error))
+            self._pending.append(
+                RawSample("iostat", self._stream.argv, None, "", "", now, 0.0, self._stream.error)
+            )
             self._stream = None
             self._stream_retry_at = now + 5 * self.interval
         if now < self._stream_retry_at:
@@ -140,7 +161,7 @@ class LiveSource:
         self._schedule(time.time())
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=self.runner.timeout)
-        self._schedule(time.time())   # ashift and devices once the pools are known
+        self._schedule(time.time())  # ashift and devices once the pools are known
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=self.runner.timeout)
         return self._tick(time.time())

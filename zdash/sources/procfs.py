@@ -3,6 +3,7 @@
 Both are recorded as raw text samples, like command output, so a replay joins leaves to disks
 exactly as the live run did (the replaying laptop has no /dev/mapper/slowdisk).
 """
+
 from __future__ import annotations
 
 import os
@@ -23,24 +24,35 @@ def read_diskstats(path: str = DISKSTATS) -> RawSample:
     except OSError as e:
         text = _psutil_as_diskstats()
         if text is None:
-            return RawSample("diskstats", ("cat", path), None, "", "", now, 0.0,
-                             f"no per-disk counters: {path}: {e.strerror}; psutil has none either")
+            return RawSample(
+                "diskstats",
+                ("cat", path),
+                None,
+                "",
+                "",
+                now,
+                0.0,
+                f"no per-disk counters: {path}: {e.strerror}; psutil has none either",
+            )
         return RawSample("diskstats", ("psutil", "disk_io_counters"), 0, text, "", now, 0.0)
 
 
 def _psutil_as_diskstats() -> str | None:
     try:
         import psutil
+
         counters = psutil.disk_io_counters(perdisk=True)
-    except Exception:  # psutil raises a variety of platform errors; any of them means "none"
+    except Exception:  # noqa: BLE001 - psutil raises a variety of platform errors; any of them means "none"
         return None
     if not counters:
         return None
     lines = []
     for name, c in sorted(counters.items()):
         busy = getattr(c, "busy_time", 0)  # the %UTIL field; absent on some platforms
-        lines.append(f"0 0 {name} {c.read_count} 0 {c.read_bytes // 512} {c.read_time} "
-                     f"{c.write_count} 0 {c.write_bytes // 512} {c.write_time} 0 {busy} 0")
+        lines.append(
+            f"0 0 {name} {c.read_count} 0 {c.read_bytes // 512} {c.read_time} "
+            f"{c.write_count} 0 {c.write_bytes // 512} {c.write_time} 0 {busy} 0"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -52,7 +64,7 @@ def kernel_device(path: str) -> str | None:
     real = os.path.realpath(path)
     if not real.startswith("/dev/") or not os.path.exists(real):
         return None
-    return real[len("/dev/"):].replace("/", "!")  # cciss/c0d0 appears as cciss!c0d0 in sysfs
+    return real[len("/dev/") :].replace("/", "!")  # cciss/c0d0 appears as cciss!c0d0 in sysfs
 
 
 def _sys_block_dir(dev: str) -> str | None:
@@ -88,5 +100,6 @@ def describe_devices(paths: list[str]) -> RawSample:
                 phys = _read_int(os.path.join(base, "queue", "physical_block_size"))
                 rot = _read_int(os.path.join(base, "queue", "rotational"))
         lines.append("\t".join(str(x) if x is not None else "-" for x in (p, dev, phys, rot)))
-    return RawSample("devices", ("zdash", "describe-devices"), 0, "\n".join(lines) + "\n", "",
-                     now, time.time() - now)
+    return RawSample(
+        "devices", ("zdash", "describe-devices"), 0, "\n".join(lines) + "\n", "", now, time.time() - now
+    )

@@ -1,7 +1,8 @@
 """The replay source: a session file read back through the same SnapshotBuilder live uses."""
+
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from zdash.builder import SnapshotBuilder
 from zdash.model import Snapshot

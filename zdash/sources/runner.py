@@ -6,9 +6,11 @@ run per key in flight (a slow `zpool status` must not be started again on the ne
 LC_ALL=C TZ=UTC (zpool's text and ctime() dates depend on both); ZPOOL_VDEV_NAME_* cleared
 (they silently change every vdev name zpool prints).
 """
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 
@@ -35,7 +37,9 @@ class Runner:
     def busy(self, key: str) -> bool:
         return key in self._in_flight
 
-    async def run(self, key: str, argv: list[str] | tuple[str, ...], timeout: float | None = None) -> RawSample:
+    async def run(
+        self, key: str, argv: list[str] | tuple[str, ...], timeout: float | None = None
+    ) -> RawSample:
         if key in self._in_flight:
             raise Busy(key)
         self._in_flight.add(key)
@@ -49,8 +53,13 @@ async def _run(key: str, argv: tuple[str, ...], timeout: float) -> RawSample:
     start = time.time()
     try:
         proc = await asyncio.create_subprocess_exec(
-            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=command_env(), start_new_session=True)
+            *argv,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=command_env(),
+            start_new_session=True,
+        )
     except FileNotFoundError:
         return _failed(key, argv, start, f"{argv[0]} not found on PATH (is ZFS installed?)")
     except PermissionError:
@@ -63,7 +72,7 @@ async def _run(key: str, argv: tuple[str, ...], timeout: float) -> RawSample:
         await kill(proc)
         return _failed(key, argv, start, f"{' '.join(argv[:2])} timed out after {timeout:g} s")
     except asyncio.CancelledError:
-        await kill(proc)   # never leave an orphan zpool behind a cancelled tick
+        await kill(proc)  # never leave an orphan zpool behind a cancelled tick
         raise
     end = time.time()
     stderr = err.decode("utf-8", "replace")
@@ -71,8 +80,9 @@ async def _run(key: str, argv: tuple[str, ...], timeout: float) -> RawSample:
     if proc.returncode != 0:
         first = stderr.strip().splitlines()[0] if stderr.strip() else f"exit code {proc.returncode}"
         error = f"{' '.join(argv[:2])}: {first}"
-    return RawSample(key, argv, proc.returncode, out.decode("utf-8", "replace"), stderr,
-                     end, end - start, error)
+    return RawSample(
+        key, argv, proc.returncode, out.decode("utf-8", "replace"), stderr, end, end - start, error
+    )
 
 
 async def kill(proc: asyncio.subprocess.Process) -> None:
@@ -82,10 +92,9 @@ async def kill(proc: asyncio.subprocess.Process) -> None:
         proc.kill()
     except ProcessLookupError:
         return
-    try:
+    # Stuck in D state in the kernel: after 5 s there is nothing more we can do.
+    with contextlib.suppress(asyncio.TimeoutError):
         await asyncio.wait_for(proc.wait(), 5)
-    except asyncio.TimeoutError:   # stuck in D state in the kernel: nothing more we can do
-        pass
 
 
 def _failed(key: str, argv: tuple[str, ...], start: float, msg: str) -> RawSample:

@@ -9,14 +9,16 @@ Outputs are stored verbatim (literal blocks where YAML allows, quoted escapes ot
 Ticks are appended and flushed one document at a time, so a recording cut short by a crash or
 Ctrl-C is still readable up to its last complete tick.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
 import gzip
 import io
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Iterator
+from typing import IO
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
@@ -27,8 +29,9 @@ from zdash.raw import RawSample, Tick
 FORMAT_VERSION = 1
 # YAML's printable set minus its other line breaks (\r, NEL, U+2028/9) and the BOM: a literal
 # block would normalise those; such outputs are stored as escaped double-quoted strings.
-_NOT_LITERAL = re.compile("[^\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                          "\U00010000-\U0010ffff]")
+_NOT_LITERAL = re.compile(
+    "[^\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+)
 
 
 class SessionError(Exception):
@@ -59,16 +62,23 @@ def _open(path: str, mode: str) -> IO[str]:
 
 
 class SessionWriter:
-    def __init__(self, path: str, host: str | None, interval: float | None,
-                 description: str | None = None) -> None:
+    def __init__(
+        self, path: str, host: str | None, interval: float | None, description: str | None = None
+    ) -> None:
         from zdash import __version__
+
         self._f = _open(path, "w")
         self._yaml = YAML()
         self._yaml.width = 1 << 20  # never fold long lines (status JSON is one line)
         self._f.write(f"# zdash session, format {FORMAT_VERSION} (see README, 'Session files')\n")
         created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        header = {"zdash_session": FORMAT_VERSION, "created": created, "host": host,
-                  "interval": interval, "zdash_version": __version__}
+        header = {
+            "zdash_session": FORMAT_VERSION,
+            "created": created,
+            "host": host,
+            "interval": interval,
+            "zdash_version": __version__,
+        }
         if description:
             header["description"] = _text(description)
         self._dump(header)
@@ -79,15 +89,29 @@ class SessionWriter:
         self._f.flush()
 
     def write(self, tick: Tick) -> None:
-        self._dump({"t": tick.time, "samples": [
-            {"key": s.key, "argv": list(s.argv), "rc": s.rc, "time": s.time,
-             "duration": round(s.duration, 6), "error": s.error,
-             "stdout": _text(s.stdout), "stderr": _text(s.stderr)} for s in tick.samples]})
+        self._dump(
+            {
+                "t": tick.time,
+                "samples": [
+                    {
+                        "key": s.key,
+                        "argv": list(s.argv),
+                        "rc": s.rc,
+                        "time": s.time,
+                        "duration": round(s.duration, 6),
+                        "error": s.error,
+                        "stdout": _text(s.stdout),
+                        "stderr": _text(s.stderr),
+                    }
+                    for s in tick.samples
+                ],
+            }
+        )
 
     def close(self) -> None:
         self._f.close()
 
-    def __enter__(self) -> "SessionWriter":
+    def __enter__(self) -> SessionWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -95,9 +119,16 @@ class SessionWriter:
 
 
 def _sample(d: dict) -> RawSample:
-    return RawSample(str(d["key"]), tuple(str(a) for a in d["argv"]), d.get("rc"),
-                     d.get("stdout") or "", d.get("stderr") or "", float(d.get("time") or 0),
-                     float(d.get("duration") or 0), d.get("error"))
+    return RawSample(
+        str(d["key"]),
+        tuple(str(a) for a in d["argv"]),
+        d.get("rc"),
+        d.get("stdout") or "",
+        d.get("stderr") or "",
+        float(d.get("time") or 0),
+        float(d.get("duration") or 0),
+        d.get("error"),
+    )
 
 
 def read_session(path: str) -> tuple[SessionHeader, Iterator[Tick]]:
@@ -113,10 +144,18 @@ def read_session(path: str) -> tuple[SessionHeader, Iterator[Tick]]:
     if not isinstance(head, dict) or "zdash_session" not in head:
         raise SessionError(f"{path} is not a zdash session (no zdash_session header)")
     if head["zdash_session"] != FORMAT_VERSION:
-        raise SessionError(f"{path}: session format {head['zdash_session']} is not supported "
-                           f"(this zdash reads format {FORMAT_VERSION})")
-    header = SessionHeader(FORMAT_VERSION, str(head.get("created")), head.get("host"),
-                           head.get("interval"), head.get("zdash_version"), head.get("description"))
+        raise SessionError(
+            f"{path}: session format {head['zdash_session']} is not supported "
+            f"(this zdash reads format {FORMAT_VERSION})"
+        )
+    header = SessionHeader(
+        FORMAT_VERSION,
+        str(head.get("created")),
+        head.get("host"),
+        head.get("interval"),
+        head.get("zdash_version"),
+        head.get("description"),
+    )
 
     def ticks() -> Iterator[Tick]:
         try:

@@ -3,12 +3,13 @@
 One long-lived worker consumes the feed and posts FrameReady messages (replaceable: a slow
 terminal draws only the newest). A live feed that fails is restarted with backoff, and while
 no frame arrives the status bar counts the silence (wall clock, live only)."""
+
 from __future__ import annotations
 
 import asyncio
 import os
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from textual.app import App
 from textual.reactive import reactive
@@ -33,12 +34,21 @@ class ZdashApp(ActionHost, App[None]):
     silence: reactive[float | None] = reactive(None, init=False, repaint=False)
     feed_error: reactive[str | None] = reactive(None, init=False, repaint=False)
 
-    def __init__(self, feed: Feed, *, cfg: CheckConfig | None = None, wall: bool = False,
-                 theme: str | None = None, settings: UiSettings | None = None,
-                 clock: Callable[[], float] = time.monotonic, record_dir: str = ".",
-                 audit: AuditLog | None = None, action_kwargs: dict | None = None) -> None:
+    def __init__(
+        self,
+        feed: Feed,
+        *,
+        cfg: CheckConfig | None = None,
+        wall: bool = False,
+        theme: str | None = None,
+        settings: UiSettings | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        record_dir: str = ".",
+        audit: AuditLog | None = None,
+        action_kwargs: dict | None = None,
+    ) -> None:
         if wall:
-            self.ENABLE_COMMAND_PALETTE = False   # read-only: not even a theme switch
+            self.ENABLE_COMMAND_PALETTE = False  # read-only: not even a theme switch
         super().__init__(css_path=[stylesheet()])
         self.feed, self.cfg, self.wall = feed, cfg or CheckConfig(), wall
         self.settings = settings or UiSettings()
@@ -51,7 +61,7 @@ class ZdashApp(ActionHost, App[None]):
         if name not in ours:
             raise ResourceError(f"zdash: unknown theme {name!r}; choose one of {', '.join(sorted(ours))}")
         self.theme = name
-        for builtin in BUILTIN_THEMES:   # the palette offers only themes made for zdash
+        for builtin in BUILTIN_THEMES:  # the palette offers only themes made for zdash
             if builtin not in ours:
                 self.unregister_theme(builtin)
         self.loading_text = "loading the recording…" if feed.can_control else "collecting the first sample…"
@@ -60,8 +70,10 @@ class ZdashApp(ActionHost, App[None]):
     def get_default_screen(self) -> Screen:
         if self.wall:
             from zdash.ui.screens.wall import WallScreen
+
             return WallScreen(self.settings.wall_cycle_s)
         from zdash.ui.screens.dashboard import DashboardScreen
+
         return DashboardScreen()
 
     def on_mount(self) -> None:
@@ -81,7 +93,7 @@ class ZdashApp(ActionHost, App[None]):
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - shown to the viewer, never a traceback
-                final = self.feed.can_control     # a bad recording will not get better
+                final = self.feed.can_control  # a bad recording will not get better
                 self.post_message(FeedFailed(f"{type(e).__name__}: {e}", final))
                 if final:
                     return
@@ -94,13 +106,17 @@ class ZdashApp(ActionHost, App[None]):
         if first and message.frame.description and not self.wall:
             # A training recording says what to look for before anything else: once, at the
             # start (the wall loops unattended; `i` shows it again).
-            self.notify(" ".join(message.frame.description.split()), title="About this recording (i)",
-                        timeout=20, markup=False)
+            self.notify(
+                " ".join(message.frame.description.split()),
+                title="About this recording (i)",
+                timeout=20,
+                markup=False,
+            )
         self.silence = None
         self.feed_error = None
         notice = getattr(self.feed, "notice", None)
         if notice and not self.wall:
-            self.feed.notice = None   # type: ignore[attr-defined]
+            self.feed.notice = None  # type: ignore[attr-defined]
             self.notify(notice, severity="error")
 
     def on_feed_failed(self, message: FeedFailed) -> None:
@@ -115,7 +131,7 @@ class ZdashApp(ActionHost, App[None]):
         if not self.feed.can_record:
             return
         if getattr(self.feed, "recording", None):
-            path = self.feed.recording   # type: ignore[attr-defined]
+            path = self.feed.recording  # type: ignore[attr-defined]
             self.feed.toggle_recording("")
             self.notify(f"recording stopped; {path} holds every tick so far")
             return

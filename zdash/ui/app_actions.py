@@ -1,6 +1,7 @@
 """The app's two doors to guided actions: build a plan, run a confirmed plan. Screens go through
 these and never call the executor themselves, so the mode that decides whether anything runs
 comes from one place (the feed and --wall), not from whichever screen happens to ask."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,7 +23,7 @@ class ActionHost:
 
     @property
     def action_mode(self) -> str:
-        """"live" only on the live host outside --wall. A demo is a recording: it counts as a
+        """ "live" only on the live host outside --wall. A demo is a recording: it counts as a
         replay, also in the audit log's mode field."""
         if self.wall:
             return "wall"

@@ -1,10 +1,11 @@
 """The clone dependency graph as a tree a viewer can walk: each clone sits under the snapshot
 it was cloned from (origin -> clones), so a node's subtree is what depends on it, and
 `destroyed_by` says exactly what `zfs destroy -R` would take. Pure: no Textual."""
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from zdash.model import Dataset
 
@@ -12,16 +13,16 @@ from zdash.model import Dataset
 @dataclass(frozen=True, slots=True)
 class Node:
     dataset: Dataset
-    children: tuple["Node", ...] = ()
-    snapshots: int = 0        # this dataset's snapshots that have no clones (counted, not listed)
+    children: tuple[Node, ...] = ()
+    snapshots: int = 0  # this dataset's snapshots that have no clones (counted, not listed)
 
 
 class CloneGraph:
     def __init__(self, datasets: Iterable[Dataset]) -> None:
         self.by_name = {d.name: d for d in datasets}
-        self._kids: dict[str, list[str]] = {}       # filesystem -> namespace children
-        self._snaps: dict[str, list[str]] = {}      # filesystem -> its snapshots
-        self._clones: dict[str, set[str]] = {}      # snapshot -> clones
+        self._kids: dict[str, list[str]] = {}  # filesystem -> namespace children
+        self._snaps: dict[str, list[str]] = {}  # filesystem -> its snapshots
+        self._clones: dict[str, set[str]] = {}  # snapshot -> clones
         for d in self.by_name.values():
             if d.kind == "snapshot":
                 self._snaps.setdefault(d.name.split("@", 1)[0], []).append(d.name)
@@ -49,8 +50,11 @@ class CloneGraph:
         if d.kind == "snapshot":
             kids = [self._node(c, seen) for c in sorted(self._clones.get(name, ())) if c not in seen]
             return Node(d, tuple(kids))
-        kids = [self._node(c, seen) for c in sorted(self._kids.get(name, ()))
-                if c not in seen and not self.is_clone(c)]
+        kids = [
+            self._node(c, seen)
+            for c in sorted(self._kids.get(name, ()))
+            if c not in seen and not self.is_clone(c)
+        ]
         snaps = self._snaps.get(name, [])
         cloned = [s for s in snaps if self._clones.get(s) and s not in seen]
         kids += [self._node(s, seen) for s in sorted(cloned)]
@@ -66,8 +70,11 @@ class CloneGraph:
             d = self.by_name.get(n)
             if d is None:
                 continue
-            nxt = sorted(self._clones.get(n, ())) if d.kind == "snapshot" else \
-                sorted(self._kids.get(n, [])) + sorted(self._snaps.get(n, []))
+            nxt = (
+                sorted(self._clones.get(n, ()))
+                if d.kind == "snapshot"
+                else sorted(self._kids.get(n, [])) + sorted(self._snaps.get(n, []))
+            )
             for m in nxt:
                 if m not in seen:
                     seen.add(m)

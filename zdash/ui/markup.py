@@ -1,5 +1,6 @@
 """Building Textual content markup from data: every dynamic string is escaped, every colour
 is a theme $variable, and a Cell (text, role) sequence converts to markup or to Rich Text."""
+
 from __future__ import annotations
 
 from rich.style import Style
@@ -8,9 +9,17 @@ from textual.markup import escape
 
 # roles (ui.palette) as theme variables for markup
 ROLE_VAR = {
-    "ok": "$text-success", "warn": "$text-warning", "crit": "$text-error", "info": "$text-primary",
-    "muted": "$foreground-muted", "text": "", "bar": "$primary", "bar-free": "$zd-bar-free",
-    "mark": "$foreground", "bold": "bold", "crit-bold": "bold $text-error",
+    "ok": "$text-success",
+    "warn": "$text-warning",
+    "crit": "$text-error",
+    "info": "$text-primary",
+    "muted": "$foreground-muted",
+    "text": "",
+    "bar": "$primary",
+    "bar-free": "$zd-bar-free",
+    "mark": "$foreground",
+    "bold": "bold",
+    "crit-bold": "bold $text-error",
     "warn-bold": "bold $text-warning",
 }
 
@@ -36,5 +45,4 @@ def cell_markup(cell) -> str:
 
 
 def cell_text(cell, pal: dict[str, Style], justify: str = "left") -> Text:
-    return Text.assemble(*((text, pal.get(role, Style())) for text, role in cell), end="",
-                         justify=justify)  # type: ignore[arg-type]
+    return Text.assemble(*((text, pal.get(role, Style())) for text, role in cell), end="", justify=justify)  # type: ignore[arg-type]

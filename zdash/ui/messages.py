@@ -1,4 +1,5 @@
 """Messages from the feed worker to the app."""
+
 from __future__ import annotations
 
 from textual.message import Message

@@ -1,6 +1,7 @@
 """Rich styles for DataTable cells, resolved from the active theme's variables. DataTable
 renders Rich text (not Textual markup), so its colours are looked up here by role; widgets
 call `palette(app)` on every theme change and redraw, so no colour is ever a literal."""
+
 from __future__ import annotations
 
 from rich.style import Style
@@ -31,7 +32,7 @@ def _resolve(app: App, names: tuple[str, ...]) -> Color:
         value = variables.get(name)
         if value:
             try:
-                return bg + Color.parse(value)   # blend alpha colours onto the background
+                return bg + Color.parse(value)  # blend alpha colours onto the background
             except Exception:  # noqa: BLE001 - "auto 60%" and friends: try the next name
                 continue
     return Color.parse(variables.get("foreground", "#ffffff"))
@@ -59,7 +60,14 @@ def state_role(state: str) -> str:
 
 
 SEVERITY_ICON = {Severity.CRITICAL: "✖ CRIT", Severity.WARNING: "▲ WARN", Severity.INFO: "● INFO"}
-SEVERITY_VAR = {Severity.CRITICAL: "$text-error", Severity.WARNING: "$text-warning",
-                Severity.INFO: "$text-primary"}
-STATE_VAR = {"ok": "$text-success", "warn": "$text-warning", "crit": "$text-error",
-             "muted": "$foreground-muted"}
+SEVERITY_VAR = {
+    Severity.CRITICAL: "$text-error",
+    Severity.WARNING: "$text-warning",
+    Severity.INFO: "$text-primary",
+}
+STATE_VAR = {
+    "ok": "$text-success",
+    "warn": "$text-warning",
+    "crit": "$text-error",
+    "muted": "$foreground-muted",
+}

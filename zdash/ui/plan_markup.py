@@ -1,6 +1,7 @@
 """Markup for the plan screen, from the action engine's data alone (no widgets), so what the
 admin reads before confirming is tested as text: the exact command, what it does, every
 pre-flight check with its verdict and reason, and afterwards what happened."""
+
 from __future__ import annotations
 
 from zdash.actions import ActionPlan, Outcome, Progress
@@ -12,21 +13,32 @@ REPLAY_NOTE = "Replay: read-only, for training — zdash never runs actions from
 
 def command_markup(plan: ActionPlan) -> str:
     """Shown above everything else, never scrolled away: this is what would run."""
-    return tag(f"$ {plan.shell_text}" if plan.argv else "(no command: the request names nothing to act on)",
-               "bold $text-accent")
+    return tag(
+        f"$ {plan.shell_text}" if plan.argv else "(no command: the request names nothing to act on)",
+        "bold $text-accent",
+    )
 
 
 def plan_markup(plan: ActionPlan) -> str:
     lines = [tag(plan.summary)] if plan.summary else []
     if plan.disruptive:
         lines.append(tag("Disruptive: review the checks below before you confirm.", "bold $text-warning"))
-    lines += ["", f"{tag('Takes', '$foreground-muted')}  {tag(plan.duration or 'unknown')}",
-              "", tag("Pre-flight checks", "bold $text-primary")]
+    lines += [
+        "",
+        f"{tag('Takes', '$foreground-muted')}  {tag(plan.duration or 'unknown')}",
+        "",
+        tag("Pre-flight checks", "bold $text-primary"),
+    ]
     for c in plan.checks:
         lines.append(f"  {tag(c.mark, 'bold ' + MARK_VAR[c.mark])}  {tag(c.name, 'bold')}: {tag(c.reason)}")
     if plan.alternatives:
-        lines += ["", tag("Instead you may want: " + ", ".join(plan.alternatives) +
-                          " (offered by the finding)", "$foreground-muted")]
+        lines += [
+            "",
+            tag(
+                "Instead you may want: " + ", ".join(plan.alternatives) + " (offered by the finding)",
+                "$foreground-muted",
+            ),
+        ]
     return "\n".join(lines)
 
 
@@ -35,7 +47,7 @@ def outcome_line(out: Outcome) -> str:
     if out.ok:
         return tag(f"✓ Done: {out.plan.shell_text} exited 0.", "bold $text-success")
     if out.status == "failed":
-        first = next((l for l in out.stderr.splitlines() if l.strip()), "")
+        first = next((line for line in out.stderr.splitlines() if line.strip()), "")
         return tag(f"✖ Failed: exit code {out.rc}" + (f": {first}" if first else "."), "bold $text-error")
     return tag(f"✖ Refused, nothing ran: {out.refused_reason}", "bold $text-error")
 
@@ -53,13 +65,15 @@ def outcome_markup(out: Outcome, audit_path: str) -> str:
     lines = ["", tag("Outcome", "bold $text-primary")]
     if out.rc is not None:
         lines.append(tag(f"exit code {out.rc}", "$foreground-muted"))
-    lines += [f"  {tag(l, '$text-error')}" for l in out.stderr.rstrip().splitlines()]
-    lines += [f"  {tag(l)}" for l in out.stdout.rstrip().splitlines()]
+    lines += [f"  {tag(line, '$text-error')}" for line in out.stderr.rstrip().splitlines()]
+    lines += [f"  {tag(line)}" for line in out.stdout.rstrip().splitlines()]
     if out.status == "refused":
         lines.append(tag(f"Nothing ran: {out.refused_reason}", "$text-error"))
     if out.difference:
         lines += ["", tag("What changed since the plan was made:", "bold")]
-        lines += [f"  {tag(d, '$text-error' if d.startswith('-') else '$text-success')}" for d in out.difference]
+        lines += [
+            f"  {tag(d, '$text-error' if d.startswith('-') else '$text-success')}" for d in out.difference
+        ]
         lines.append(tag("Close this and open the plan again to review the new state.", "$foreground-muted"))
     lines.append(tag(f"Recorded in the audit log {audit_path}", "$foreground-muted"))
     return "\n".join(lines)

@@ -1,4 +1,5 @@
 """What the viewer may type to seek a replay: a clock time, a jump, a fraction or a tick."""
+
 from __future__ import annotations
 
 import datetime as _dt

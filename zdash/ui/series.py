@@ -1,8 +1,9 @@
 """History series for the chart: throughput and disk latency of the pool or one vdev over the
 frame's history, downsampled to the chart's width. Pure, so it is tested without an app."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from zdash.model import IoStats, Snapshot
 from zdash.ui.vdev_rows import pool_key

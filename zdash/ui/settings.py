@@ -5,6 +5,7 @@
       wall_cycle_s: 15          # seconds per pool in wall mode
 
 (The `checks:` section belongs to zdash.config.)"""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ def load_ui_settings(path: str | Path | None = None) -> UiSettings:
     if not file.exists():
         return UiSettings()
     from ruamel.yaml import YAML, YAMLError
+
     try:
         doc = YAML(typ="safe").load(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, YAMLError) as e:

@@ -1,5 +1,6 @@
 """Load the zdash themes from themes/*.yaml into Textual Themes. Every colour on screen comes
 from these (through $variables in themes/zdash.tcss, or ui.palette for table cells)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,8 +11,19 @@ from textual.theme import Theme
 
 from zdash.ui.paths import ResourceError, themes_dir
 
-_COLOURS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground",
-            "background", "surface", "panel", "boost")
+_COLOURS = (
+    "primary",
+    "secondary",
+    "warning",
+    "error",
+    "success",
+    "accent",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+)
 DEFAULT_THEME = "zdash-dark"
 WALL_THEME = "zdash-wall"
 
@@ -30,8 +42,12 @@ def load_theme(path: Path) -> Theme:
     # zdash's own variables, derived from the theme's colours when a theme leaves them out.
     variables.setdefault("zd-bar-used", str(doc["primary"]))
     variables.setdefault("zd-bar-free", str(doc.get("panel") or doc.get("surface") or doc["primary"]))
-    return Theme(name=str(doc["name"]), dark=bool(doc.get("dark", True)), variables=variables,
-                 **{k: str(doc[k]) for k in _COLOURS if doc.get(k) is not None})
+    return Theme(
+        name=str(doc["name"]),
+        dark=bool(doc.get("dark", True)),
+        variables=variables,
+        **{k: str(doc[k]) for k in _COLOURS if doc.get(k) is not None},
+    )
 
 
 def load_themes() -> dict[str, Theme]:

@@ -1,30 +1,39 @@
 """The vdev table's rows as plain data: (text, colour role) segments per cell. Kept apart from
 the widget so the table can diff rows cheaply (tuples compare by value) and tests can read
 them without an app."""
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from zdash import fmt
 from zdash.model import DATA_CLASSES, Pool, Vdev
 from zdash.ui.markup import merge_runs
 from zdash.ui.palette import state_role
 
-Cell = tuple[tuple[str, str], ...]        # ((text, role), ...)
+Cell = tuple[tuple[str, str], ...]  # ((text, role), ...)
 # (label, width in a wide table, width at 80 columns); the name column takes what is left.
-COLUMNS = (("VDEV", 0, 0), ("STATE", 9, 8), ("ERR r/w/ck", 10, 7), ("OPS/s", 6, 4),
-           ("MB/s", 6, 5), ("RD ms", 6, 4), ("WR ms", 6, 4), ("FILL · %UTIL", 17, 11))
+COLUMNS = (
+    ("VDEV", 0, 0),
+    ("STATE", 9, 8),
+    ("ERR r/w/ck", 10, 7),
+    ("OPS/s", 6, 4),
+    ("MB/s", 6, 5),
+    ("RD ms", 6, 4),
+    ("WR ms", 6, 4),
+    ("FILL · %UTIL", 17, 11),
+)
 NARROW_LABELS = {2: "ERR", 3: "OPS", 5: "RDms", 6: "WRms", 7: "FILL/UTIL"}
-WIDE = 100     # terminal columns from which the wide layout fits
+WIDE = 100  # terminal columns from which the wide layout fits
 
 
 @dataclass(frozen=True, slots=True)
 class Row:
     key: str
-    kind: str                  # pool, top, interior, leaf
+    kind: str  # pool, top, interior, leaf
     cells: tuple[Cell, ...]
-    label: str = ""            # the vdev's name, for the chart title
+    label: str = ""  # the vdev's name, for the chart title
 
 
 def pool_key(pool: Pool) -> str:
@@ -42,8 +51,12 @@ def _io_cells(v: Vdev) -> tuple[Cell, ...]:
     total_ops = io.read_ops + io.write_ops
     total_bytes = io.read_bytes + io.write_bytes
     role = "text" if total_ops else "muted"
-    return (_c(fmt.ops(total_ops), role), _c(fmt.mbps(total_bytes), role),
-            _c(fmt.ms(io.disk_wait_read), role), _c(fmt.ms(io.disk_wait_write), role))
+    return (
+        _c(fmt.ops(total_ops), role),
+        _c(fmt.mbps(total_bytes), role),
+        _c(fmt.ms(io.disk_wait_read), role),
+        _c(fmt.ms(io.disk_wait_write), role),
+    )
 
 
 def _errors(v: Vdev) -> Cell:
@@ -76,8 +89,8 @@ def _fill_cell(pct: float | None, mean: float | None, wide: bool) -> Cell:
         return _c("")
     cell = bar(pct / 100, fill_role(pct), mean / 100 if mean is not None else None, 8 if wide else 6)
     cell += ((f" {pct:3.0f}%", fill_role(pct) if pct >= 80 else "text"),)
-    if mean is not None and wide:       # the tick in the bar is the mean; the figure is the gap
-        delta = round(pct - mean)      # an int: no "-0"
+    if mean is not None and wide:  # the tick in the bar is the mean; the figure is the gap
+        delta = round(pct - mean)  # an int: no "-0"
         cell += ((f" {delta:+3d}", "warn" if abs(delta) >= 10 else "muted"),)
     return cell
 
@@ -87,8 +100,9 @@ def _util_cell(v: Vdev, outlier: bool, wide: bool) -> Cell:
     if util is None:
         return _c("file" if v.kind == "file" else "-", "muted")
     role = "crit" if outlier else "warn" if util >= 80 else "bar"
-    return bar(util / 100, role, None, 8 if wide else 6) + \
-        ((f" {util:3.0f}%", "crit-bold" if outlier else "text"),)
+    return bar(util / 100, role, None, 8 if wide else 6) + (
+        (f" {util:3.0f}%", "crit-bold" if outlier else "text"),
+    )
 
 
 def _name(prefix: str, name: str, width: int, role: str, marked: bool = False) -> Cell:
@@ -103,17 +117,37 @@ def build_rows(pool: Pool, outliers: Iterable[str], name_width: int, wide: bool 
     marked = frozenset(outliers)
     mean = pool.fill_pct
     root = pool.root
-    rows = [Row(pool_key(pool), "pool", (_name("", pool.name, name_width, "bold"), _state(root),
-                                         _errors(root), *_io_cells(root), _fill_cell(mean, None, wide)),
-                pool.name)]
+    rows = [
+        Row(
+            pool_key(pool),
+            "pool",
+            (
+                _name("", pool.name, name_width, "bold"),
+                _state(root),
+                _errors(root),
+                *_io_cells(root),
+                _fill_cell(mean, None, wide),
+            ),
+            pool.name,
+        )
+    ]
     seen: set[str] = set()
     scan = pool.scan
     resilver = scan is not None and scan.function == "resilver" and scan.state == "scanning"
-    targets = {id(c) for v in root.walk() if v.kind in ("replacing", "spare")
-               for c in v.children[1:] if c.state == "ONLINE"} if resilver else set()
+    targets = (
+        {
+            id(c)
+            for v in root.walk()
+            if v.kind in ("replacing", "spare")
+            for c in v.children[1:]
+            if c.state == "ONLINE"
+        }
+        if resilver
+        else set()
+    )
     for prefix, depth, v in _walk(root.children):
         key = v.key
-        while key in seen:          # a GUID-less duplicate name: keep keys unique
+        while key in seen:  # a GUID-less duplicate name: keep keys unique
             key += "#"
         seen.add(key)
         label = v.name + ("" if v.vclass == "normal" or depth > 1 else f" ({v.vclass})")

@@ -1,4 +1,5 @@
 """`zpool status` in either dialect: JSON when the command asked for it, text otherwise."""
+
 from __future__ import annotations
 
 from zdash.model import Pool

@@ -3,6 +3,7 @@
 Kinds, classes, state and aux names all follow what text `zpool status` prints; the JSON
 parser maps its raw enums onto them (§4.3 of docs/zfs-output-reference.md).
 """
+
 from __future__ import annotations
 
 import re
@@ -12,15 +13,26 @@ import re
 MAX_DEPTH = 16
 
 # Text class headers (§3.1: "logs" and "spares" are plural in status, "cache" is l2cache).
-TEXT_CLASS_HEADERS = {"logs": "log", "dedup": "dedup", "special": "special",
-                      "cache": "cache", "spares": "spare"}
+TEXT_CLASS_HEADERS = {
+    "logs": "log",
+    "dedup": "dedup",
+    "special": "special",
+    "cache": "cache",
+    "spares": "spare",
+}
 # JSON class groups sit beside "vdevs" in status -j, in text order (§4.3).
-JSON_CLASS_GROUPS = (("dedup", "dedup"), ("special", "special"), ("logs", "log"),
-                     ("l2cache", "cache"), ("spares", "spare"))
+JSON_CLASS_GROUPS = (
+    ("dedup", "dedup"),
+    ("special", "special"),
+    ("logs", "log"),
+    ("l2cache", "cache"),
+    ("spares", "spare"),
+)
 
 # Interior vdevs are named <type>-<id> (§0 "Vdev names"); dRAID: draid2:4d:1s:8c-0.
-_INTERIOR = re.compile(r"(mirror|raidz[1-3]?|draid[1-3]?:[0-9a-z:]*|replacing|spare|root|indirect|hole)-[0-9]{1,9}",
-                       re.ASCII)
+_INTERIOR = re.compile(
+    r"(mirror|raidz[1-3]?|draid[1-3]?:[0-9a-z:]*|replacing|spare|root|indirect|hole)-[0-9]{1,9}", re.ASCII
+)
 # A dRAID distributed spare leaf: draid<parity>-<top id>-<spare id> (e.g. draid1-0-3).
 _DSPARE = re.compile(r"draid[1-3]-[0-9]{1,9}-[0-9]{1,9}", re.ASCII)
 _GUID = re.compile(r"[0-9]{1,20}", re.ASCII)
@@ -55,13 +67,26 @@ def kind_from_vdev_type(vdev_type: str, name: str) -> str:
 # (print_status_config()). SPARED prints "in use by pool 'x'" when the spare serves another
 # pool; JSON cannot say which, so it reads "currently in use".
 AUX_TEXT = {
-    "OPEN_FAILED": "cannot open", "CORRUPT_DATA": "corrupted data", "NO_REPLICAS": "insufficient replicas",
-    "BAD_GUID_SUM": "missing device", "TOO_SMALL": "corrupted data", "BAD_LABEL": "invalid label",
-    "VERSION_NEWER": "newer version", "VERSION_OLDER": "corrupted data", "UNSUP_FEAT": "unsupported feature(s)",
-    "SPARED": "currently in use", "ERR_EXCEEDED": "too many errors", "IO_FAILURE": "experienced I/O failures",
-    "BAD_LOG": "bad intent log", "EXTERNAL": "external device fault", "SPLIT_POOL": "split into new pool",
-    "BAD_ASHIFT": "corrupted data", "EXTERNAL_PERSIST": "corrupted data", "ACTIVE": "currently in use",
-    "CHILDREN_OFFLINE": "all children offline", "ASHIFT_TOO_BIG": "unsupported minimum blocksize",
+    "OPEN_FAILED": "cannot open",
+    "CORRUPT_DATA": "corrupted data",
+    "NO_REPLICAS": "insufficient replicas",
+    "BAD_GUID_SUM": "missing device",
+    "TOO_SMALL": "corrupted data",
+    "BAD_LABEL": "invalid label",
+    "VERSION_NEWER": "newer version",
+    "VERSION_OLDER": "corrupted data",
+    "UNSUP_FEAT": "unsupported feature(s)",
+    "SPARED": "currently in use",
+    "ERR_EXCEEDED": "too many errors",
+    "IO_FAILURE": "experienced I/O failures",
+    "BAD_LOG": "bad intent log",
+    "EXTERNAL": "external device fault",
+    "SPLIT_POOL": "split into new pool",
+    "BAD_ASHIFT": "corrupted data",
+    "EXTERNAL_PERSIST": "corrupted data",
+    "ACTIVE": "currently in use",
+    "CHILDREN_OFFLINE": "all children offline",
+    "ASHIFT_TOO_BIG": "unsupported minimum blocksize",
 }
 
 # Raw vdev_state_t names (JSON) to text names, as zpool_state_to_name() does (§4.3).

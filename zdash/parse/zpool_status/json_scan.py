@@ -5,6 +5,7 @@ strings as strings), plain -j gives everything as strings, human-formatted ("160
 and timestamps as dates ("Sun Nov 22 03:47:53 UTC 2026") or "-" for zero. Each reader
 accepts both and raises ParseError on anything else (objects, lists, booleans, floats).
 """
+
 from __future__ import annotations
 
 from zdash.model import Scan
@@ -13,10 +14,14 @@ from zdash.parse.units import parse_count, parse_ctime
 
 # An epoch beyond 2**40 s (year ~36800) or a byte count beyond 2**80 is damage, and keeping
 # them bounded means every float() below is safe from OverflowError.
-_MAX_EPOCH, _MAX_BYTES = 2 ** 40, 2 ** 80
+_MAX_EPOCH, _MAX_BYTES = 2**40, 2**80
 
-_SCAN_STATE = {"SCANNING": "scanning", "FINISHED": "finished", "CANCELED": "canceled",
-               "ERRORSCRUBBING": "scanning"}
+_SCAN_STATE = {
+    "SCANNING": "scanning",
+    "FINISHED": "finished",
+    "CANCELED": "canceled",
+    "ERRORSCRUBBING": "scanning",
+}
 _REBUILD_STATE = {"ACTIVE": "scanning", "COMPLETE": "finished", "CANCELED": "canceled"}
 
 
@@ -92,11 +97,19 @@ def _scan(stats: dict, function: str, state: str) -> Scan:
     running = name in ("scanning", "paused")
     total_i = None if to_examine is None else to_examine - (skipped or 0)
     return Scan(
-        function=function.lower(), state=name, pause_time=paused if name == "paused" else None,
-        start_time=epoch(stats.get("start_time"), "start_time"), end_time=epoch(stats.get("end_time"), "end_time"),
-        to_examine=to_examine, examined=count(stats.get("examined"), "examined"), issued=issued,
-        skipped=skipped, processed=count(stats.get("processed"), "processed"),
-        errors=count(stats.get("errors"), "errors"), pct_done=_pct(issued, total_i) if running else None)
+        function=function.lower(),
+        state=name,
+        pause_time=paused if name == "paused" else None,
+        start_time=epoch(stats.get("start_time"), "start_time"),
+        end_time=epoch(stats.get("end_time"), "end_time"),
+        to_examine=to_examine,
+        examined=count(stats.get("examined"), "examined"),
+        issued=issued,
+        skipped=skipped,
+        processed=count(stats.get("processed"), "processed"),
+        errors=count(stats.get("errors"), "errors"),
+        pct_done=_pct(issued, total_i) if running else None,
+    )
 
 
 def _error_scrub(stats: dict) -> Scan:
@@ -106,10 +119,14 @@ def _error_scrub(stats: dict) -> Scan:
     examined = count(stats.get("err_scrub_examined"), "err_scrub_examined")  # blocks, not bytes
     left = count(stats.get("err_scrub_to_examine"), "err_scrub_to_examine")
     total = None if examined is None or left is None else examined + left  # print_err_scrub_status()
-    return Scan(function="errorscrub", state=name, pause_time=paused if name == "paused" else None,
-                start_time=epoch(stats.get("err_scrub_start_time"), "err_scrub_start_time"),
-                end_time=epoch(stats.get("err_scrub_end_time"), "err_scrub_end_time"),
-                pct_done=_pct(examined, total) if name in ("scanning", "paused") else None)
+    return Scan(
+        function="errorscrub",
+        state=name,
+        pause_time=paused if name == "paused" else None,
+        start_time=epoch(stats.get("err_scrub_start_time"), "err_scrub_start_time"),
+        end_time=epoch(stats.get("err_scrub_end_time"), "err_scrub_end_time"),
+        pct_done=_pct(examined, total) if name in ("scanning", "paused") else None,
+    )
 
 
 def _rebuild(vdev: str, stats: dict) -> Scan | None:
@@ -120,9 +137,16 @@ def _rebuild(vdev: str, stats: dict) -> Scan | None:
     scanned, to_scan = count(stats.get("scanned"), "scanned"), count(stats.get("to_scan"), "to_scan")
     # print_rebuild_status_impl(): MIN(scanned * 100 / (est + 1), 100)
     pct = None if to_scan is None or scanned is None else min(scanned * 100 / (to_scan + 1), 100.0)
-    return Scan(function="rebuild", state=name, vdev=vdev,
-                start_time=epoch(stats.get("start_time"), "start_time"),
-                end_time=epoch(stats.get("end_time"), "end_time"),
-                to_examine=to_scan, examined=scanned, issued=count(stats.get("issued"), "issued"),
-                processed=count(stats.get("rebuilt"), "rebuilt"), errors=count(stats.get("errors"), "errors"),
-                pct_done=pct if name == "scanning" else None)
+    return Scan(
+        function="rebuild",
+        state=name,
+        vdev=vdev,
+        start_time=epoch(stats.get("start_time"), "start_time"),
+        end_time=epoch(stats.get("end_time"), "end_time"),
+        to_examine=to_scan,
+        examined=scanned,
+        issued=count(stats.get("issued"), "issued"),
+        processed=count(stats.get("rebuilt"), "rebuilt"),
+        errors=count(stats.get("errors"), "errors"),
+        pct_done=pct if name == "scanning" else None,
+    )

@@ -8,6 +8,7 @@ Traps (§4.2, §4.3, §12.8 of docs/zfs-output-reference.md, and the 2.3.2 captu
 - the pool's guid key is "pool_guid" in real 2.3.2 output (the reference says "guid");
 - raidz parity is only in the name (vdev_type is "raidz" for raidz1/2/3).
 """
+
 from __future__ import annotations
 
 import json
@@ -56,8 +57,14 @@ def _pool(key: str, obj: object) -> Pool:
     root_obj = _root_object(name, obj.get("vdevs"))
     scans = parse_scans(obj.get("scan_stats"), name)
     # Text status marks the leaves a running scan is writing to; JSON only has the byte count.
-    busy = next((("(resilvering)" if s.function == "resilver" else "(repairing)") for s in scans
-                 if s.function in ("scrub", "resilver") and s.state in ("scanning", "paused")), None)
+    busy = next(
+        (
+            ("(resilvering)" if s.function == "resilver" else "(repairing)")
+            for s in scans
+            if s.function in ("scrub", "resilver") and s.state in ("scanning", "paused")
+        ),
+        None,
+    )
     children = list(_children(root_obj.get("vdevs"), "normal", 1, name, busy))
     for group, vclass in JSON_CLASS_GROUPS:  # beside "vdevs" in status -j (§4.3)
         children.extend(_children(obj.get(group), vclass, 1, name, busy))
@@ -67,14 +74,17 @@ def _pool(key: str, obj: object) -> Pool:
     if not isinstance(errlist, list):
         raise ParseError(f"pool {name!r}: errlist is not a list")
     return Pool(
-        name=name, state=string(obj.get("state"), "pool state") or root.state, root=root,
+        name=name,
+        state=string(obj.get("state"), "pool state") or root.state,
+        root=root,
         guid=None if guid is None else string(guid, "pool guid"),
         status=one_line(string(obj.get("status"), "status")),
         action=one_line(string(obj.get("action"), "action")),
         msgid=msgid_in(string(obj.get("msgid"), "msgid") or ""),
         scans=scans,
         error_count=count(obj.get("error_count"), "error_count"),
-        error_files=tuple(string(f, "errlist entry") or "" for f in errlist))
+        error_files=tuple(string(f, "errlist entry") or "" for f in errlist),
+    )
 
 
 def _root_object(pool: str, vdevs: object) -> dict:
@@ -102,8 +112,9 @@ def _children(group: object, vclass: str, depth: int, parent: str, busy: str | N
     return tuple(out)
 
 
-def _vdev(obj: dict, vclass: str, depth: int, key: str, busy: str | None,
-          children: tuple[Vdev, ...] | None = None) -> Vdev:
+def _vdev(
+    obj: dict, vclass: str, depth: int, key: str, busy: str | None, children: tuple[Vdev, ...] | None = None
+) -> Vdev:
     name = string(obj.get("name", key), "vdev name") or key
     if not name:
         raise ParseError("zpool status -j: a vdev without a name")
@@ -112,24 +123,32 @@ def _vdev(obj: dict, vclass: str, depth: int, key: str, busy: str | None,
     was = string(obj.get("was"), "was")
     missing = "not_present" in obj
     vdev_type = string(obj.get("vdev_type"), "vdev_type")
-    kind = "missing" if missing else (kind_from_vdev_type(vdev_type, name) if vdev_type
-                                       else kind_from_name(name, was))
+    kind = (
+        "missing"
+        if missing
+        else (kind_from_vdev_type(vdev_type, name) if vdev_type else kind_from_name(name, was))
+    )
     aux_raw = string(obj.get("aux"), "aux")
     slow = count(obj.get("slow_ios"), "slow_ios")
     state = text_state(string(obj.get("state"), "vdev state") or "UNKNOWN", aux_raw)
     physical = obj.get("physical_ashift") if "configured_ashift" in obj else None
     guid = obj.get("guid")
     return Vdev(
-        name=name, kind="root" if depth == 0 else kind,
+        name=name,
+        kind="root" if depth == 0 else kind,
         state=state,
-        vclass=vclass, children=children,
+        vclass=vclass,
+        children=children,
         path=None if missing else string(obj.get("path"), "path"),
         guid=None if guid is None else string(guid, "guid"),
         read_errors=count(obj.get("read_errors"), "read_errors") or 0,
         write_errors=count(obj.get("write_errors"), "write_errors") or 0,
         checksum_errors=count(obj.get("checksum_errors"), "checksum_errors") or 0,
-        slow_ios=None if children else slow, aux=_annotations(obj, aux_raw, state, not children, busy), was=was,
-        physical_ashift=None if physical is None else count(physical, "physical_ashift"))
+        slow_ios=None if children else slow,
+        aux=_annotations(obj, aux_raw, state, not children, busy),
+        was=was,
+        physical_ashift=None if physical is None else count(physical, "physical_ashift"),
+    )
 
 
 def _annotations(obj: dict, aux_raw: str | None, state: str, leaf: bool, busy: str | None) -> str | None:

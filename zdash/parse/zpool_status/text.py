@@ -6,6 +6,7 @@ fields right-aligned on the colon ("  pool:", " state:", "status:", "   see:", "
 pasted). A pool may have two scan: blocks (scrub and rebuild, §3.3), or a " scrub:" block
 for an error scrub. Space, I/O and disk facts are left None: other parsers fill them.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,10 +18,13 @@ from zdash.parse.zpool_status.common import msgid_in, one_line
 from zdash.parse.zpool_status.text_config import is_header, parse_config
 from zdash.parse.zpool_status.text_scan import parse_scan_block
 
-_FIELD = re.compile(r" {0,8}(pool|state|status|action|see|scan|scrub|remove|checkpoint|expand|"
-                    r"config|errors|dedup|scan warning|raidz expand):(?: (.*))?")
-_DATA_ERRORS = re.compile(r"([0-9]{1,20}(?:\.[0-9]{1,10})?[KMGTPEZ]?) data errors?, use '-v' for a list",
-                          re.ASCII)
+_FIELD = re.compile(
+    r" {0,8}(pool|state|status|action|see|scan|scrub|remove|checkpoint|expand|"
+    r"config|errors|dedup|scan warning|raidz expand):(?: (.*))?"
+)
+_DATA_ERRORS = re.compile(
+    r"([0-9]{1,20}(?:\.[0-9]{1,10})?[KMGTPEZ]?) data errors?, use '-v' for a list", re.ASCII
+)
 
 
 class _PoolBlock:
@@ -29,7 +33,7 @@ class _PoolBlock:
     def __init__(self, name: str) -> None:
         self.name = name
         self.fields: dict[str, list[str]] = {}
-        self.scans: list[list[str]] = []       # one list of lines per scan:/scrub: block
+        self.scans: list[list[str]] = []  # one list of lines per scan:/scrub: block
         self.header: str | None = None
         self.rows: list[str] = []
         self.errors_line: str | None = None
@@ -43,18 +47,25 @@ class _PoolBlock:
         see = " ".join(self.fields.get("see", []))
         count, files = _errors(self.errors_line, self.error_files)
         scans = tuple(s for s in (parse_scan_block(b) for b in self.scans) if s is not None)
-        return Pool(name=self.name, state=state, root=root,
-                    status=one_line("\n".join(self.fields.get("status", []))),
-                    action=one_line("\n".join(self.fields.get("action", []))),
-                    msgid=msgid_in(see), scans=scans, error_count=count, error_files=files)
+        return Pool(
+            name=self.name,
+            state=state,
+            root=root,
+            status=one_line("\n".join(self.fields.get("status", []))),
+            action=one_line("\n".join(self.fields.get("action", []))),
+            msgid=msgid_in(see),
+            scans=scans,
+            error_count=count,
+            error_files=files,
+        )
 
 
 def parse_status_text(text: str) -> tuple[Pool, ...]:
     """Every pool of a text `zpool status` report, in printed order."""
     blocks: list[_PoolBlock] = []
     block: _PoolBlock | None = None
-    target: list[str] | None = None   # where continuation lines of the current field go
-    mode = "fields"                   # fields | config | rows | files
+    target: list[str] | None = None  # where continuation lines of the current field go
+    mode = "fields"  # fields | config | rows | files
     for line in text.splitlines():
         # Field labels never start with a TAB; config rows and continuations always do
         # (pasted text: many spaces), so a missing blank line cannot swallow "errors:".
@@ -83,7 +94,7 @@ def parse_status_text(text: str) -> tuple[Pool, ...]:
             continue
         if not line.strip():
             if mode == "rows":
-                mode, target = "fields", None   # the blank line that ends the table
+                mode, target = "fields", None  # the blank line that ends the table
             elif mode == "fields":
                 target = None
             continue

@@ -9,6 +9,7 @@ Traps handled (§3.1, §3.2, §12 of docs/zfs-output-reference.md):
 - the annotations after the counters are separated by two spaces: "was <path>", aux words,
   "block size: 512B configured, 4096B native", "(resilvering)"...
 """
+
 from __future__ import annotations
 
 import re
@@ -32,7 +33,7 @@ class _Node:
 
     depth: int
     fields: dict
-    children: list["_Node"] = field(default_factory=list)
+    children: list[_Node] = field(default_factory=list)
 
     def freeze(self) -> Vdev:
         children = tuple(c.freeze() for c in self.children)  # depth <= MAX_DEPTH: bounded
@@ -118,10 +119,14 @@ def _take_counters(rest: str, fixed_columns: list[str], fields: dict) -> str:
         if column == "POWER":
             continue  # on/off/-: not in the model
         if not _COUNTER.fullmatch(word):
-            return " ".join(words[fixed_columns.index(column):])  # counters cut short
+            return " ".join(words[fixed_columns.index(column) :])  # counters cut short
         value = parse_count(word)
-        key = {"READ": "read_errors", "WRITE": "write_errors", "CKSUM": "checksum_errors",
-               "SLOW": "slow_ios"}.get(column)
+        key = {
+            "READ": "read_errors",
+            "WRITE": "write_errors",
+            "CKSUM": "checksum_errors",
+            "SLOW": "slow_ios",
+        }.get(column)
         if key == "slow_ios" or (key is not None and value is not None):
             fields[key] = value
     return words[len(fixed_columns)] if len(words) > len(fixed_columns) else ""

@@ -6,6 +6,7 @@ builders are `print_scan_scrub_resilver_status()`, `print_rebuild_status_impl()`
 `print_err_scrub_status()` in cmd/zpool/zpool_main.c. Sizes here are always human
 (`-p` does not reach the scan lines, §0), so byte counts carry 3 significant digits.
 """
+
 from __future__ import annotations
 
 import re
@@ -36,12 +37,16 @@ _HEAD = [
 # 0.8-2.1: "S scanned at R/s, I issued at R/s, T total"; 2.2+: "S / T scanned at R/s, I / T'
 # issued at R/s"; rates vanish when paused or zero; the 2.0-2.1 rebuild line lacks "at"
 # before the issue rate. Pattern from §3.3, tested there against every era.
-_SCANNED = re.compile(r"(\S+) (?:/ (\S+) )?scanned(?: at \S+/s)?, (\S+) (?:/ (\S+) )?issued"
-                      r"(?: (?:at )?\S+/s)?(?:, (\S+) total)?")
+_SCANNED = re.compile(
+    r"(\S+) (?:/ (\S+) )?scanned(?: at \S+/s)?, (\S+) (?:/ (\S+) )?issued"
+    r"(?: (?:at )?\S+/s)?(?:, (\S+) total)?"
+)
 _SCANNED_PRE08 = re.compile(r"(\S+) scanned out of (\S+) at \S+/s(?:, (.+) to go)?")
 _PCT = r"([0-9]{1,9}(?:\.[0-9]{1,9})?)"
-_DONE = re.compile(rf"(\S+) (?:repaired|resilvered), {_PCT}% done"
-                   r"(?:, (.+) to go|, no estimated completion time)?")
+_DONE = re.compile(
+    rf"(\S+) (?:repaired|resilvered), {_PCT}% done"
+    r"(?:, (.+) to go|, no estimated completion time)?"
+)
 _ES_DONE = re.compile(rf"{_PCT}% done, issued I/O for {_N} error blocks")
 _STARTED = re.compile(r"(?:error )?scrub started on (.+)")
 
@@ -51,7 +56,7 @@ def parse_scan_block(lines: list[str]) -> Scan | None:
     if not lines:
         return None
     head = lines[0].strip()
-    for kind, pattern in _HEAD:
+    for kind, pattern in _HEAD:  # noqa: B007 - the kind that matched is used below
         m = pattern.fullmatch(head)
         if m is not None:
             break
@@ -102,13 +107,18 @@ def _head_fields(kind: str, g: tuple[str, ...]) -> dict:
     return {"function": "errorscrub", "state": state, when: _when(g[0])}
 
 
-def _finished(function: str, vdev: str | None, processed: str, took: str, errors: str,
-              ended: str) -> dict:
+def _finished(function: str, vdev: str | None, processed: str, took: str, errors: str, ended: str) -> dict:
     # The duration printed is exactly end - start (secs_to_dhms), so the start is exact too.
     end = _when(ended)
-    return {"function": function, "vdev": vdev, "state": "finished", "processed": parse_size(processed),
-            "errors": int(errors), "end_time": end,
-            "start_time": None if end is None else end - parse_dhms(took)}
+    return {
+        "function": function,
+        "vdev": vdev,
+        "state": "finished",
+        "processed": parse_size(processed),
+        "errors": int(errors),
+        "end_time": end,
+        "start_time": None if end is None else end - parse_dhms(took),
+    }
 
 
 def _detail_fields(line: str) -> dict:

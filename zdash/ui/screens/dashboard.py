@@ -3,11 +3,14 @@
 Draws every frame from `app.frame`; each widget compares its input with what it shows and
 redraws only on a difference. Replay controls and recording are bound here and enabled by what
 the feed can do (check_action), so the footer shows exactly the keys that apply."""
+
 from __future__ import annotations
+
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer
 
@@ -24,11 +27,11 @@ from zdash.ui.widgets.replay_bar import ReplayBar
 from zdash.ui.widgets.status_bar import StatusBar
 from zdash.ui.widgets.vdev_table import VdevTable
 
-SHORT = 30     # rows below which the chart starts hidden
+SHORT = 30  # rows below which the chart starts hidden
 
 
 class DashboardScreen(DashboardActions, Screen):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Keys", tooltip="This help: the keys that apply now"),
         Binding("space", "pause", "Play/Pause", tooltip="Pause or resume the replay"),
         Binding("comma", "step(-1)", "Back", tooltip="One tick back (pauses)"),
@@ -36,7 +39,9 @@ class DashboardScreen(DashboardActions, Screen):
         Binding("minus", "speed(-1)", "Slower", show=False, tooltip="Half the replay speed"),
         Binding("plus,equals_sign", "speed(1)", "Faster", show=False, tooltip="Double the replay speed"),
         Binding("t", "seek", "Seek", tooltip="Seek to a time, +30s, 50% or #tick"),
-        Binding("home", "seek_edge(0)", "Start of the recording", show=False, priority=True),   # over the tables
+        Binding(
+            "home", "seek_edge(0)", "Start of the recording", show=False, priority=True
+        ),  # over the tables
         Binding("end", "seek_edge(1)", "End of the recording", show=False, priority=True),
         Binding("r", "record", "Rec", tooltip="Start or stop recording the live data to a session file"),
         Binding("d", "datasets", "Datasets", tooltip="Datasets: clone graph and what destroy -R takes"),
@@ -52,7 +57,7 @@ class DashboardScreen(DashboardActions, Screen):
     def __init__(self) -> None:
         super().__init__()
         self.pool_name: str | None = None
-        self.chart_pref: bool | None = None      # None: shown when the terminal is tall enough
+        self.chart_pref: bool | None = None  # None: shown when the terminal is tall enough
 
     def compose(self) -> ComposeResult:
         yield StatusBar()
@@ -76,7 +81,7 @@ class DashboardScreen(DashboardActions, Screen):
         self.set_class(not (self.chart_pref if self.chart_pref is not None else not short), "-no-chart")
 
     def on_screen_resume(self) -> None:
-        self._on_frame(self.app.frame)       # catch up with frames that arrived while covered
+        self._on_frame(self.app.frame)  # catch up with frames that arrived while covered
 
     # -- drawing ----------------------------------------------------------------------------
     def _pool(self, frame: Frame) -> Pool | None:
@@ -95,8 +100,14 @@ class DashboardScreen(DashboardActions, Screen):
         self.query_one(ReplayBar).show(frame.position)
         table = self.query_one(VdevTable)
         if pool is None:
-            header.show(None, frame.history, self.app.cfg, "no pools imported on this host"
-                        if frame.snapshot.sources else "waiting for the first sample…")
+            header.show(
+                None,
+                frame.history,
+                self.app.cfg,
+                "no pools imported on this host"
+                if frame.snapshot.sources
+                else "waiting for the first sample…",
+            )
             return
         header.show(pool, frame.history, self.app.cfg)
         table.show(pool, outlier_leaves(pool, frame.findings, self.app.cfg))
@@ -110,8 +121,9 @@ class DashboardScreen(DashboardActions, Screen):
         pool = frame.snapshot.pool(self.pool_name)
         key = table.selected_key or (pool_key(pool) if pool else "")
         label = table.label_of(key) or self.pool_name
-        self.query_one(HistoryChart).show(frame.history, self.pool_name, key,
-                                          f"pool {self.pool_name}" if key.startswith("pool:") else label)
+        self.query_one(HistoryChart).show(
+            frame.history, self.pool_name, key, f"pool {self.pool_name}" if key.startswith("pool:") else label
+        )
 
     @on(DataTable.RowHighlighted, "#vdevs")
     def _vdev_highlighted(self) -> None:
@@ -120,6 +132,7 @@ class DashboardScreen(DashboardActions, Screen):
     @on(FindingsTable.Open)
     def _open_finding(self, event: FindingsTable.Open) -> None:
         from zdash.ui.screens.finding import FindingScreen
+
         self.app.push_screen(FindingScreen(event.finding))
 
     @on(ReplayBar.Seek)

@@ -1,6 +1,7 @@
 """The dashboard's key actions that only talk to the feed or open another screen. Whether
 each applies comes from what the feed can do (check_action), so the footer and `?` list only
 the keys that work: replay controls on a recording, recording on the live host."""
+
 from __future__ import annotations
 
 REPLAY_ACTIONS = {"pause", "step", "speed", "seek", "seek_edge"}
@@ -39,6 +40,7 @@ class DashboardActions:
 
     def action_seek(self) -> None:
         from zdash.ui.screens.seek import SeekScreen
+
         self.app.push_screen(SeekScreen())
 
     def action_record(self) -> None:
@@ -46,13 +48,16 @@ class DashboardActions:
 
     def action_datasets(self) -> None:
         from zdash.ui.screens.datasets import DatasetsScreen
+
         self.app.push_screen(DatasetsScreen())
 
     def action_help(self) -> None:
         from zdash.ui.screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen(self))
 
     def action_about(self) -> None:
         from zdash.ui.screens.help import AboutScreen
+
         if self.app.frame and self.app.frame.description:
             self.app.push_screen(AboutScreen(self.app.frame))

@@ -1,9 +1,12 @@
 """The datasets view: the clone dependency graph (origin → clones) on the left; on the right,
 the highlighted dataset and everything `zfs destroy -R` on it would take."""
+
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static, Tree
@@ -22,7 +25,11 @@ def detail_markup(graph: CloneGraph, name: str | None) -> str:
         if not graph.by_name:
             return tag("No dataset list yet (zfs list runs about once a minute).", "$foreground-muted")
         return tag("Select a dataset or snapshot.", "$foreground-muted")
-    lines = [tag(d.name, "bold"), tag(d.kind + (f", clone of {d.origin}" if d.origin else ""), "$foreground-muted"), ""]
+    lines = [
+        tag(d.name, "bold"),
+        tag(d.kind + (f", clone of {d.origin}" if d.origin else ""), "$foreground-muted"),
+        "",
+    ]
     facts = [("used", fmt.size(d.used)), ("refer", fmt.size(d.refer))]
     if d.used_by_dataset is not None:
         facts.append(("own data", fmt.size(d.used_by_dataset)))
@@ -32,8 +39,13 @@ def detail_markup(graph: CloneGraph, name: str | None) -> str:
     taken = graph.destroyed_by(d.name)
     lines += ["", tag(f"zfs destroy -R {d.name}", "bold $text-accent")]
     if "/" not in d.name and "@" not in d.name:
-        lines.append(tag("  not possible on a pool's root dataset (that is zpool destroy); "
-                         f"everything under it is {len(taken)}:", "$text-warning"))
+        lines.append(
+            tag(
+                "  not possible on a pool's root dataset (that is zpool destroy); "
+                f"everything under it is {len(taken)}:",
+                "$text-warning",
+            )
+        )
     elif not taken:
         lines.append(tag("  takes nothing else: nothing depends on it", "$text-success"))
     else:
@@ -42,16 +54,23 @@ def detail_markup(graph: CloneGraph, name: str | None) -> str:
         kind = "clone" if graph.is_clone(n) else graph.by_name[n].kind
         lines.append(f"    {tag(n)}  {tag(kind, '$foreground-muted')}")
     if d.origin:
-        lines += ["", tag("It depends on its origin snapshot: the origin cannot be destroyed "
-                          f"without it. `zfs promote {d.name}` reverses the dependency.",
-                          "$foreground-muted")]
+        lines += [
+            "",
+            tag(
+                "It depends on its origin snapshot: the origin cannot be destroyed "
+                f"without it. `zfs promote {d.name}` reverses the dependency.",
+                "$foreground-muted",
+            ),
+        ]
     return "\n".join(lines)
 
 
 class DatasetsScreen(Screen):
-    BINDINGS = [Binding("escape,d", "app.pop_screen", "Dashboard", tooltip="Back to the dashboard"),
-                Binding("question_mark", "help", "Keys", tooltip="This help"),
-                Binding("q", "app.quit", "Quit", tooltip="Quit zdash")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,d", "app.pop_screen", "Dashboard", tooltip="Back to the dashboard"),
+        Binding("question_mark", "help", "Keys", tooltip="This help"),
+        Binding("q", "app.quit", "Quit", tooltip="Quit zdash"),
+    ]
 
     def compose(self) -> ComposeResult:
         yield StatusBar()
@@ -75,7 +94,7 @@ class DatasetsScreen(Screen):
         tree = self.query_one(CloneTree)
         tree.show(frame.snapshot.datasets)
         if not self._placed and frame.snapshot.datasets:
-            self._placed = True        # once: later the cursor is the viewer's
+            self._placed = True  # once: later the cursor is the viewer's
             # Tree numbers its lines on the next refresh; place the cursor after it.
             self.call_after_refresh(lambda: setattr(tree, "cursor_line", tree.first_interesting_line()))
         self._detail()
@@ -93,4 +112,5 @@ class DatasetsScreen(Screen):
 
     def action_help(self) -> None:
         from zdash.ui.screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen(self))

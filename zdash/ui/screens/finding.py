@@ -2,12 +2,14 @@
 (a catalog action) are numbered and open their plan on 1..9; read-only ones are only shown.
 Not in wall mode: a wall is read-only and nobody stands at it. Follows the finding live by
 its key, and says so when the check stops reporting it."""
+
 from __future__ import annotations
 
 import shlex
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -20,7 +22,7 @@ from zdash.ui.palette import SEVERITY_ICON, SEVERITY_VAR
 
 GUIDED_HINT = {
     "live": "Press its number to open a plan: zdash checks it against the pool and asks you to "
-            "confirm before anything runs.",
+    "confirm before anything runs.",
     "replay": "Press its number to see its plan and pre-flight checks (replay: read-only, nothing runs).",
 }
 
@@ -56,8 +58,10 @@ def finding_markup(f: Finding, gone_at: float | None = None, mode: str = "wall")
 
 
 class FindingScreen(ModalScreen):
-    BINDINGS = [Binding("escape,q,enter", "dismiss", "Close"),
-                *(Binding(str(n), f"plan({n - 1})", f"Plan {n}", show=False) for n in range(1, 10))]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,enter", "dismiss", "Close"),
+        *(Binding(str(n), f"plan({n - 1})", f"Plan {n}", show=False) for n in range(1, 10)),
+    ]
 
     def __init__(self, finding: Finding) -> None:
         super().__init__()
@@ -66,7 +70,7 @@ class FindingScreen(ModalScreen):
 
     @property
     def mode(self) -> str:
-        return self.app.action_mode        # "wall" on a wall: nothing numbered, nothing opens
+        return self.app.action_mode  # "wall" on a wall: nothing numbered, nothing opens
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="finding-dialog"):
@@ -87,6 +91,7 @@ class FindingScreen(ModalScreen):
         actions = guided(self.finding)
         if self.mode != "wall" and index < len(actions):
             from zdash.ui.screens.guided import open_guided
+
             open_guided(self.app, actions[index])
 
     def _on_frame(self, frame: Frame | None) -> None:

@@ -2,10 +2,13 @@
 new one, on its own screen, so the plan is built once with the disk named and its checks (size,
 sector size, in use, stable path) are about that disk. Attach cannot go without one; replace
 may be left empty (in place, after the new disk was put in the old one's slot)."""
+
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
@@ -16,16 +19,16 @@ from zdash.ui.markup import tag
 
 HELP = {
     "required": "Give the disk to attach: it is overwritten. A stable path "
-                "(/dev/disk/by-id/…) survives reboots and re-cabling; /dev/sdX does not.",
+    "(/dev/disk/by-id/…) survives reboots and re-cabling; /dev/sdX does not.",
     "optional": "Give the new disk's path (/dev/disk/by-id/…), or leave it empty to replace in "
-                "place: the new disk is already where the old one was, under the same path.",
+    "place: the new disk is already where the old one was, under the same path.",
 }
 
 
 class NewDeviceScreen(ModalScreen[str | None]):
     """Dismisses with the path typed ("" for in place), or None when cancelled."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, label: str, need: str) -> None:
         super().__init__()
@@ -62,6 +65,7 @@ def open_guided(app: App, chosen: SuggestedAction) -> None:
 
     def plan(new_device: str | None) -> None:
         from zdash.ui.screens.plan import PlanScreen
+
         try:
             request = request_from_suggestion(chosen, new_device or None)
         except NotGuided as e:
@@ -71,5 +75,5 @@ def open_guided(app: App, chosen: SuggestedAction) -> None:
 
     if need is None:
         plan(None)
-    else:   # None from the screen: cancelled, no plan
+    else:  # None from the screen: cancelled, no plan
         app.push_screen(NewDeviceScreen(chosen.label, need), lambda new: new is not None and plan(new))

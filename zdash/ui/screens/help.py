@@ -1,9 +1,12 @@
 """`?`: the keys that apply right now (read from the bindings, so it cannot go out of date)
 and what the columns mean; `i`: what a recording's author says to look for."""
+
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
@@ -25,7 +28,7 @@ Chart: the pool or the selected row; read and write, last 10 minutes."""
 
 
 class _TextScreen(ModalScreen):
-    BINDINGS = [Binding("escape,q,question_mark,i", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,i", "dismiss", "Close")]
 
     def __init__(self, title: str, body: str) -> None:
         super().__init__()
@@ -41,8 +44,11 @@ class _TextScreen(ModalScreen):
 def keys_markup(screen: Screen) -> str:
     """The screen's own bindings whose action is enabled now, in the order they are declared
     (the tables' cursor keys and Textual's focus keys are summed up in one line instead)."""
-    enabled = {(a.binding.action, a.binding.key) for a in screen.active_bindings.values()
-               if a.enabled and a.node is screen}
+    enabled = {
+        (a.binding.action, a.binding.key)
+        for a in screen.active_bindings.values()
+        if a.enabled and a.node is screen
+    }
     lines, seen = [], set()
     for b in type(screen).BINDINGS:
         if not isinstance(b, Binding) or not b.description or b.action in seen:
@@ -58,10 +64,18 @@ def keys_markup(screen: Screen) -> str:
 
 class HelpScreen(_TextScreen):
     def __init__(self, screen: Screen) -> None:
-        extra = (("↑↓ pgup pgdn", "move in a table"), ("tab", "next table (vdevs, findings)"),
-                 ("enter", "open the finding under the cursor"), ("ctrl+p", "command palette (themes)"))
-        body = keys_markup(screen) + "\n" + "\n".join(
-            f"  {tag(k.ljust(12), 'bold $text-accent')} {tag(d)}" for k, d in extra) + f"\n\n{tag(LEGEND)}"
+        extra = (
+            ("↑↓ pgup pgdn", "move in a table"),
+            ("tab", "next table (vdevs, findings)"),
+            ("enter", "open the finding under the cursor"),
+            ("ctrl+p", "command palette (themes)"),
+        )
+        body = (
+            keys_markup(screen)
+            + "\n"
+            + "\n".join(f"  {tag(k.ljust(12), 'bold $text-accent')} {tag(d)}" for k, d in extra)
+            + f"\n\n{tag(LEGEND)}"
+        )
         super().__init__("Keys", body)
 
 

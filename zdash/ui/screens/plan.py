@@ -4,10 +4,13 @@ screen only shows it and asks (confirmation_ok), and the app runs it (run_plan).
 
 Why the layout: the command stays at the top and the prompt with its input at the bottom,
 whatever scrolls in between, so the admin never confirms something scrolled out of sight."""
+
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
@@ -26,11 +29,15 @@ from zdash.ui.plan_markup import (
 
 
 class PlanScreen(ModalScreen):
-    BINDINGS = [Binding("escape", "dismiss", "Close"),
-                Binding("y", "confirm", "Run", tooltip="Run a plan that needs no device name typed"),
-                # here, not only on the scroll: the checks must scroll while the input has focus
-                Binding("up", "scroll(-1)", show=False), Binding("down", "scroll(1)", show=False),
-                Binding("pageup", "scroll(-5)", show=False), Binding("pagedown", "scroll(5)", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss", "Close"),
+        Binding("y", "confirm", "Run", tooltip="Run a plan that needs no device name typed"),
+        # here, not only on the scroll: the checks must scroll while the input has focus
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-5)", show=False),
+        Binding("pagedown", "scroll(5)", show=False),
+    ]
 
     def __init__(self, request: Request) -> None:
         super().__init__()
@@ -41,8 +48,9 @@ class PlanScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="plan-dialog"):
-            yield Static(f"Plan: {self.request.action} in {self.request.pool}", classes="dialog-title",
-                         id="plan-title")
+            yield Static(
+                f"Plan: {self.request.action} in {self.request.pool}", classes="dialog-title", id="plan-title"
+            )
             yield Static(id="plan-command")
             with VerticalScroll(id="plan-scroll"):
                 yield Static("checking it against the pool…", id="plan-body")
@@ -74,7 +82,9 @@ class PlanScreen(ModalScreen):
         if not self.live:
             self._status(preflight_tally(plan) + " " + tag(REPLAY_NOTE, "bold $text-warning"))
             return
-        self._status(preflight_tally(plan) + " " + tag(prompt(plan), "bold" if plan.ok else "bold $text-error"))
+        self._status(
+            preflight_tally(plan) + " " + tag(prompt(plan), "bold" if plan.ok else "bold $text-error")
+        )
         if plan.ok and plan.confirm_token:
             token = self.query_one(Input)
             token.display = True
@@ -83,7 +93,7 @@ class PlanScreen(ModalScreen):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "confirm":   # only y-plans, live, once: a token plan is confirmed by typing
+        if action == "confirm":  # only y-plans, live, once: a token plan is confirmed by typing
             p = self.plan
             return self._may_confirm() and p is not None and p.ok and not p.confirm_token
         return True
@@ -104,8 +114,12 @@ class PlanScreen(ModalScreen):
     def _confirm(self, typed: str | None, key: str) -> None:
         if not self._may_confirm() or not confirmation_ok(self.plan, typed, key):
             if self._may_confirm() and self.plan.ok and self.plan.confirm_token:
-                self._status(tag(f"Nothing ran: type the device name exactly. {prompt(self.plan)}",
-                                 "bold $text-warning"))
+                self._status(
+                    tag(
+                        f"Nothing ran: type the device name exactly. {prompt(self.plan)}",
+                        "bold $text-warning",
+                    )
+                )
             return
         self.running = True
         self.query_one(Input).disabled = True
@@ -120,7 +134,7 @@ class PlanScreen(ModalScreen):
         except Exception as e:  # noqa: BLE001 - execute() reports refusals itself; this is a bug
             self.outcome = out = Outcome(plan, "refused", refused_reason=f"{type(e).__name__}: {e}")
         self.running = False
-        if not self.is_attached:     # closed meanwhile: still tell the admin what happened
+        if not self.is_attached:  # closed meanwhile: still tell the admin what happened
             self.app.notify(outcome_line(out), severity="information" if out.ok else "error")
             return
         self.query_one(Input).display = False

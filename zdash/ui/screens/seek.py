@@ -1,8 +1,11 @@
 """`t`: seek the replay to a clock time, a jump, a fraction of the span or a tick number."""
+
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
@@ -12,7 +15,7 @@ from zdash.ui.seek import HELP, SeekError, parse_seek
 
 
 class SeekScreen(ModalScreen):
-    BINDINGS = [Binding("escape", "dismiss", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss", "Cancel")]
 
     def compose(self) -> ComposeResult:
         pos = self.app.frame.position if self.app.frame else None
@@ -24,7 +27,7 @@ class SeekScreen(ModalScreen):
             yield Static(id="seek-error")
 
     def on_mount(self) -> None:
-        self.query_one(Input).cursor_blink = False     # steady screenshots, calm screens
+        self.query_one(Input).cursor_blink = False  # steady screenshots, calm screens
         self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

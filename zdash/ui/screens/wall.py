@@ -3,9 +3,13 @@ findings, and one pool's detail that moves to the next pool on its own. No bindi
 (ctrl+q from the App still quits), no command palette; a banner when the data is stale or a
 command failed. Widgets are created once (tiles only when the set of pools changes) and
 updated in place, so memory stays flat."""
+
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
@@ -38,7 +42,7 @@ def banner_text(frame: Frame | None, silence: float | None, error: str | None) -
 
 
 class WallScreen(Screen, inherit_bindings=False):
-    BINDINGS = []
+    BINDINGS: ClassVar[list[BindingType]] = []
     AUTO_FOCUS = None
 
     def __init__(self, cycle_s: float = 15.0) -> None:
@@ -54,7 +58,7 @@ class WallScreen(Screen, inherit_bindings=False):
         yield Static(id="wall-findings")
         yield PoolHeader(id="wall-detail-header")
         table = VdevTable(id="wall-vdevs")
-        table.can_focus = False          # nothing to focus: no widget bindings become active
+        table.can_focus = False  # nothing to focus: no widget bindings become active
         table.show_cursor = False
         yield table
         yield HistoryChart(id="wall-history")
@@ -89,8 +93,9 @@ class WallScreen(Screen, inherit_bindings=False):
         header.show(focus, frame.history, app.cfg, "no pools")
         if focus is not None:
             self.query_one(VdevTable).show(focus, outlier_leaves(focus, frame.findings, app.cfg))
-            self.query_one(HistoryChart).show(frame.history, focus.name, pool_key(focus),
-                                              f"pool {focus.name}")
+            self.query_one(HistoryChart).show(
+                frame.history, focus.name, pool_key(focus), f"pool {focus.name}"
+            )
 
     def _sync_tiles(self, names: list[str]) -> None:
         if names == list(self._tiles):
@@ -104,8 +109,10 @@ class WallScreen(Screen, inherit_bindings=False):
         shown = [f for f in frame.findings if f.severity > Severity.INFO][:WORST]
         if not shown:
             return tag("✓ nothing needs attention", "bold $text-success")
-        lines = [f"{tag(SEVERITY_ICON[f.severity], 'bold ' + SEVERITY_VAR[f.severity])}  {tag(f.title)}"
-                 for f in shown]
+        lines = [
+            f"{tag(SEVERITY_ICON[f.severity], 'bold ' + SEVERITY_VAR[f.severity])}  {tag(f.title)}"
+            for f in shown
+        ]
         more = len([f for f in frame.findings if f.severity > Severity.INFO]) - len(shown)
         if more > 0:
             lines.append(tag(f"+{more} more", "$foreground-muted"))

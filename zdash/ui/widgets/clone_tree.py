@@ -1,6 +1,7 @@
 """The clone dependency graph as a Tree: filesystems, the snapshots that have clones, and each
 clone under its origin snapshot. Rebuilt only when the set of datasets or their relations
 change, keeping what was expanded and the cursor."""
+
 from __future__ import annotations
 
 from textual.widgets import Tree
@@ -18,7 +19,10 @@ def node_label(node: Node, graph: CloneGraph, parent: Dataset | None):
     d = node.dataset
     if d.kind == "snapshot":
         n = len(node.children)
-        return (("@" + d.name.split("@", 1)[1], "info"), (f"  → {n} clone" + ("s" if n != 1 else ""), "muted"))
+        return (
+            ("@" + d.name.split("@", 1)[1], "info"),
+            (f"  → {n} clone" + ("s" if n != 1 else ""), "muted"),
+        )
     clone = graph.is_clone(d.name)
     # Under its origin a clone shows its full name (it lives elsewhere in the namespace).
     name = d.name if clone or parent is None else d.name.rsplit("/", 1)[-1]
@@ -64,8 +68,9 @@ class CloneTree(Tree[str]):
         if target is not None:
             self.move_cursor(target)
 
-    def _add(self, parent: TreeNode[str], node: Node, parent_ds: Dataset | None,
-             expanded: set, first: bool) -> None:
+    def _add(
+        self, parent: TreeNode[str], node: Node, parent_ds: Dataset | None, expanded: set, first: bool
+    ) -> None:
         label = cell_text(node_label(node, self.graph, parent_ds), self._pal)
         if node.children:
             branch = parent.add(label, data=node.dataset.name)

@@ -1,9 +1,10 @@
 """The findings, worst first: one row each (severity, pool, title); Enter opens the finding's
 why, evidence and suggested actions. Rows are keyed by Finding.key, so the cursor stays on a
 finding while its title changes tick by tick."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.message import Message
@@ -55,7 +56,7 @@ class FindingsTable(DataTable):
 
     def _on_theme(self, _theme: object) -> None:
         self._pal = palette(self.app)
-        self._order = []               # force a full redraw in the new colours
+        self._order = []  # force a full redraw in the new colours
         self.show(self._findings)
 
     def _row(self, f: Finding | None) -> tuple[tuple[str, str], tuple[str, str]]:

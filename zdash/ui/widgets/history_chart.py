@@ -1,8 +1,9 @@
 """Throughput and disk latency over the recent history, for the pool or the selected vdev.
 Two small plots side by side; redrawn only when visible and when the data changed."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.color import Color
@@ -47,8 +48,8 @@ class HistoryChart(Horizontal):
 
     def _draw(self, force: bool = False) -> None:
         if self._args is None or not self.display or not self.screen.is_current:
-            return                     # hidden: drawn when shown again (on_show / screen resume)
-        history, pool, key, label = self._args
+            return  # hidden: drawn when shown again (on_show / screen resume)
+        history, pool, key, _label = self._args
         stamp = (history[-1] if history else None, pool, key, self.size)
         if stamp == self._drawn and not force:
             return
@@ -66,9 +67,10 @@ class HistoryChart(Horizontal):
                 pts = [(x, y) for x, y in zip(data["x"], data[k]) if y == y]
                 if pts:
                     plotted = True
-                    plt.plot([p[0] for p in pts], [p[1] for p in pts], label=name, color=colour,
-                             marker="braille")
-            if not plotted:        # latency is unknown, not zero, when nothing was read or written
+                    plt.plot(
+                        [p[0] for p in pts], [p[1] for p in pts], label=name, color=colour, marker="braille"
+                    )
+            if not plotted:  # latency is unknown, not zero, when nothing was read or written
                 title += " · no I/O"
             plt.title(f"{title} · last {span:.0f} s" if span else title)
             plt.ylim(lower=0)

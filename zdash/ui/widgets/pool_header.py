@@ -1,8 +1,9 @@
 """Per pool: health and space on one line, the capacity gauge with its 80 % and 90 % marks,
 and the scrub/resilver line with progress and zdash's own ETA."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from textual.widgets import Static
 
@@ -20,13 +21,17 @@ MARKS = ((80, "warn"), (90, "crit"))
 def health_line(pool: Pool) -> str:
     state = tag(f"● {pool.state}", "bold " + STATE_VAR[state_role(pool.state)])
     io = pool.root.io
-    parts = [tag(pool.name, "bold"), state, f"{fmt.size(pool.size)}",
-             f"frag {fmt.pct(pool.frag_pct)}"]
+    parts = [tag(pool.name, "bold"), state, f"{fmt.size(pool.size)}", f"frag {fmt.pct(pool.frag_pct)}"]
     if pool.dedup_ratio and pool.dedup_ratio != 1.0:
         parts.append(f"dedup {pool.dedup_ratio:.2f}×")
     if io is not None:
-        parts.append(tag(f"↓{fmt.mbps(io.read_bytes)} ↑{fmt.mbps(io.write_bytes)} MB/s  "
-                         f"{fmt.ops(io.read_ops + io.write_ops)} op/s", "$foreground-muted"))
+        parts.append(
+            tag(
+                f"↓{fmt.mbps(io.read_bytes)} ↑{fmt.mbps(io.write_bytes)} MB/s  "
+                f"{fmt.ops(io.read_ops + io.write_ops)} op/s",
+                "$foreground-muted",
+            )
+        )
     return "  ".join(parts)
 
 
@@ -37,7 +42,7 @@ def gauge_line(pool: Pool, width: int) -> str:
     role = fill_role(pct)
     filled, empty = fmt.bar_cells(pct / 100, width)
     chars = [(c, role) for c in filled] + [(c, "bar-free") for c in empty]
-    for mark, mark_role in MARKS:       # the 80 % and 90 % lines, drawn over the bar
+    for mark, mark_role in MARKS:  # the 80 % and 90 % lines, drawn over the bar
         chars[min(width * mark // 100, width - 1)] = ("┃", mark_role)
     figure = tag(f"{pct:3.0f}%", "bold " + ROLE_VAR[role] if pct >= 80 else "bold")
     used = tag(f"{fmt.size(pool.alloc)} used, {fmt.size(pool.free)} free", "$foreground-muted")
@@ -59,8 +64,11 @@ def scan_line(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig, now: fl
 
 def _running(pool: Pool, scan: Scan, history: Sequence[Snapshot], cfg: CheckConfig, width: int) -> str:
     total = scan.to_examine - (scan.skipped or 0) if scan.to_examine else None
-    pct = scan.pct_done if scan.pct_done is not None else (
-        100.0 * scan.issued / total if total and scan.issued is not None else 0.0)
+    pct = (
+        scan.pct_done
+        if scan.pct_done is not None
+        else (100.0 * scan.issued / total if total and scan.issued is not None else 0.0)
+    )
     role = "warn" if scan.function != "scrub" else "info"
     gauge = cell_markup(_bar(pct / 100, max(10, min(30, width - 60)), role))
     head = tag(f"{scan.function}{' (paused)' if scan.state == 'paused' else ''}", "bold " + ROLE_VAR[role])
@@ -103,8 +111,13 @@ class PoolHeader(Static):
         else:
             width = max(self.size.width, 40)
             now = history[-1].time if history else 0.0
-            text = "\n".join((health_line(pool), gauge_line(pool, max(10, min(50, width - 42))),
-                              scan_line(pool, history, cfg, now, width)))
+            text = "\n".join(
+                (
+                    health_line(pool),
+                    gauge_line(pool, max(10, min(50, width - 42))),
+                    scan_line(pool, history, cfg, now, width),
+                )
+            )
         if text != self._shown:
             self._shown = text
-            self.update(text, layout=False)     # fixed height: no layout pass
+            self.update(text, layout=False)  # fixed height: no layout pass

@@ -1,8 +1,9 @@
 """One line naming every pool with its health, the shown one highlighted. `[` and `]` move
 between pools; a click works too. Hidden when there is a single pool."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from textual.widgets import Static
 

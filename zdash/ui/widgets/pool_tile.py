@@ -1,8 +1,9 @@
 """A wall tile: one pool's health, readable across the room (big capacity digits, the state
 word, the running scan and how many findings), coloured by the pool's worst condition."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -70,4 +71,5 @@ class PoolTile(Vertical):
         self.query_one(".tile-state", Static).update(f"{state}  {tag('CAP', '$foreground-muted')}")
         self.query_one(Digits).update(f"{fill:.0f}%" if fill is not None else "-")
         self.query_one(".tile-scan", Static).update(
-            "\n".join(x for x in (tag(scan_text, "bold"), tag(count)) if x))
+            "\n".join(x for x in (tag(scan_text, "bold"), tag(count)) if x)
+        )

@@ -1,5 +1,6 @@
 """The replay's progress across the recording's time span; a click seeks (mouse optional:
 every control also has a key)."""
+
 from __future__ import annotations
 
 from textual import events
@@ -39,8 +40,11 @@ class ReplayBar(Static):
         head_len = len(f" {'▶' if pos.playing else '❚❚'} {pos.speed:g}×  {fmt.clock(pos.start)} ")
         width = max(10, self.size.width - head_len - len(tail) - 1)
         done = round(pos.fraction * width)
-        bar = tag("━" * done, "$primary") + tag("╸" if done < width else "", "$primary") + \
-            tag("─" * max(0, width - done - 1), "$zd-bar-free")
+        bar = (
+            tag("━" * done, "$primary")
+            + tag("╸" if done < width else "", "$primary")
+            + tag("─" * max(0, width - done - 1), "$zd-bar-free")
+        )
         self._bar_span = (head_len, width)
         text = head + bar + tag(tail, "$foreground-muted")
         if text != self._shown:

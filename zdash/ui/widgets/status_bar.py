@@ -3,6 +3,7 @@ is (stale sources with their age, no data at all, a failed feed) and the recordi
 
 One Static of fixed height whose right part is padded into place: updating it never needs a
 layout pass (a width:auto neighbour would re-layout the whole screen every tick)."""
+
 from __future__ import annotations
 
 import os
@@ -14,8 +15,11 @@ from zdash import fmt
 from zdash.feed.frame import Frame
 from zdash.ui.markup import tag
 
-BADGE = {"live": ("LIVE", "reverse $success"), "replay": ("REPLAY", "reverse $primary"),
-         "demo": ("DEMO", "reverse $accent")}
+BADGE = {
+    "live": ("LIVE", "reverse $success"),
+    "replay": ("REPLAY", "reverse $primary"),
+    "demo": ("DEMO", "reverse $accent"),
+}
 
 
 def left_markup(frame: Frame | None, loading: str) -> str:
@@ -63,12 +67,17 @@ class StatusBar(Static):
         app = self.app
         frame = getattr(app, "frame", None)
         left = Content.from_markup(left_markup(frame, getattr(app, "loading_text", "starting…")))
-        right = Content.from_markup(right_markup(frame, getattr(app, "silence", None),
-                                                 getattr(app, "feed_error", None)))
+        right = Content.from_markup(
+            right_markup(frame, getattr(app, "silence", None), getattr(app, "feed_error", None))
+        )
         gap = self.size.width - left.cell_length - right.cell_length - 1
         # The right part (freshness, recording) matters more than the tail of the left one.
-        line = left + " " * max(gap, 1) + right if gap >= 1 else left[:max(0, self.size.width - right.cell_length - 2)] + "  " + right
-        if line != self._shown:          # redraw only what changed
+        line = (
+            left + " " * max(gap, 1) + right
+            if gap >= 1
+            else left[: max(0, self.size.width - right.cell_length - 2)] + "  " + right
+        )
+        if line != self._shown:  # redraw only what changed
             self._shown = line
             self.update(line, layout=False)
 

@@ -3,9 +3,10 @@ leaves (state, errors, ops/s, MB/s, disk latency, %util), outliers marked.
 
 Updated in place by row key, only the cells that changed; the table is rebuilt only when the
 topology (the list of row keys) or the layout width changes, keeping the cursor on its row."""
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from rich.text import Text
 from textual.widgets import DataTable
@@ -15,9 +16,9 @@ from zdash.ui.markup import cell_text
 from zdash.ui.palette import palette
 from zdash.ui.vdev_rows import COLUMNS, NARROW_LABELS, WIDE, Row, build_rows
 
-_NUMERIC = {3, 4, 5, 6}      # right-aligned, so digits line up
-_PAD = 2          # DataTable cell_padding=1 on each side
-_CHROME = 4       # scrollbar and border
+_NUMERIC = {3, 4, 5, 6}  # right-aligned, so digits line up
+_PAD = 2  # DataTable cell_padding=1 on each side
+_CHROME = 4  # scrollbar and border
 
 
 def _depths(v: Vdev, depth: int = 0):
@@ -40,7 +41,7 @@ class VdevTable(DataTable):
 
     def _on_theme(self, _theme: object) -> None:
         self._pal = palette(self.app)
-        self._layout = None          # re-render every cell in the new colours
+        self._layout = None  # re-render every cell in the new colours
         self._redraw()
 
     def on_resize(self) -> None:
@@ -97,7 +98,9 @@ class VdevTable(DataTable):
         for i, (label, w_wide, w_narrow) in enumerate(COLUMNS):
             width = name_width if i == 0 else (w_wide if wide else w_narrow)
             label = label if wide else NARROW_LABELS.get(i, label)
-            self.add_column(Text(label, justify="right" if i in _NUMERIC else "left"), width=width, key=str(i))
+            self.add_column(
+                Text(label, justify="right" if i in _NUMERIC else "left"), width=width, key=str(i)
+            )
         for row in rows:
             self.add_row(*(self._cell(i, c) for i, c in enumerate(row.cells)), key=row.key)
         self._rows = {r.key: r for r in rows}

@@ -1,0 +1,33 @@
+# One command before every push: `make check` (what .ci/run runs, with the tests).
+# Tools come from the dev extra: .venv/bin/pip install -e '.[dev]'
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: check guardrails lint format types contracts deadcode test fix
+
+check: guardrails test
+
+guardrails: lint format types contracts deadcode
+
+lint:
+	$(BIN)/ruff check zdash tests fixtures
+
+format:
+	$(BIN)/ruff format --check zdash tests fixtures
+
+types:
+	$(BIN)/mypy
+
+contracts:
+	$(BIN)/lint-imports
+
+deadcode:
+	$(BIN)/vulture
+
+test:
+	$(BIN)/pytest -q
+
+# Rewrites files: the safe lint fixes and the formatter.
+fix:
+	$(BIN)/ruff check --fix zdash tests fixtures
+	$(BIN)/ruff format zdash tests fixtures
