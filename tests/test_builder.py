@@ -110,3 +110,93 @@ def test_device_facts_parser_fuzz(text):
         assert isinstance(parse_devices(text), dict)
     except ParseError:
         pass
+
+
+# --- sane rates: a tree change or an impossible figure is "no rate", never a number -----------
+
+_ARGV = ("zpool", "iostat", "-v", "-H", "-p", "-l", "-y", "-P", "-T", "u", "1")
+_LAT = "\t".join(["-"] * 11)
+
+
+def _iostat(t: float, rows: list[tuple[str, float]]) -> RawSample:
+    """One `-T u` report: rows of (name, write bytes/s); 100 write ops/s each."""
+    body = "".join(f"{name}\t0\t0\t0\t100\t0\t{w:.0f}\t{_LAT}\n" for name, w in rows)
+    return RawSample("iostat", _ARGV, None, f"{int(t)}\n{body}", "", t)
+
+
+def _status(t: float, leaves: list[str]) -> RawSample:
+    cfg = "".join(f"\t    {leaf}  ONLINE       0     0     0\n" for leaf in leaves)
+    text = (
+        "  pool: tank\n state: ONLINE\nconfig:\n\n\tNAME        STATE     READ WRITE CKSUM\n"
+        "\ttank        ONLINE       0     0     0\n\t  mirror-0  ONLINE       0     0     0\n"
+        f"{cfg}\nerrors: No known data errors\n"
+    )
+    return RawSample("status", ("zpool", "status", "-p", "-P", "-s"), 0, text, "", t)
+
+
+def _pool_write(snap) -> float | None:
+    io = snap.pool("tank").root.io
+    return None if io is None else io.write_bytes
+
+
+def test_an_interval_that_spans_a_tree_change_has_no_rate():
+    b = SnapshotBuilder()
+    two = ["/d/a", "/d/b"]
+    b.feed(
+        Tick(
+            1.0,
+            (
+                _status(1.0, two),
+                _iostat(1.0, [("tank", 2e6), ("mirror-0", 2e6), ("/d/a", 1e6), ("/d/b", 1e6)]),
+            ),
+        )
+    )
+    ok = b.feed(
+        Tick(2.0, (_iostat(2.0, [("tank", 3e6), ("mirror-0", 3e6), ("/d/a", 1.5e6), ("/d/b", 1.5e6)]),))
+    )
+    assert _pool_write(ok) == 3e6
+    # replacing-1 detached: the report after it has other rows and, here, wrapped counters
+    three = two + ["/d/c"]
+    glitch = b.feed(
+        Tick(
+            3.0,
+            (
+                _status(3.0, three),
+                _iostat(
+                    3.0, [("tank", 8e18), ("mirror-0", 8e18), ("/d/a", 1e6), ("/d/b", 1e6), ("/d/c", 8e18)]
+                ),
+            ),
+        )
+    )
+    assert _pool_write(glitch) is None and all(v.io is None for v in glitch.pool("tank").leaves())
+    after = b.feed(
+        Tick(
+            4.0,
+            (_iostat(4.0, [("tank", 3e6), ("mirror-0", 3e6), ("/d/a", 1e6), ("/d/b", 1e6), ("/d/c", 1e6)]),),
+        )
+    )
+    assert _pool_write(after) == 3e6  # the next interval is whole again
+
+
+def test_a_rate_no_device_can_produce_is_no_rate():
+    b = SnapshotBuilder()
+    rows = [("tank", 2e6), ("mirror-0", 2e6), ("/d/a", 1e6), ("/d/b", 1e6)]
+    b.feed(Tick(1.0, (_status(1.0, ["/d/a", "/d/b"]), _iostat(1.0, rows))))
+    absurd = b.feed(
+        Tick(2.0, (_iostat(2.0, [("tank", 2e6), ("mirror-0", 2e6), ("/d/a", 1e12), ("/d/b", 1e6)]),))
+    )
+    assert _pool_write(absurd) is None
+    fast = b.feed(
+        Tick(3.0, (_iostat(3.0, [("tank", 2e10), ("mirror-0", 2e10), ("/d/a", 1e10), ("/d/b", 1e10)]),))
+    )
+    assert _pool_write(fast) == 2e10  # 10 GB/s per disk: fast NVMe, not a glitch
+
+
+def test_a_source_that_never_answered_is_reported_after_a_few_ticks():
+    b = SnapshotBuilder()
+    snaps = [
+        b.feed(Tick(float(t), (_status(float(t), ["/d/a", "/d/b"]),) if t == 1 else ())) for t in range(1, 6)
+    ]
+    missing = {s.key: s for s in snaps[-1].sources if not s.ok}
+    assert "iostat" in missing and "no data in 5 ticks" in (missing["iostat"].message or "")
+    assert "iostat" not in {s.key for s in snaps[1].sources if not s.ok}  # not yet: it starts late

@@ -20,14 +20,16 @@ EXPECT = {
     "healthy": None,
     "deranged-mirror": (None, "deranged_disk", "/dev/mapper/sick", "warning+"),
     "deranged-raidz": (None, "deranged_disk", "/dev/mapper/sick", "warning+"),
-    "degraded-resilver": (9, "health", "offline-leaf", "warning+"),
-    "imbalance-added-vdev": (None, "imbalance", "tank", "warning+"),
+    # a 2-way mirror on one side: CRITICAL, about the vdev, naming the offlined disk
+    "degraded-resilver": (9, "health", "mirror-1", "critical"),
+    # growing a pool with `zpool add` is the recommended way: a note, not a warning
+    "imbalance-added-vdev": (None, "imbalance", "tank", "info"),
     "imbalance-size": (None, "imbalance", "tank", "warning+"),
     "ashift-mismatch": (None, "ashift", "tank", "warning+"),
     "capacity-85": (None, "capacity", "tank", "warning"),
     "capacity-93": (None, "capacity", "tank", "critical"),
     "clones": (None, "clones", "tank/base@s1", "info"),
-    "scrub-repair": (None, "health", "repaired-leaf", "warning+"),  # and scan: "repaired N"
+    "scrub-repair": (None, "health", "tank", "warning"),  # one finding: the scrub's story
     "raidz2-wide": (None, "topology", "raidz2-0", "info"),
 }
 
@@ -74,10 +76,19 @@ def test_scenario_diagnoses_as_recorded(name):
         assert hits[0]["severity"] in ("warning", "critical")
     else:
         assert hits[0]["severity"] == severity
-    # exactly this fault: nothing else above info, from any other check (a scrub's repair is
-    # the same fault seen by two checks: the errors on the disk and the scan that found them)
-    same_fault = {check_id} | ({"scan"} if name == "scrub-repair" else set())
-    assert {f["check"] for f in above_info} <= same_fault, [(f["check"], f["title"]) for f in above_info]
+    # exactly this fault, once: nothing else above info (one fault, one finding)
+    assert len(above_info) <= 1 and {f["check"] for f in above_info} <= {check_id}, [
+        (f["check"], f["title"]) for f in above_info
+    ]
+    if name == "degraded-resilver":
+        assert _subject(name, "offline-leaf", at) in hits[0]["title"]
+    if name == "scrub-repair":
+        assert _subject(name, "repaired-leaf", at) in hits[0]["title"]
+
+
+def test_healthy_says_at_most_one_note():
+    doc = check_replay("healthy")
+    assert doc["exit_code"] == 0 and len(doc["findings"]) <= 1, [f["title"] for f in doc["findings"]]
 
 
 def test_replay_list_names_each_scenario_with_what_to_look_for(capsys):

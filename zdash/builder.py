@@ -3,8 +3,16 @@ exactly the Snapshots the live run showed.
 
 Deterministic by construction: the only inputs are the ticks (their samples and times), never
 the wall clock or the host. State kept between ticks: the last good parse of each command
-(slow commands run every few seconds; their result stays until the next one) and the previous
-/proc/diskstats counters (rates are deltas).
+(slow commands run every few seconds; their result stays until the next one), the previous
+/proc/diskstats counters (rates are deltas) and the rows of the previous iostat report.
+
+Sane rates: an iostat interval whose report has other rows than the one before it spans a
+vdev-tree change (a replacing vdev detached, a disk added): zpool's deltas across it can come
+from wrapped counters (8x10^12 MB/s). Such a report, and one whose rates no device could
+produce, gives "no rate" for that tick: never shown, charted or used by a check.
+
+Sources that never answered count too: after a few ticks without a single `zpool status`,
+`zpool list` or iostat report, the source is reported as missing, not silently absent.
 """
 
 from __future__ import annotations
@@ -18,14 +26,20 @@ from zdash.parse import ParseError, join
 from zdash.parse.devices import parse_devices
 from zdash.parse.diskstats import disk_rates, parse_diskstats
 from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
-from zdash.parse.zfs_list import parse_zfs_list
-from zdash.parse.zpool_iostat import parse_iostat, split_reports
+from zdash.parse.zfs_list import ZFS_LIST_FIELDS, parse_zfs_list
+from zdash.parse.zpool_iostat import IostatRow, parse_iostat, split_reports
 from zdash.parse.zpool_list import parse_list
 from zdash.parse.zpool_status import parse_status
 from zdash.parse.zpool_version import parse_version
 from zdash.raw import RawSample, Tick
 
 # How long a slow command's last good result is shown before it counts as stale, in ticks.
+# Faster than any single device can move data or complete operations: a leaf row beyond these
+# is a counter artefact, not a measurement (PCIe 5 NVMe peaks near 14 GB/s, 2-3 M IOPS).
+MAX_LEAF_BYTES_PER_S = 64 * 2**30
+MAX_LEAF_OPS_PER_S = 10_000_000
+# Sources every live session and recording has: missing after this many ticks is an error.
+EXPECTED = ("status", "list", "iostat")
 STALE_AFTER = {
     "iostat": 3,
     "diskstats": 3,
@@ -45,6 +59,28 @@ def _parse_iostat(s: RawSample):
     return parse_iostat(reports[-1]) if reports else ()
 
 
+def _impossible(r: IostatRow, leaves: frozenset[str]) -> bool:
+    """Rates no device can produce. Leaf rows (named by path under -P, or by the name status
+    gives them) are bounded by one device's limits; other rows sum many leaves, so only a
+    negative or astronomically large figure (the wrapped-counter signature) marks them."""
+    io = r.io
+    if min(io.read_bytes, io.write_bytes, io.read_ops, io.write_ops) < 0:
+        return True
+    total = io.read_bytes + io.write_bytes
+    if r.name in leaves:
+        return total > MAX_LEAF_BYTES_PER_S or io.read_ops + io.write_ops > MAX_LEAF_OPS_PER_S
+    return total > 2**20 * MAX_LEAF_BYTES_PER_S
+
+
+def _fields_of(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """The -o list a `zfs list` sample was run with (older recordings asked for fewer fields)."""
+    if "-o" in argv:
+        i = argv.index("-o")
+        if i + 1 < len(argv):
+            return tuple(argv[i + 1].split(","))
+    return ZFS_LIST_FIELDS
+
+
 def _parse_ashift(s: RawSample) -> dict[str, int]:
     if s.argv and s.argv[0].endswith("zdb"):
         tops = parse_zdb_config(s.stdout)
@@ -59,7 +95,7 @@ PARSERS: dict[str, Callable[[RawSample], Any]] = {
     "iostat": _parse_iostat,
     "diskstats": lambda s: parse_diskstats(s.stdout),
     "devices": lambda s: parse_devices(s.stdout),
-    "datasets": lambda s: parse_zfs_list(s.stdout),
+    "datasets": lambda s: parse_zfs_list(s.stdout, _fields_of(s.argv)),
     "version": lambda s: parse_version(s.stdout),
     "ashift": _parse_ashift,
 }
@@ -80,6 +116,8 @@ class SnapshotBuilder:
         self._prev_disk: tuple[float, dict] | None = None
         self._disk_rates: dict[str, DiskIo] = {}
         self._version_text: str | None = None
+        self._iostat_names: tuple[str, ...] | None = None
+        self._ticks = 0
 
     def _take(self, s: RawSample) -> None:
         kind = s.key.split(":", 1)[0]
@@ -94,11 +132,25 @@ class SnapshotBuilder:
             return
         except KeyError:
             return  # a key this zdash does not know (newer recording): ignore, do not crash
+        if kind == "iostat":
+            value = self._sane_iostat(value)
         slot.value, slot.good_time, slot.error = value, s.time, None
         if kind == "diskstats":
             self._on_diskstats(s.time, value)
         if kind == "version":
             self._version_text = s.stdout.splitlines()[0].strip() if s.stdout.strip() else None
+
+    def _sane_iostat(self, rows: tuple[IostatRow, ...]) -> tuple[IostatRow, ...]:
+        """The report's rows, or () ("no rate this tick") when the interval spans a tree change or
+        holds rates no device can produce."""
+        names = tuple(r.name for r in rows)
+        changed = self._iostat_names is not None and names != self._iostat_names
+        self._iostat_names = names
+        pools: tuple[Pool, ...] = self._slots["status"].value or () if "status" in self._slots else ()
+        leaves = frozenset(n for p in pools for v in p.leaves() for n in (v.name, v.path) if n)
+        if changed or any(_impossible(r, leaves) for r in rows):
+            return ()
+        return rows
 
     def _on_diskstats(self, t: float, counters: dict) -> None:
         if self._prev_disk is not None:
@@ -115,6 +167,7 @@ class SnapshotBuilder:
         self._prev_disk = (t, counters)
 
     def feed(self, tick: Tick) -> Snapshot:
+        self._ticks += 1
         for s in tick.samples:
             self._take(s)
         return self._build(tick.time)
@@ -153,7 +206,11 @@ class SnapshotBuilder:
         )
 
     def _source_states(self, now: float) -> tuple[SourceState, ...]:
-        out = []
+        out = [
+            SourceState(key, False, None, f"{key}: no data in {self._ticks} ticks")
+            for key in EXPECTED
+            if key not in self._slots and self._ticks > STALE_AFTER[key]
+        ]
         for key in sorted(self._slots):
             slot = self._slots[key]
             age = None if slot.good_time is None else max(0.0, now - slot.good_time)

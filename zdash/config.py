@@ -34,6 +34,7 @@ class CheckConfig:
     capacity_vdev_warn_pct: float = 80.0
     capacity_vdev_crit_pct: float = 90.0
     # time-to-full: needs this much history before extrapolating, and warns below this horizon.
+    fill_trend_window_s: float = 600.0  # the trend is fitted over this much recent time
     fill_trend_min_span_s: float = 60.0
     fill_trend_min_samples: int = 5
     fill_warn_hours: float = 24.0
@@ -61,8 +62,10 @@ class CheckConfig:
     deranged_latency_ratio: float = 4.0
     deranged_latency_floor_ms: float = 10.0
     deranged_throughput_tolerance: float = 2.0  # its mean bytes/s over the window <= 2 x peers'
-    deranged_sustain_samples: int = 5  # consecutive measured slow samples needed
-    deranged_lookback_samples: int = 10  # how far back the sustain run may reach
+    # Counted in *busy* samples (the leaf did I/O); idle samples are no evidence either way.
+    deranged_sustain_samples: int = 5  # slow busy samples among the last `lookback` to raise
+    deranged_lookback_samples: int = 10  # busy samples remembered per leaf
+    deranged_clear_samples: int = 10  # normal busy samples in a row that clear a raised finding
 
     # clones: a clone is "fully diverged" when usedbydataset >= ratio x referenced.
     clone_diverged_ratio: float = 0.95

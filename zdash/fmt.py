@@ -63,6 +63,13 @@ def fmt_duration(seconds: float | None) -> str:
     return f"{secs} s"
 
 
+def fmt_time(t: float | None) -> str:
+    """A moment in prose, in UTC so a finding reads the same on every machine."""
+    if t is None:
+        return "at an unknown time"
+    return time.strftime("on %Y-%m-%d at %H:%M UTC", time.gmtime(t))
+
+
 def fmt_list(items: Sequence[str], limit: int = 8) -> str:
     shown = ", ".join(items[:limit])
     return shown + (f" (+{len(items) - limit} more)" if len(items) > limit else "")

@@ -72,6 +72,7 @@ class Vdev:
     cap_pct: float | None = None  # vdev CAP is permyriad-precise in zpool (11.9%)
     ashift: int | None = None  # top-level: the configured ashift
     physical_ashift: int | None = None  # leaf: only when zpool warns "configured < native"
+    configured_ashift: int | None = None  # leaf: the configured side of that same note
     # Host facts about a leaf's block device (None for file vdevs / unknown).
     device: str | None = None  # kernel name it resolves to (sdb1, dm-0, loop0)
     native_sector: int | None = None  # physical_block_size in bytes
@@ -210,6 +211,7 @@ class Dataset:
     compressratio: float | None = None
     dedup: str | None = None
     atime: str | None = None
+    relatime: str | None = None  # Linux: with relatime=on, atime=on costs one update a day
     xattr: str | None = None
 
     @property

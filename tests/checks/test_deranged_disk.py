@@ -38,11 +38,26 @@ def sick(**kw):
     return leaf("slowdisk", path=SLOW, **kw)
 
 
-def two_mirrors(slow_leaf):
+def two_mirrors(slow_leaf, third=None):
+    """Two mirrors; mirror-1 holds the slow leaf (and a third side when given)."""
+    sides = (fast("loop2"), slow_leaf) + ((third,) if third is not None else ())
     return pool(
         "deranged",
         mirror(0, fast("loop0"), fast("loop1"), **space(GiB, 20)),
-        mirror(1, fast("loop2"), slow_leaf, **space(GiB, 20)),
+        mirror(1, *sides, **space(GiB, 20)),
+    )
+
+
+def idle(name, **kw):
+    """A leaf that did nothing this second: the kernel shows it 0 % busy, zpool no latency."""
+    return leaf(name, util=0.0, **kw)
+
+
+def idle_two_mirrors():
+    return pool(
+        "deranged",
+        mirror(0, idle("loop0"), idle("loop1"), **space(GiB, 20)),
+        mirror(1, idle("loop2"), idle("slowdisk", path=SLOW), **space(GiB, 20)),
     )
 
 
@@ -59,10 +74,20 @@ def test_sustained_slow_disk_is_named_with_its_numbers_and_offline_then_replace(
     assert ev["%util"] == "100.0 % vs peers 12.0 %"
     assert ev["Disk wait write"] == "100 ms vs peers 3.00 ms"
     assert ev["Compared with"] == "/dev/loop2"
+    assert ev["Slow samples"] == "6 of 6 busy samples (idle ones are no evidence)"
+    assert ev["Since"] == ev["Last seen slow"] != ""
     assert "slowest disk" in f.why and "whole pool" in f.why
-    assert [a.action for a in f.actions] == ["offline", "replace"]
-    assert f.actions[0].argv == ("zpool", "offline", "deranged", SLOW)
+    # A 2-way mirror left without this side has no redundancy: look, then replace, never offline.
+    assert [a.action for a in f.actions] == [None, "replace"]
+    assert f.actions[0].argv == ("smartctl", "-a", SLOW)
     assert f.actions[1].argv == ("zpool", "replace", "deranged", SLOW)
+    assert "Do not offline it" in f.why and "smartctl" in f.why
+
+
+def test_in_a_three_way_mirror_offline_is_offered_and_says_what_is_left():
+    f = one(run(lambda i: two_mirrors(sick(), third=fast("loop9")), 6), subject=SLOW)
+    assert [a.action for a in f.actions] == [None, "offline", "replace"]
+    assert "can still lose 1 more disk while it is out" in f.why
 
 
 def test_one_spike_is_not_a_finding():
@@ -77,12 +102,55 @@ def test_sustain_boundary_four_slow_samples_are_not_enough_five_are():
 
     assert run(make(4), 10) == []
     f = one(run(make(5), 10), subject=SLOW)
-    assert evidence(f)["Slow samples"].startswith("5 in a row")
+    assert evidence(f)["Slow samples"].startswith("5 of 5 busy samples")
 
 
-def test_a_normal_sample_breaks_the_run():
+def test_bursts_with_idle_gaps_between_them_still_add_up():
+    """Bursty load (backups, VMs): 2 busy seconds, 3 idle ones. Idle seconds are no evidence
+    either way, so the slow seconds of successive bursts accumulate."""
+    bursty = lambda i: two_mirrors(sick()) if i % 5 < 2 else idle_two_mirrors()  # noqa: E731
+    assert run(bursty, 6) == []  # 3 slow busy samples so far
+    f = one(run(bursty, 13), subject=SLOW)  # bursts at 0-1, 5-6, 10-11: 6 slow busy samples
+    assert evidence(f)["Slow samples"].startswith("6 of 6 busy")
+
+
+def test_once_raised_it_holds_through_idle_gaps_and_clears_after_enough_normal_busy_samples():
+    # 6 slow busy seconds raise it; then 30 idle seconds: nothing changes.
+    raised_then_idle = lambda i: two_mirrors(sick()) if i < 6 else idle_two_mirrors()  # noqa: E731
+    assert one(run(raised_then_idle, 36), subject=SLOW)
+
+    # Then the disk works normally: it takes `clear` (10) normal busy samples to clear.
+    def recovered(n_normal):
+        return lambda i: (
+            two_mirrors(sick())
+            if i < 6
+            else (idle_two_mirrors() if i < 20 else two_mirrors(fast("slowdisk", path=SLOW)))
+        )
+
+    assert one(run(recovered(9), 20 + 9), subject=SLOW)
+    assert run(recovered(10), 20 + 10) == []
+
+
+def test_a_normal_sample_among_slow_ones_does_not_hide_the_disk():
     findings = run(lambda i: two_mirrors(fast("slowdisk", path=SLOW) if i == 7 else sick()), 10)
-    assert findings == []  # only 2 slow samples since the normal one
+    assert evidence(one(findings, subject=SLOW))["Slow samples"].startswith("9 of 10 busy")
+
+
+def test_what_it_costs_the_pool_is_in_the_evidence():
+    """Pool throughput and wait before the onset vs since, and where the wait is spent."""
+    import dataclasses
+
+    from zdash.model import IoStats
+
+    def make(i):
+        p = two_mirrors(sick() if i >= 10 else fast("slowdisk", path=SLOW))
+        fast_io = IoStats(write_ops=200, write_bytes=40 * MiB, total_wait_write=3e6, disk_wait_write=2e6)
+        slow_io = IoStats(write_ops=60, write_bytes=12 * MiB, total_wait_write=400e6, disk_wait_write=100e6)
+        return dataclasses.replace(p, root=dataclasses.replace(p.root, io=slow_io if i >= 10 else fast_io))
+
+    ev = evidence(one(run(make, 20), subject=SLOW))
+    assert ev["Pool throughput"].startswith("12.0 MiB/s since the onset vs 40.0 MiB/s before")
+    assert ev["Pool wait"].startswith("400 ms since vs 3.00 ms before")
 
 
 def test_idle_pool_produces_nothing():
@@ -152,7 +220,7 @@ def test_leaf_without_vdev_peers_is_compared_with_the_pool():
     f = one(run(make, 6), subject=SLOW)
     assert "slowdisk is dragging slowdisk" in f.title.replace(SLOW, "slowdisk")
     assert evidence(f)["Compared with"] == "/dev/sda, /dev/sdb"
-    assert [a.action for a in f.actions] == ["replace"]  # offline would be refused
+    assert [a.action for a in f.actions] == [None, "replace"]  # offline would be refused
 
 
 def test_single_leaf_pool_has_nothing_to_compare():
@@ -208,7 +276,7 @@ def test_faulted_leaf_with_slow_ios_offers_only_replace_plain_faulted_is_left_to
 
     f = one(run(lambda i: faulted(40), 3), subject=SLOW)
     assert f.severity == Severity.WARNING and "FAULTED" in f.why
-    assert [a.action for a in f.actions] == ["replace"]
+    assert [a.action for a in f.actions] == [None, "replace"]
     assert run(lambda i: faulted(None), 3) == []
 
 
@@ -223,7 +291,8 @@ def test_offline_is_not_offered_when_the_vdev_already_lost_a_member():
         )
 
     f = one(run(make, 6), subject=SLOW)
-    assert "offline" in [a.action for a in f.actions]  # its own vdev is intact
+    assert "offline" not in [a.action for a in f.actions]  # a 2-way mirror: no redundancy without it
+    assert "replace" in [a.action for a in f.actions]
 
     def make2(i):
         return pool(
@@ -234,7 +303,8 @@ def test_offline_is_not_offered_when_the_vdev_already_lost_a_member():
         )
 
     f2 = one(run(make2, 6), subject=SLOW)
-    assert [a.action for a in f2.actions] == ["replace"]
+    assert [a.action for a in f2.actions] == [None, "replace"]
+    assert "cannot do without it" in f2.why
 
 
 def test_healthy_mirrors_under_even_load_produce_nothing():

@@ -1,8 +1,24 @@
-"""health: states, error counters and their growth, permanent data errors."""
+"""health: redundancy left per vdev (severity follows it), one finding per fault, spares, error
+counters judged over time, and the scrub story."""
 
 from __future__ import annotations
 
-from tests.checks.builders import T0, evidence, healthy_two_mirrors, history, leaf, mirror, one, pool, snap
+import pytest
+
+from tests.checks.builders import (
+    DAY,
+    T0,
+    evidence,
+    healthy_two_mirrors,
+    history,
+    leaf,
+    mirror,
+    one,
+    pool,
+    raidz,
+    scan,
+    snap,
+)
 from zdash.checks import health
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
@@ -15,7 +31,10 @@ def check_now(*pools):
     return health.check([snap(T0, *pools)], CFG)
 
 
-def test_offline_disk_degrades_the_pool_and_suggests_online():
+# --- redundancy: severity follows what the vdev can still survive ---------------------------
+
+
+def test_two_way_mirror_with_one_side_offline_is_critical_and_names_the_disk_it_runs_on():
     """degraded capture, after `zpool offline degraded d2`."""
     p = pool(
         "degraded",
@@ -25,15 +44,51 @@ def test_offline_disk_degrades_the_pool_and_suggests_online():
         status="One or more devices has been taken offline by the administrator.",
     )
     findings = check_now(p)
-    pool_f = one(findings, subject="degraded")
-    assert pool_f.severity == Severity.WARNING and pool_f.title == "degraded: DEGRADED"
-    assert evidence(pool_f)["Status"].startswith("One or more devices has been taken offline")
-    leaf_f = one(findings, subject="/t/d2")
-    assert leaf_f.severity == Severity.WARNING and leaf_f.subject_kind == "leaf"
-    assert leaf_f.title == "/t/d2 in mirror-0: OFFLINE"
-    assert leaf_f.actions[0].argv == ("zpool", "online", "degraded", "/t/d2")
-    assert leaf_f.actions[0].action == "online"
-    assert not any(f.subject == "mirror-0" for f in findings)  # explained by its leaf
+    (f,) = findings  # one fault, one finding: no second "pool DEGRADED" saying the same
+    assert f.severity == Severity.CRITICAL and f.subject == "mirror-0" and f.subject_kind == "vdev"
+    assert f.title == "mirror-0 has no redundancy left: runs on /t/d1 alone (/t/d2 OFFLINE)"
+    assert "one more failure" in f.why and "remaining redundancy" not in f.why
+    assert evidence(f)["Runs on"] == "/t/d1"
+    assert evidence(f)["Status"].startswith("One or more devices has been taken offline")
+    assert f.actions[0].argv == ("zpool", "online", "degraded", "/t/d2") and f.actions[0].action == "online"
+
+
+def test_three_way_mirror_with_one_side_offline_is_a_warning_that_says_how_many_more():
+    p = pool("tank", mirror(0, leaf("sda"), leaf("sdb"), leaf("sdc", state="OFFLINE")), state="DEGRADED")
+    f = one(check_now(p), subject="mirror-0")
+    assert f.severity == Severity.WARNING
+    assert f.title == "mirror-0 can lose 1 more disk (/dev/sdc OFFLINE)"
+    assert evidence(f)["Redundancy"] == "can lose 1 more of 2 (built for)"
+
+
+@pytest.mark.parametrize(
+    "parity, missing, severity, says",
+    [
+        (1, 1, Severity.CRITICAL, "raidz1-0 has no redundancy left"),
+        (2, 1, Severity.WARNING, "raidz2-0 can lose 1 more disk"),
+        (2, 2, Severity.CRITICAL, "raidz2-0 has no redundancy left"),
+        (3, 1, Severity.WARNING, "raidz3-0 can lose 2 more disks"),
+    ],
+)
+def test_raidz_severity_follows_parity_minus_missing(parity, missing, severity, says):
+    disks = [leaf(f"sd{c}", state="FAULTED" if i < missing else "ONLINE") for i, c in enumerate("abcdef")]
+    p = pool("tank", raidz(0, *disks, parity=parity, state="DEGRADED"), state="DEGRADED")
+    f = one(check_now(p), subject=f"raidz{parity}-0")
+    assert f.severity == severity and f.title.startswith(says)
+    assert "/dev/sda FAULTED" in f.title
+
+
+def test_lost_top_level_vdev_and_pool_are_critical():
+    p = pool(
+        "tank",
+        mirror(0, leaf("sda"), leaf("sdb")),
+        mirror(1, leaf("sdc", state="UNAVAIL"), leaf("sdd", state="UNAVAIL"), state="UNAVAIL"),
+        state="UNAVAIL",
+    )
+    findings = check_now(p)
+    assert one(findings, subject="mirror-1").severity == Severity.CRITICAL
+    assert "is lost" in one(findings, subject="mirror-1").title
+    assert one(findings, subject="tank").severity == Severity.CRITICAL
 
 
 def test_faulted_or_suspended_pool_is_critical():
@@ -44,62 +99,7 @@ def test_faulted_or_suspended_pool_is_critical():
     assert suspended.actions[0].argv == ("zpool", "clear", "tank")
 
 
-def test_lost_top_level_vdev_is_critical():
-    p = pool(
-        "tank",
-        mirror(0, leaf("sda"), leaf("sdb")),
-        mirror(1, leaf("sdc", state="UNAVAIL"), leaf("sdd", state="UNAVAIL"), state="UNAVAIL"),
-        state="UNAVAIL",
-    )
-    f = one(check_now(p), subject="mirror-1")
-    assert f.severity == Severity.CRITICAL and f.subject_kind == "vdev"
-    assert one(check_now(p), subject="/dev/sdc").severity == Severity.CRITICAL
-
-
-def errors_pool(d1=(70, 0, 0), d2=(0, 0, 3)):
-    return pool(
-        "errors",
-        mirror(0, leaf("/e/d1", kind="file", errors=d1), leaf("/e/d2", kind="file", errors=d2)),
-        mirror(1, leaf("/e/d3", kind="file", errors=(0, 56, 0)), leaf("/e/d4", kind="file")),
-    )
-
-
-def test_static_error_counts_warn_and_suggest_clear_and_scrub():
-    """errors capture after the scrub: READ 70 on d1, CKSUM 3 on d2, WRITE 56 on d3."""
-    findings = check_now(errors_pool())
-    d1 = one(findings, subject="/e/d1")
-    assert d1.severity == Severity.WARNING and d1.title == "/e/d1 in mirror-0: 70 read errors"
-    assert evidence(d1)["Read errors"] == "70"
-    assert [a.action for a in d1.actions] == ["clear", "scrub"]
-    assert d1.actions[0].argv == ("zpool", "clear", "errors", "/e/d1")
-    assert evidence(one(findings, subject="/e/d3"))["Write errors"] == "56"
-    assert not any(f.subject == "/e/d4" for f in findings)
-
-
-def test_growing_errors_are_critical_and_suggest_replace():
-    h = history(lambda i: errors_pool(d2=(0, 0, 3 + 10 * i)), 31)
-    f = one(health.check(h, CFG), subject="/e/d2")
-    assert f.severity == Severity.CRITICAL and f.title == "/e/d2 in mirror-0: 303 checksum errors and growing"
-    assert evidence(f)["Checksum errors"] == "303 (+300 in 30 s)"
-    assert "replace" in [a.action for a in f.actions]
-    assert one(health.check(h, CFG), subject="/e/d1").severity == Severity.WARNING  # not growing
-
-
-def test_permanent_data_errors_are_critical_and_list_the_files():
-    p = pool(
-        "perm",
-        leaf("/e/p1", kind="file", errors=(0, 0, 2560)),
-        error_count=1,
-        error_files=("/perm/victim",),
-        msgid="ZFS-8000-8A",
-    )
-    f = one(check_now(p), subject="perm")
-    assert f.severity == Severity.CRITICAL and "1 permanent data error" in f.title
-    assert evidence(f)["Affected"] == "/perm/victim" and evidence(f)["See"] == "ZFS-8000-8A"
-    assert f.actions[0].action == "scrub"
-
-
-def test_device_being_replaced_gets_no_actions():
+def test_a_resilver_onto_the_new_disk_is_not_yet_a_copy():
     """degraded capture mid-resilver: replacing-1 holds the OFFLINE old d2 and the new2 target."""
     replacing = Vdev(
         name="replacing-1",
@@ -116,46 +116,185 @@ def test_device_being_replaced_gets_no_actions():
             name="mirror-0", kind="mirror", state="DEGRADED", children=(leaf("/t/d1", kind="file"), replacing)
         ),
         state="DEGRADED",
+        scans=(scan("resilver", "scanning"),),
     )
-    f = one(check_now(p), subject="/t/d2")
-    assert f.title == "/t/d2 in replacing-1: OFFLINE" and f.actions == ()
-    assert "being replaced" in f.why
+    (f,) = check_now(p)
+    assert f.severity == Severity.CRITICAL
+    assert (
+        f.title
+        == "mirror-0 has no redundancy left: runs on /t/d1 alone (/t/d2 OFFLINE; resilvering onto /t/new2)"
+    )
+    assert f.actions == () and "resilver restores redundancy when it completes" in f.why
 
 
-def test_faulted_cache_device_is_only_info():
-    p = pool("tank", mirror(0, leaf("sda"), leaf("sdb")), leaf("nvme0", vclass="cache", state="FAULTED"))
-    assert one(check_now(p), subject="/dev/nvme0").severity == Severity.INFO
-
-
-def test_faulted_leaf_suggests_replace_then_clear():
+def test_degraded_disk_still_serves_but_is_no_reliable_copy():
     p = pool(
         "tank",
-        mirror(0, leaf("sda"), leaf("sdb", state="FAULTED", aux="too many errors", errors=(0, 0, 40))),
+        mirror(0, leaf("sda"), leaf("sdb", state="DEGRADED", aux="too many errors", errors=(0, 0, 40))),
         state="DEGRADED",
     )
-    f = one(check_now(p), subject="/dev/sdb")
-    assert "FAULTED (too many errors)" in f.title
-    assert [a.action for a in f.actions] == ["replace", "clear", "scrub"]
+    (f,) = check_now(p)
+    assert f.severity == Severity.CRITICAL and "runs on /dev/sda alone" in f.title
+    assert "cannot be counted on" in f.why
+    assert evidence(f)["/dev/sdb"].endswith("40 checksum errors")
+    assert [a.action for a in f.actions] == ["replace", "clear"]
 
 
-def test_healthy_pool_has_no_health_findings():
-    assert health.check(history(healthy_two_mirrors, 5), CFG) == []
+def test_a_lost_log_device_is_a_warning_and_a_cache_device_only_info():
+    p = pool(
+        "tank",
+        mirror(0, leaf("sda"), leaf("sdb")),
+        mirror(1, leaf("nvme0", vclass="log"), leaf("nvme1", vclass="log", state="FAULTED"), vclass="log"),
+        leaf("nvme2", vclass="cache", state="FAULTED"),
+    )
+    findings = check_now(p)
+    assert one(findings, subject="mirror-1").severity == Severity.WARNING
+    assert one(findings, subject="/dev/nvme2").severity == Severity.INFO
 
 
-def test_disk_covered_by_a_hot_spare_still_needs_replacing():
+# --- spares ----------------------------------------------------------------------------------
+
+
+def _spared(spare_aux=None):
     spare = Vdev(
         name="spare-1",
         kind="spare",
         state="DEGRADED",
-        children=(leaf("sdb", state="FAULTED", aux="too many errors"), leaf("sdz", aux="INUSE")),
+        children=(leaf("sdb", state="FAULTED", aux="too many errors"), leaf("sdz", aux=spare_aux)),
     )
-    p = pool(
+    return pool(
         "tank",
         Vdev(name="mirror-0", kind="mirror", state="DEGRADED", children=(leaf("sda"), spare)),
         leaf("sdz", vclass="spare", state="INUSE"),
         state="DEGRADED",
     )
-    findings = check_now(p)
-    f = one(findings, subject="/dev/sdb")
-    assert "hot spare has taken its place" in f.why and f.actions[0].action == "replace"
-    assert [x.subject for x in findings if x.subject_kind == "leaf"] == ["/dev/sdb"]  # INUSE is fine
+
+
+def test_a_hot_spare_in_use_is_reported_with_the_disk_to_replace():
+    (f,) = check_now(_spared())
+    assert f.severity == Severity.WARNING and f.topic == "spare"
+    assert f.title == "hot spare /dev/sdz stands in for /dev/sdb in mirror-0"
+    assert [a.argv for a in f.actions] == [("zpool", "replace", "tank", "/dev/sdb")]
+
+
+def test_a_spare_still_resilvering_leaves_the_vdev_without_redundancy():
+    (f,) = check_now(_spared("(resilvering)"))
+    assert (
+        f.severity == Severity.CRITICAL and f.subject == "mirror-0" and "resilvering onto /dev/sdz" in f.title
+    )
+
+
+def test_an_unusable_hot_spare_is_a_warning():
+    p = pool("tank", mirror(0, leaf("sda"), leaf("sdb")), leaf("sdz", vclass="spare", state="UNAVAIL"))
+    f = one(check_now(p), subject="/dev/sdz")
+    assert f.severity == Severity.WARNING and "cannot stand in" in f.title
+
+
+# --- error counters and the scrub story -------------------------------------------------------
+
+
+def errors_pool(d1=(70, 0, 0), d2=(0, 0, 3), scans=()):
+    return pool(
+        "errors",
+        mirror(0, leaf("/e/d1", kind="file", errors=d1), leaf("/e/d2", kind="file", errors=d2)),
+        mirror(1, leaf("/e/d3", kind="file", errors=(0, 56, 0)), leaf("/e/d4", kind="file")),
+        scans=scans,
+    )
+
+
+def test_static_error_counts_warn_and_advise_in_zpools_order():
+    """errors capture, no scrub involved: READ 70 on d1, CKSUM 3 on d2, WRITE 56 on d3."""
+    findings = check_now(errors_pool())
+    d1 = one(findings, subject="/e/d1")
+    assert d1.severity == Severity.WARNING and d1.title == "/e/d1 in mirror-0: 70 read errors"
+    assert [a.action for a in d1.actions] == ["clear", "scrub", "replace"]  # look, clear, scrub, replace
+    assert d1.actions[0].argv == ("zpool", "clear", "errors", "/e/d1")
+    assert not any(f.subject == "/e/d4" for f in findings)
+
+
+def test_errors_growing_outside_a_scrub_are_critical_until_cleared_whatever_the_window():
+    grow = lambda i: errors_pool(d2=(0, 0, 3 + (10 * i if i < 10 else 90)))  # noqa: E731
+    h = history(grow, 2000)  # grew in the first ten samples, then stayed put for half an hour
+    f = one(health.check(h, CFG), subject="/e/d2")
+    assert f.severity == Severity.CRITICAL and f.title == "/e/d2 in mirror-0: 93 checksum errors and growing"
+    assert evidence(f)["Grown (outside scrubs)"] == "90"
+    assert [a.action for a in f.actions][-1] == "replace"
+    assert one(health.check(h, CFG), subject="/e/d1").severity == Severity.WARNING  # never grew
+    cleared = h + [snap(h[-1].time + 1, errors_pool(d1=(0, 0, 0), d2=(0, 0, 0)))]
+    assert not any(f.subject == "/e/d2" for f in health.check(cleared, CFG))
+
+
+def test_errors_found_by_a_scrub_are_one_warning_about_the_scrub():
+    """scrub-repair: a mirror side overwritten with garbage; the scrub repairs it (CKSUM)."""
+    running = scan("scrub", "scanning", start_time=T0, processed=0)
+    done = scan("scrub", "finished", start_time=T0, end_time=T0 + 20, processed=85 << 20, errors=0)
+
+    def make(i):
+        counts = (0, 0, min(i, 10) * 70)
+        return pool(
+            "tank",
+            mirror(0, leaf("/s/a", kind="file"), leaf("/s/b", kind="file", errors=counts)),
+            scans=(running if i <= 10 else done,),
+        )
+
+    findings = health.check(history(make, 30), CFG)
+    (f,) = findings
+    assert f.severity == Severity.WARNING and f.topic == "scrub-repair"
+    assert f.title == (
+        "tank: the scrub finished on 2023-11-14 at 22:13 UTC and repaired 85.0 MiB "
+        "on /s/b (700 checksum errors), nothing unrepairable"
+    )
+    assert "not yet a dying disk" in f.why and "smartctl" in f.why
+    assert [a.action for a in f.actions] == ["clear", "scrub", "replace"]
+
+
+def test_a_scrub_between_two_status_readings_still_owns_its_errors():
+    """A small pool's scrub starts and ends between two `zpool status` runs."""
+    done = scan("scrub", "finished", start_time=T0 + 5.2, end_time=T0 + 5.8, processed=3072, errors=0)
+
+    def make(i):
+        return pool(
+            "tank",
+            mirror(0, leaf("sda"), leaf("sdb", errors=(0, 0, 12 if i >= 6 else 0))),
+            scans=(done,) if i >= 6 else (),
+        )
+
+    (f,) = health.check(history(make, 8), CFG)
+    assert f.topic == "scrub-repair" and f.severity == Severity.WARNING
+
+
+def test_a_pasted_status_after_a_repairing_scrub_is_the_scrub_story():
+    """One sample (a paste): no growth is known; the scrub line says it repaired data."""
+    done = scan("scrub", "finished", start_time=T0 - DAY, end_time=T0 - DAY + 60, processed=3072, errors=0)
+    pasted = pool(
+        "errors",
+        mirror(0, leaf("/e/d1", kind="file"), leaf("/e/d2", kind="file", errors=(0, 0, 3))),
+        scans=(done,),
+    )
+    (f,) = check_now(pasted)
+    assert f.topic == "scrub-repair" and "repaired 3.0 KiB on /e/d2 (3 checksum errors)" in f.title
+
+
+def test_unrepairable_scrub_errors_are_critical():
+    done = scan("scrub", "finished", start_time=T0 - 100, end_time=T0 - 10, processed=1 << 20, errors=2)
+    p = pool("tank", mirror(0, leaf("sda"), leaf("sdb", errors=(0, 0, 9))), scans=(done,))
+    f = one(check_now(p), topic="scrub-repair")
+    assert f.severity == Severity.CRITICAL and "2 blocks unrepairable" in f.title
+
+
+def test_permanent_data_errors_are_critical_and_list_the_files():
+    p = pool(
+        "perm",
+        leaf("/e/p1", kind="file", errors=(0, 0, 2560)),
+        error_count=1,
+        error_files=("/perm/victim",),
+        msgid="ZFS-8000-8A",
+    )
+    f = one(check_now(p), topic="data-errors")
+    assert f.severity == Severity.CRITICAL and "1 permanent data error" in f.title
+    assert evidence(f)["Affected"] == "/perm/victim"
+    assert f.actions[0].action == "scrub"
+
+
+def test_healthy_pool_has_no_health_findings():
+    assert health.check(history(healthy_two_mirrors, 5), CFG) == []

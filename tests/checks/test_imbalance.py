@@ -28,7 +28,8 @@ def check_now(p):
     "spread, expected", [(9.9, None), (10.0, Severity.INFO), (24.9, Severity.INFO), (25.0, Severity.WARNING)]
 )
 def test_spread_thresholds(spread, expected):
-    findings = check_now(two(30.0 + spread, 30.0))
+    """Equal vdevs from the start (the fuller one is the *later* one): uneven frees."""
+    findings = check_now(two(30.0, 30.0 + spread))
     if expected is None:
         assert findings == []
     else:
@@ -58,12 +59,46 @@ def test_vdev_added_after_data_was_written():
         ),
     )
     f = one(check_now(p), subject="imbal")
-    assert f.severity == Severity.WARNING
+    # Growing a pool by adding a vdev is how the seeds' expert does it: a note, not a warning.
+    assert f.severity == Severity.INFO
     assert "mirror-1 probably added after data was written" in f.title
     assert "zpool history imbal" in f.why and "no in-place rebalance" in f.why
-    assert "new writes lean on mirror-1" in f.why
+    assert "not yet seen enough writes" in f.why  # no measurement: no claim about the writes
     assert evidence(f)["mirror-0 fill"].startswith("64.0 %")
     assert f.actions[0].argv == ("zpool", "history", "imbal")
+
+
+def _added_later(i, new_share):
+    """mirror-1 added to a 70 %-full mirror-0; writes split `new_share` to mirror-1."""
+    import dataclasses
+
+    from zdash.model import IoStats
+
+    p = two(70.0, 10.0)
+    m0, m1 = p.top_level
+    total = 100 * MiB
+    m0 = dataclasses.replace(m0, io=IoStats(write_ops=100, write_bytes=total * (1 - new_share)))
+    m1 = dataclasses.replace(m1, io=IoStats(write_ops=100, write_bytes=total * new_share))
+    return dataclasses.replace(p, root=dataclasses.replace(p.root, children=(m0, m1)))
+
+
+def test_added_vdev_text_agrees_with_the_measured_write_share():
+    from tests.checks.builders import history
+
+    even = one(imbalance.check(history(lambda i: _added_later(i, 0.52), 12), CFG), subject="tank")
+    assert even.severity == Severity.INFO
+    assert "New writes are spread about evenly: mirror-1 took 52 %" in even.why
+    assert evidence(even)["Write share (measured)"] == "mirror-0 48 %, mirror-1 52 %"
+    # The new vdev measurably takes most of the writes (3/4 or more of them with two vdevs).
+    skewed = one(imbalance.check(history(lambda i: _added_later(i, 0.80), 12), CFG), subject="tank")
+    assert skewed.severity == Severity.WARNING
+    assert "mirror-1 took 80 % of the writes while zdash watched" in skewed.why
+
+
+def test_added_vdev_warns_when_the_old_one_nears_the_capacity_warning():
+    near = two(76.0, 20.0)
+    assert one(check_now(near), subject="tank").severity == Severity.WARNING
+    assert one(check_now(two(74.0, 20.0)), subject="tank").severity == Severity.INFO
 
 
 def test_different_sizes_use_allocatable_space_not_raw_leaf_size():

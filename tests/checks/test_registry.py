@@ -20,6 +20,7 @@ from tests.checks.builders import (
 )
 from zdash.checks import health, registry
 from zdash.checks.finding import Finding, Severity
+from zdash.checks.tracker import Tracker
 from zdash.config import CheckConfig
 
 
@@ -34,10 +35,21 @@ def boom(history, cfg):
 def test_every_check_module_follows_the_interface():
     ids = [m.ID for m in registry.CHECKS]
     assert sorted(ids) == sorted(
-        ["health", "deranged_disk", "capacity", "scan", "imbalance", "ashift", "topology", "clones"]
+        [
+            "visibility",
+            "health",
+            "deranged_disk",
+            "capacity",
+            "scan",
+            "imbalance",
+            "ashift",
+            "topology",
+            "clones",
+        ]
     )
     for m in registry.CHECKS:
         assert m.__name__ == f"zdash.checks.{m.ID}" and callable(m.check)
+        assert issubclass(m.Tracker, Tracker)
 
 
 def test_a_failing_check_becomes_one_warning_and_the_others_still_run():
@@ -49,7 +61,7 @@ def test_a_failing_check_becomes_one_warning_and_the_others_still_run():
     assert failed.severity == Severity.WARNING and failed.pool is None
     assert failed.title == "check boom failed: KeyError: 'mirror-9'"
     assert dict(failed.evidence)["Where"].startswith("test_registry.py:")
-    assert any(f.check == "health" and f.subject == "/dev/sdb" for f in findings)
+    assert any(f.check == "health" and "/dev/sdb OFFLINE" in f.title for f in findings)
 
 
 def test_a_check_returning_garbage_is_a_failure_too():
@@ -69,7 +81,11 @@ def test_findings_come_worst_first():
     findings = registry.run_checks([snap(T0, p)])
     severities = [f.severity for f in findings]
     assert severities == sorted(severities, reverse=True)
-    assert findings[0].severity == Severity.CRITICAL and findings[0].check == "capacity"
+    # Both critical: the lost redundancy first (health outranks capacity on ties).
+    assert [(f.severity, f.check) for f in findings[:2]] == [
+        (Severity.CRITICAL, "health"),
+        (Severity.CRITICAL, "capacity"),
+    ]
     assert findings[-1].severity == Severity.INFO  # e.g. no scrub on record
 
 
@@ -115,7 +131,7 @@ def test_every_finding_has_a_subject_kind_and_argv_tuples():
             assert isinstance(label, str) and isinstance(value, str)
         for a in f.actions:
             assert isinstance(a.argv, tuple) and all(isinstance(x, str) for x in a.argv)
-            assert a.argv[0] in ("zpool", "zfs")
+            assert a.argv[0] in ("zpool", "zfs", "smartctl")
 
 
 def test_no_ui_toolkit_in_the_diagnosis_engine():
@@ -125,3 +141,30 @@ def test_no_ui_toolkit_in_the_diagnosis_engine():
 
     for path in pathlib.Path(zdash.checks.__file__).parent.glob("*.py"):
         assert "textual" not in path.read_text().lower(), path.name
+
+
+def test_the_engine_folds_snapshots_so_a_verdict_does_not_depend_on_how_history_is_cut():
+    """One engine fed tick by tick gives the findings run_checks gives over the whole history."""
+    h = history(lambda i: healthy_two_mirrors(i, fill=15 + i * 0.01), 40)
+    engine = registry.CheckEngine()
+    for s in h:
+        last = engine.update(s)
+    assert [f.key for f in last] == [f.key for f in registry.run_checks(h)]
+    twin = engine.copy()
+    assert [f.key for f in twin.update(h[-1])] == [f.key for f in engine.update(h[-1])]
+
+
+def test_a_failing_tracker_is_reset_and_reported_once_per_tick():
+    class Flaky(Tracker):
+        calls = 0
+
+        def findings(self, snap):
+            Flaky.calls += 1
+            if Flaky.calls == 1:
+                raise ValueError("first time")
+            return []
+
+    flaky = types.SimpleNamespace(ID="flaky", Tracker=Flaky)
+    engine = registry.CheckEngine(checks=(flaky,))
+    assert [f.check for f in engine.update(snap(T0))] == ["flaky"]
+    assert engine.update(snap(T0 + 1)) == ()

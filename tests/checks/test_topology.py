@@ -66,14 +66,18 @@ def test_dataset_property_advice_is_one_finding_per_pool_per_property():
         fs("tank/b", compression="off"),
         fs("tank/c", compression="lz4"),
         fs("tank@snap", kind="snapshot", compression="off"),
-        fs("other", compression="off", atime="on"),
+        fs("other", compression="off", atime="on", relatime="off"),
+        fs("other/linux", compression="lz4", atime="on", relatime="on"),  # relatime: fine
+        fs("other/unknown", compression="lz4", atime="on"),  # relatime not read: no verdict
     )
     findings = check_now(pool("tank", mirror(0, leaf("a"), leaf("b"))), datasets=ds)
     comp = one(findings, pool="tank", topic="compression")
     assert comp.subject == "tank" and comp.title == "tank: 3 datasets with compression=off"
     assert evidence(comp)["Datasets"] == "tank, tank/a, tank/b"  # no snapshot
     assert [a.argv for a in comp.actions] == [("zfs", "set", "compression=on", "tank")]
-    assert one(findings, pool="other", topic="atime").title == "other: 1 dataset with atime=on"
+    assert (
+        one(findings, pool="other", topic="atime").title == "other: 1 dataset with atime=on and relatime=off"
+    )
     assert len([f for f in findings if f.pool == "tank"]) == 1
 
 

@@ -69,8 +69,12 @@ def test_bundled_scenarios_read_as_plugin_output(capsys, scenario, status, names
         assert long_text[0].startswith(f"[{status}")
 
 
-def test_more_causes_are_counted_on_the_first_line(capsys):
-    _code, out = run(capsys, "--replay", "degraded-resilver", "--at", "9")
+def test_more_causes_are_counted_on_the_first_line(capsys, tmp_path):
+    from tests.paste.helpers import human_paste
+
+    paste = tmp_path / "errors.txt"
+    paste.write_text(human_paste("errors", "after-scrub"))
+    _code, out = run(capsys, "--text", str(paste))
     _, text, _, long_text = parse_plugin_output(out)
     serious = [line for line in long_text if not line.startswith("[INFO")]
     assert len(serious) > 1 and text.endswith(f"(+{len(serious) - 1} more)")

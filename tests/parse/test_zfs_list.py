@@ -75,9 +75,9 @@ def test_origin_in_the_common_capture_fields():
 # The collector's field list, with the values of healthy/zfs-get-all-H-p.txt for healthy/data,
 # plus a snapshot with a clone and a volume (compressratio may carry its 'x').
 DEFAULT_FIELDS_TEXT = (
-    "healthy/data\tfilesystem\t-\t-\t314806272\t1564109824\t314806272\t314806272\t0\ton\t1.00\toff\ton\ton\n"
-    "healthy/data@a\tsnapshot\t-\thealthy/c\t0\t-\t314806272\t-\t-\t-\t1.00x\t-\t-\t-\n"
-    "healthy/vol\tvolume\t-\t-\t1090519040\t1564109824\t57344\t57344\t0\tlz4\t2.35x\toff\t-\t-\n"
+    "healthy/data\tfilesystem\t-\t-\t314806272\t1564109824\t314806272\t314806272\t0\ton\t1.00\toff\ton\ton\ton\n"
+    "healthy/data@a\tsnapshot\t-\thealthy/c\t0\t-\t314806272\t-\t-\t-\t1.00x\t-\t-\t-\t-\n"
+    "healthy/vol\tvolume\t-\t-\t1090519040\t1564109824\t57344\t57344\t0\tlz4\t2.35x\toff\t-\t-\t-\n"
 )
 
 
@@ -97,6 +97,7 @@ def test_default_fields():
         "on",
         1.0,
         "off",
+        "on",
         "on",
         "on",
     )

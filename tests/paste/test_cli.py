@@ -90,6 +90,8 @@ def test_check_text_device_errors_warn(tmp_path, capsys):
     assert code == 1
     assert "/tmp/zl/errors/d1 in mirror-0: 70 read errors" in out
     assert "/tmp/zl/errors/d3 in mirror-1: 56 write errors" in out
+    # d2's checksum errors are what the scrub found and repaired: one finding about the scrub.
+    assert "repaired 3.0 KiB on /tmp/zl/errors/d2 (3 checksum errors)" in out
 
 
 @pytest.mark.parametrize(
@@ -150,7 +152,8 @@ def test_check_text_healthy_is_ok_and_reports_unread_lines(tmp_path, capsys):
 
 def test_check_text_old_faulted_paste(tmp_path, capsys):
     code, out, _ = _check(capsys, _write(tmp_path, pastes.FAULTED_227))
-    assert code == 1 and "FAULTED" in out
+    # zpool still says ONLINE, but the 2-way mirror runs on one disk: one more failure loses data.
+    assert code == 2 and "mirror-0 has no redundancy left" in out and "FAULTED" in out
 
 
 def test_check_text_nothing_readable_is_unknown(tmp_path, capsys):

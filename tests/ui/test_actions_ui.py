@@ -177,28 +177,22 @@ async def test_replay_shows_the_plan_and_its_preflight_but_runs_nothing(sessions
         await wait_frame(pilot, lambda f: any(x.check == "deranged_disk" for x in f.findings))
         finding = await open_finding(pilot, "deranged_disk")
         assert "replay: read-only, nothing runs" in text(finding)
-        await press_action(pilot, "offline")
+        # A 2-way mirror: offline is not offered (no redundancy without the disk); replace is.
+        assert "offline" not in [a.action for a in finding.finding.actions]
+        # replace: the new disk may be left empty (in place); the host checks only warn in replay
+        await press_action(pilot, "replace")
+        assert isinstance(app.screen, NewDeviceScreen)
+        await pilot.press("enter")
         screen = await until(pilot, plan_ready)
         shown = text(screen)
-        assert "$ zpool offline deranged /dev/mapper/slowdisk" in shown
-        assert "Pre-flight checks" in shown and "PASS  redundancy kept" in shown
+        assert "$ zpool replace deranged /dev/mapper/slowdisk" in shown
+        assert "Pre-flight checks" in shown and "WARN  target exists" in shown
         assert "Replay: read-only, for training — zdash never runs actions from a recording" in shown
         assert not screen.query_one(Input).display and "Type" not in shown
         await pilot.press("y", "enter", *"slowdisk", "enter", "y")
         await pilot.pause(0.2)
         assert app.screen is screen and screen.outcome is None and not screen.running
         assert audit.read() == []
-        # replace: the new disk may be left empty (in place); the host checks only warn in replay
-        await pilot.press("escape")
-        await press_action(pilot, "replace")
-        assert isinstance(app.screen, NewDeviceScreen)
-        await pilot.press("enter")
-        screen = await until(pilot, plan_ready)
-        assert "$ zpool replace deranged /dev/mapper/slowdisk" in text(screen)
-        assert "WARN  target exists" in text(screen)
-        await pilot.press("y", "enter")
-        await pilot.pause(0.1)
-        assert screen.outcome is None and audit.read() == []
 
 
 async def test_audit_log_records_every_run(tmp_path):
@@ -206,7 +200,7 @@ async def test_audit_log_records_every_run(tmp_path):
     app, audit = live_app(tmp_path, runner)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_frame(pilot)
-        await open_finding(pilot, "health")
+        await open_finding(pilot, "scan")  # "no scrub on record": start one
         await press_action(pilot, "scrub")
         screen = await until(pilot, plan_ready)
         assert "Press y to run it" in text(screen) and not screen.query_one(Input).display
@@ -221,7 +215,9 @@ async def test_audit_log_records_every_run(tmp_path):
             snap(two_way(states=("ONLINE", "FAULTED"), scans=(scan("scrub", "scanning", pct_done=42.0),)))
         )
         await until(pilot, lambda s: "scrub scanning, 42.0% done" in text(s))
-        await pilot.press("escape")
+        await pilot.press("escape", "escape", "escape")
+        await pilot.pause()
+        await open_finding(pilot, "health")  # sdb FAULTED: clear it
         await press_action(pilot, "clear")
         screen = await until(pilot, plan_ready)
         await pilot.press("y")
@@ -252,7 +248,7 @@ async def test_wall_mode_opens_no_plan(sessions, tmp_path):
         app.push_screen(FindingScreen(finding))
         await pilot.pause()
         shown = text(app.screen)
-        assert "$ zpool offline deranged /dev/mapper/slowdisk" in shown
+        assert "$ zpool replace deranged /dev/mapper/slowdisk" in shown
         assert "Press its number" not in shown and "1 plan" not in shown
         assert not any(
             b.enabled and b.binding.action.startswith("plan") for b in app.screen.active_bindings.values()

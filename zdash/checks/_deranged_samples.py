@@ -1,4 +1,8 @@
-"""One sample's verdict per leaf for the deranged_disk check: is it slow against its peers?"""
+"""One sample's verdict per leaf for the deranged_disk check: is it slow against its peers?
+
+A sample is evidence only when the leaf itself did I/O: an idle pool (between bursts, at night)
+says nothing about a disk's speed, so its verdict is None, neither slow nor normal, and the
+check's run of evidence carries on across the gap."""
 
 from __future__ import annotations
 
@@ -15,6 +19,24 @@ MEASURABLE_STATES = ("ONLINE", "DEGRADED")
 UTIL, READ_WAIT, WRITE_WAIT, BYTES = range(4)
 
 
+# Below these a leaf did no measurable work this sample (a healthy idle disk shows 0-2 % util).
+BUSY_OPS = 1.0  # operations per second, zpool iostat
+BUSY_UTIL = 5.0  # %util, /proc/diskstats
+
+
+def busy(v: Vdev) -> bool:
+    """Did the leaf do I/O in this sample (by zpool's count or the kernel's)?"""
+    io, disk = v.io, v.disk
+    if io is not None and io.read_ops + io.write_ops >= BUSY_OPS:
+        return True
+    if disk is not None:
+        if disk.util_pct is not None and disk.util_pct >= BUSY_UTIL:
+            return True
+        if (disk.reads_per_s or 0.0) + (disk.writes_per_s or 0.0) >= BUSY_OPS:
+            return True
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class LeafSample:
     util: float | None
@@ -24,6 +46,7 @@ class LeafSample:
     peer_util: float | None  # the reference it was judged against (median)
     peer_read_wait: float | None
     peer_write_wait: float | None
+    peer_bytes: float | None  # median bytes/s of the peers it was compared with
     peers: tuple[str, ...]  # labels of the leaves it was compared with
     peer_keys: tuple[str, ...]
     slow: bool | None  # None: nothing comparable in this sample
@@ -90,7 +113,7 @@ def _judge(
     vdev_peers: list[Vdev],
     pool_others: list[Vdev],
     pool_sorted: list[list[float]],
-    metrics: dict[int, tuple],
+    metrics: dict[int, tuple[float | None, float | None, float | None, float | None]],
     cfg: CheckConfig,
 ) -> LeafSample:
     mine = metrics[id(leaf)]
@@ -127,6 +150,8 @@ def _judge(
         verdicts.append(slow)
         if slow and not why:
             why = f"{name} {fmt(value)} vs {fmt(ref)} on its peers"
+    if not busy(leaf):
+        verdicts = []  # no I/O of its own: no evidence either way
     return LeafSample(
         util=mine[UTIL],
         read_wait=mine[READ_WAIT],
@@ -135,6 +160,7 @@ def _judge(
         peer_util=refs[0],
         peer_read_wait=refs[1],
         peer_write_wait=refs[2],
+        peer_bytes=median_or_none(metrics[id(p)][BYTES] for p in used_peers),
         peers=tuple(p.label for p in used_peers),
         peer_keys=tuple(p.key for p in used_peers),
         slow=any(verdicts) if verdicts else None,

@@ -3,9 +3,11 @@ space, so writes fail before CAP reaches 100 %), and time-to-full from the recen
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 
-from zdash.checks._common import act, linear_slope, pool_series
+from zdash.checks import tracker
+from zdash.checks._common import act, linear_slope
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_bytes, fmt_duration, fmt_pct, fmt_rate
@@ -35,10 +37,55 @@ def _level(pct: float | None, warn: float, crit: float) -> Severity | None:
     return Severity.CRITICAL if pct >= crit else Severity.WARNING if pct >= warn else None
 
 
+def headroom(snap: Snapshot, pool: Pool) -> tuple[float | None, str]:
+    """Bytes still writable in the pool, and what that figure comes from. The root dataset's
+    `avail` is the truth (slop, reservations, raidz parity all applied); without it, pool free
+    minus slop space approximates it from the raw pool numbers."""
+    root = next((d for d in snap.datasets if d.name == pool.name and d.avail is not None), None)
+    if root is not None and root.avail is not None:
+        return float(root.avail), "avail"
+    if pool.size and pool.alloc is not None:
+        free = pool.free if pool.free is not None else pool.size - pool.alloc
+        return float(free - slop_space(pool.size)), "free"
+    return None, ""
+
+
+class Tracker(tracker.Tracker):
+    """Keeps, per pool, the writable headroom over the last `fill_trend_window_s` for the trend."""
+
+    def __init__(self, cfg: CheckConfig) -> None:
+        super().__init__(cfg)
+        self._points: dict[str, tuple[str, deque[tuple[float, float]]]] = {}
+
+    def observe(self, snap: Snapshot) -> None:
+        for pool in snap.pools:
+            room, basis = headroom(snap, pool)
+            if room is None:
+                continue
+            kind, points = self._points.get(pool.name, (basis, deque()))
+            if kind != basis:
+                points = deque()  # the figure changed meaning (datasets came or went): start over
+            points.append((snap.time, room))
+            while points and snap.time - points[0][0] > self.cfg.fill_trend_window_s:
+                points.popleft()
+            self._points[pool.name] = (basis, points)
+        for gone in set(self._points) - {p.name for p in snap.pools}:
+            del self._points[gone]
+
+    def findings(self, snap: Snapshot) -> list[Finding]:
+        return _findings(snap, self._points, self.cfg)
+
+
 def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
+    return tracker.fold(Tracker, history, cfg)
+
+
+def _findings(
+    snap: Snapshot, trend: dict[str, tuple[str, deque[tuple[float, float]]]], cfg: CheckConfig
+) -> list[Finding]:
     out: list[Finding] = []
-    for pool in history[-1].pools:
-        pool_level = _pool_finding(pool, history, cfg, out)
+    for pool in snap.pools:
+        pool_level = _pool_finding(pool, snap, trend.get(pool.name), cfg, out)
         data = [v for v in pool.top_level if v.vclass in DATA_CLASSES]
         if len(data) < 2:
             continue  # one vdev: the pool finding already says it all
@@ -81,13 +128,18 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
 
 
 def _pool_finding(
-    pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig, out: list[Finding]
+    pool: Pool,
+    snap: Snapshot,
+    trend: tuple[str, deque[tuple[float, float]]] | None,
+    cfg: CheckConfig,
+    out: list[Finding],
 ) -> Severity | None:
     pct = pool.fill_pct
     level = _level(pct, cfg.capacity_pool_warn_pct, cfg.capacity_pool_crit_pct)
-    headroom, rate, span = _headroom_and_rate(pool, history, cfg)
-    full = headroom is not None and headroom <= 0
-    ttf = headroom / rate if rate and headroom is not None and headroom > 0 else None
+    room, _basis = headroom(snap, pool)
+    rate, span = _shrink_rate(trend[1] if trend else (), cfg)
+    full = room is not None and room <= 0
+    ttf = room / rate if rate and room is not None and room > 0 else None
     soon = ttf is not None and ttf < cfg.fill_warn_hours * 3600
     if full:
         level = Severity.CRITICAL
@@ -107,7 +159,7 @@ def _pool_finding(
         ("Capacity", fmt_pct(pct)),
         ("Allocated", fmt_bytes(pool.alloc)),
         ("Size", fmt_bytes(pool.size)),
-        ("Writable headroom", fmt_bytes(None if headroom is None else max(headroom, 0))),
+        ("Writable headroom", fmt_bytes(None if room is None else max(room, 0))),
     ]
     if pool.frag_pct is not None:
         evidence.append(("Fragmentation", f"{pool.frag_pct} %"))
@@ -150,26 +202,11 @@ def _pool_finding(
     return level
 
 
-def _headroom_and_rate(
-    pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig
-) -> tuple[float | None, float | None, float]:
-    """Bytes still writable, and how fast that shrinks (None unless a real, positive trend).
-    The root dataset's `avail` is the truth (slop, reservations, raidz parity all applied);
-    without datasets, pool free minus slop approximates it from the raw pool numbers."""
-    avail = [
-        (s.time, d.avail) for s in history for d in s.datasets if d.name == pool.name and d.avail is not None
-    ]
-    if avail and avail[-1][0] == history[-1].time:
-        headroom, points, sign = float(avail[-1][1]), avail, -1.0
-    elif pool.size and pool.alloc is not None:
-        free = pool.free if pool.free is not None else pool.size - pool.alloc
-        headroom, sign = float(free - slop_space(pool.size)), 1.0
-        points = [(t, p.alloc) for t, p in pool_series(history, pool.name) if p.alloc is not None]
-    else:
-        return None, None, 0.0
+def _shrink_rate(points: Sequence[tuple[float, float]], cfg: CheckConfig) -> tuple[float | None, float]:
+    """How fast the headroom shrinks (bytes/s), None unless a real, positive trend; and the
+    span of time it was measured over."""
     span = points[-1][0] - points[0][0] if points else 0.0
     if len(points) < cfg.fill_trend_min_samples or span < cfg.fill_trend_min_span_s:
-        return headroom, None, span
-    slope = linear_slope([(t, float(y)) for t, y in points])
-    rate = sign * slope if slope is not None else None
-    return headroom, (rate if rate and rate > 0 else None), span
+        return None, span
+    slope = linear_slope(list(points))
+    return (-slope if slope is not None and slope < 0 else None), span

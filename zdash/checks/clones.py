@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zdash.checks import tracker
 from zdash.checks._common import act
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
@@ -43,6 +44,7 @@ def destroyed_with(snapshot: str, graph: dict[str, set[str]], names: Sequence[st
 
 
 def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
+    """Judged on the newest snapshot alone: nothing here changes from one second to the next."""
     datasets = history[-1].datasets
     by_name = {d.name: d for d in datasets}
     names = sorted(by_name)
@@ -131,3 +133,8 @@ def _diverged(d: Dataset, by_name: dict[str, Dataset], cfg: CheckConfig) -> Find
         ),
         actions=(act(f"Promote {d.name}", "promote", "zfs", "promote", d.name),),
     )
+
+
+class Tracker(tracker.Tracker):
+    def findings(self, snap: Snapshot) -> list[Finding]:
+        return check([snap], self.cfg)

@@ -1,25 +1,39 @@
 """Deranged disk: one leaf far slower than its peers while doing the same work or less.
 
-Per sample, a leaf is *slow* when its %util or its disk_wait latency is >= ratio x the median of
-its vdev peers (a leaf with no measured peers: the pool's other leaves of its class) AND >= ratio
-x the pool's other leaves, AND above an absolute floor. Samples where nothing can be compared
-(idle, latency None, no disk data) neither count nor break the run. The finding needs
-`sustain` such samples in a row, and the leaf's bytes over the window must be no more than
-`tolerance` x its peers' (a disk that is busier because it does more work is not sick).
-ZFS's own verdicts are folded in: a growing SLOW counter, a leaf ZED has DEGRADED (or FAULTED
-with slow I/Os on record; a plain FAULTED disk is out of service and left to the health check).
+Per sample (zdash.checks._deranged_samples), a leaf is *slow* when its %util or its disk_wait
+is >= ratio x its vdev peers' median AND >= ratio x the pool's other leaves' AND above an
+absolute floor; a sample in which the leaf did no I/O is no evidence either way (an idle pool
+says nothing about a disk's speed). The check keeps, per leaf, the verdicts of its last
+`lookback` busy samples:
+
+- raised when at least `sustain` of them were slow (and the leaf moved no more than
+  `tolerance` x its peers' bytes over them: a disk that is busier because it does more work is
+  not sick);
+- once raised, held while the disk is slow whenever it is busy, through any idle gap;
+- cleared after `clear` busy samples in a row measured normal.
+
+It says when it began, how many busy samples were slow, when the disk was last seen slow, what
+it costs the pool (throughput and latency before the onset vs since; the leaf's total_wait vs
+disk_wait: queueing inside ZFS vs the device itself). ZFS's own verdicts join it: a SLOW count
+that grows, a leaf ZED marked DEGRADED (or FAULTED with slow I/Os on record). Advice follows the
+redundancy the vdev has left, in the order an expert works: look, then offline (only where the
+vdev keeps redundancy without it) or replace while it still serves.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from zdash.checks._common import act, leaves_with_top, median_or_none, parents, pool_series
+from zdash.checks import tracker
+from zdash.checks._common import act, leaves_with_top, parents
 from zdash.checks._deranged_samples import LeafSample, sample_pool
-from zdash.checks.finding import Finding, Severity
+from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
-from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate
-from zdash.model import Pool, Snapshot, Vdev
+from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate, fmt_time
+from zdash.model import IoStats, Pool, Snapshot, Vdev
+from zdash.redundancy import margin
 
 ID = "deranged_disk"
 
@@ -31,152 +45,259 @@ WHY = (
     "already on it, and every transaction group sync that touches it, still wait for it: one "
     "sick disk drags the whole pool. "
 )
+LOOK = (
+    "Look before acting: `smartctl -a` on it (pending and reallocated sectors, CRC errors, "
+    "command timeouts), the kernel log (`dmesg`, `journalctl -k`) for link resets and "
+    "timeouts, then its cable, backplane slot and HBA port. "
+)
+
+
+@dataclass
+class _PoolIo:
+    """Pool throughput and latency: a running mean while nothing is slow (the baseline), and
+    sums since a finding's onset (the cost)."""
+
+    base_bytes: float | None = None
+    base_wait: float | None = None
+    since_bytes: float = 0.0
+    since_wait: float = 0.0
+    since_n: int = 0
+
+
+@dataclass
+class _Leaf:
+    verdicts: deque[tuple[float, bool]] = field(default_factory=deque)  # (time, slow), busy samples only
+    bytes_pairs: deque[tuple[float, float]] = field(default_factory=deque)  # (mine, peers' median)
+    raised: bool = False
+    onset: float | None = None
+    last_slow: float | None = None
+    slow_busy: int = 0  # since the onset
+    busy: int = 0
+    normal_run: int = 0
+    last_slow_sample: LeafSample | None = None
+    first_slow_ios: int | None = None
+
+
+def _bytes(io: IoStats | None) -> float | None:
+    return None if io is None else io.read_bytes + io.write_bytes
+
+
+def _wait(io: IoStats | None) -> float | None:
+    if io is None:
+        return None
+    waits = [w for w in (io.total_wait_read, io.total_wait_write) if w]
+    return max(waits) if waits else None
+
+
+class Tracker(tracker.Tracker):
+    def __init__(self, cfg: CheckConfig) -> None:
+        super().__init__(cfg)
+        self._leaves: dict[tuple[str, str], _Leaf] = {}
+        self._pool_io: dict[str, _PoolIo] = {}
+        self._samples: dict[str, dict[str, LeafSample]] = {}
+
+    def observe(self, snap: Snapshot) -> None:
+        cfg = self.cfg
+        seen: set[tuple[str, str]] = set()
+        for pool in snap.pools:
+            samples = sample_pool(pool, cfg)
+            self._samples[pool.name] = samples
+            any_raised = any_slow = False
+            up = parents(pool.root)
+            for _top, leaf in leaves_with_top(pool):
+                key = (pool.name, leaf.key)
+                seen.add(key)
+                st = self._leaves.setdefault(key, _Leaf())
+                if leaf.slow_ios is not None and (
+                    st.first_slow_ios is None or leaf.slow_ios < st.first_slow_ios
+                ):
+                    st.first_slow_ios = leaf.slow_ios  # first seen, or reset by `zpool clear`
+                s = samples.get(leaf.key)
+                if resilver_target(pool, leaf, up.get(id(leaf))) or s is None or s.slow is None:
+                    any_raised |= st.raised
+                    continue  # no evidence this sample (idle, unmeasurable, being rebuilt)
+                self._judge(st, s, snap.time)
+                any_raised |= st.raised
+                any_slow |= bool(s.slow)
+            self._pool_cost(pool, any_raised, any_slow)
+        for gone in set(self._leaves) - seen:
+            del self._leaves[gone]
+
+    def _judge(self, st: _Leaf, s: LeafSample, now: float) -> None:
+        cfg = self.cfg
+        st.verdicts.append((now, bool(s.slow)))
+        while len(st.verdicts) > cfg.deranged_lookback_samples:
+            st.verdicts.popleft()
+        if s.bytes is not None:
+            st.bytes_pairs.append((s.bytes, s.peer_bytes if s.peer_bytes is not None else s.bytes))
+            while len(st.bytes_pairs) > cfg.deranged_lookback_samples:
+                st.bytes_pairs.popleft()
+        if s.slow:
+            st.last_slow, st.last_slow_sample, st.normal_run = now, s, 0
+        else:
+            st.normal_run += 1
+        if st.raised:
+            st.busy += 1
+            st.slow_busy += bool(s.slow)
+            if st.normal_run >= cfg.deranged_clear_samples:
+                st.raised, st.onset = False, None
+        else:
+            slow_times = [t for t, slow in st.verdicts if slow]
+            if len(slow_times) >= cfg.deranged_sustain_samples and s.slow and self._throughput_ok(st):
+                st.raised, st.onset = True, slow_times[0]  # it began with the first slow sample
+                st.busy = sum(1 for t, _ in st.verdicts if t >= st.onset)
+                st.slow_busy = len(slow_times)
+
+    def _throughput_ok(self, st: _Leaf) -> bool:
+        if not st.bytes_pairs:
+            return True  # nothing says it does more work: latency/util alone decide
+        mine = sum(m for m, _ in st.bytes_pairs) / len(st.bytes_pairs)
+        theirs = sum(p for _, p in st.bytes_pairs) / len(st.bytes_pairs)
+        return theirs <= 0 or mine <= self.cfg.deranged_throughput_tolerance * theirs
+
+    def _pool_cost(self, pool: Pool, raised: bool, slow: bool) -> None:
+        """A sample with a slow leaf counts towards the cost (from the first slow sample, before
+        the finding is raised); one with none, while nothing is raised, towards the baseline."""
+        io = pool.root.io
+        b, w = _bytes(io), _wait(io)
+        st = self._pool_io.setdefault(pool.name, _PoolIo())
+        if b is None or b <= 0:
+            return  # idle: neither a baseline nor a cost
+        if raised or slow:
+            st.since_bytes += b
+            st.since_wait += w or 0.0
+            st.since_n += 1
+        else:
+            alpha = 0.1  # about the last ten busy samples
+            st.base_bytes = b if st.base_bytes is None else (1 - alpha) * st.base_bytes + alpha * b
+            if w is not None:
+                st.base_wait = w if st.base_wait is None else (1 - alpha) * st.base_wait + alpha * w
+            st.since_bytes = st.since_wait = 0.0
+            st.since_n = 0
+
+    def findings(self, snap: Snapshot) -> list[Finding]:
+        out: list[Finding] = []
+        for pool in snap.pools:
+            up = parents(pool.root)
+            for top, leaf in leaves_with_top(pool):
+                st = self._leaves.get((pool.name, leaf.key))
+                if st is not None and (f := self._finding(pool, top, leaf, up.get(id(leaf)), st)) is not None:
+                    out.append(f)
+        return out
+
+    def _finding(self, pool: Pool, top: Vdev, leaf: Vdev, parent: Vdev | None, st: _Leaf) -> Finding | None:
+        reasons: list[str] = []
+        evidence: list[tuple[str, str]] = []
+        if st.raised and st.last_slow_sample is not None:
+            s = st.last_slow_sample
+            reasons.append(s.why_slow)
+            evidence += [
+                ("Since", f"{fmt_time(st.onset)}"),
+                ("Slow samples", f"{st.slow_busy} of {st.busy} busy samples (idle ones are no evidence)"),
+                ("Last seen slow", fmt_time(st.last_slow)),
+                ("%util", f"{fmt_pct(s.util)} vs peers {fmt_pct(s.peer_util)}"),
+                ("Disk wait read", f"{fmt_ms(s.read_wait)} vs peers {fmt_ms(s.peer_read_wait)}"),
+                ("Disk wait write", f"{fmt_ms(s.write_wait)} vs peers {fmt_ms(s.peer_write_wait)}"),
+                ("Throughput", f"{fmt_rate(s.bytes)} vs peers {fmt_rate(s.peer_bytes)}"),
+                ("Compared with", fmt_list(list(s.peers))),
+            ]
+            evidence += self._cost(pool, leaf)
+        slow_now = leaf.slow_ios or 0
+        slow_growth = max(slow_now - (st.first_slow_ios if st.first_slow_ios is not None else slow_now), 0)
+        if slow_growth:
+            reasons.append(f"ZFS counted {slow_growth} new slow I/Os")
+        if leaf.state == "DEGRADED" or (leaf.state == "FAULTED" and (reasons or slow_now)):
+            reasons.append(f"ZFS marked it {leaf.state}" + (f" ({leaf.aux})" if leaf.aux else ""))
+            evidence.append(("State", leaf.state))
+        if not reasons:
+            return None
+        if slow_now:
+            evidence.append(
+                ("Slow I/Os (SLOW)", f"{slow_now}" + (f" (+{slow_growth})" if slow_growth else ""))
+            )
+        return Finding(
+            ID,
+            Severity.WARNING,
+            pool.name,
+            leaf.label,
+            "leaf",
+            title=f"{leaf.label} is dragging {top.name}: {reasons[0]}",
+            why=WHY + "Evidence: " + "; ".join(reasons) + ". " + _advice(pool, top, leaf),
+            evidence=tuple(evidence),
+            actions=_actions(pool, top, leaf),
+        )
+
+    def _cost(self, pool: Pool, leaf: Vdev) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        st = self._pool_io.get(pool.name)
+        if st is not None and st.base_bytes is not None and st.since_n:
+            since_b = st.since_bytes / st.since_n
+            out.append(
+                (
+                    "Pool throughput",
+                    f"{fmt_rate(since_b)} since the onset vs {fmt_rate(st.base_bytes)} before",
+                )
+            )
+            if st.base_wait and st.since_wait:
+                out.append(
+                    (
+                        "Pool wait",
+                        f"{fmt_ms(st.since_wait / st.since_n)} since vs {fmt_ms(st.base_wait)} before",
+                    )
+                )
+        io = leaf.io
+        if io is not None:
+            total = _wait(io)
+            disk = max((w for w in (io.disk_wait_read, io.disk_wait_write) if w), default=None)
+            if total is not None and disk is not None:
+                where = (
+                    "mostly queueing inside ZFS behind the device"
+                    if total > 2 * disk
+                    else "mostly the device itself"
+                )
+                out.append(("Total vs disk wait", f"{fmt_ms(total)} vs {fmt_ms(disk)}: {where}"))
+        return out
 
 
 def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
-    out: list[Finding] = []
-    for pool in history[-1].pools:
-        series = pool_series(history, pool.name)
-        window = [sample_pool(p, cfg) for _, p in series[-cfg.deranged_lookback_samples :]]
-        first_slow = _first_slow_counts(series)
-        up = parents(pool.root)
-        for top, leaf in leaves_with_top(pool):
-            f = _leaf_finding(pool, top, leaf, up.get(id(leaf)), window, first_slow, cfg)
-            if f is not None:
-                out.append(f)
-    return out
-
-
-def _leaf_finding(
-    pool: Pool,
-    top: Vdev,
-    leaf: Vdev,
-    parent: Vdev | None,
-    window: list[dict[str, LeafSample]],
-    first_slow: dict[str, int],
-    cfg: CheckConfig,
-) -> Finding | None:
-    key = leaf.key
-    severity, reasons, evidence = Severity.WARNING, [], []  # every reason below is a warning
-    run = [] if resilver_target(pool, leaf, parent) else _sustained_run(key, window)
-    if run and len(run) >= cfg.deranged_sustain_samples and _throughput_ok(key, window, cfg):
-        last = run[0]
-        reasons.append(f"{last.why_slow}, {len(run)} measured samples in a row")
-        evidence += [
-            ("Slow samples", f"{len(run)} in a row (needs {cfg.deranged_sustain_samples})"),
-            ("%util", f"{fmt_pct(last.util)} vs peers {fmt_pct(last.peer_util)}"),
-            ("Disk wait read", f"{fmt_ms(last.read_wait)} vs peers {fmt_ms(last.peer_read_wait)}"),
-            ("Disk wait write", f"{fmt_ms(last.write_wait)} vs peers {fmt_ms(last.peer_write_wait)}"),
-            (
-                "Throughput (window mean)",
-                f"{fmt_rate(_mean_bytes(key, window))} vs peers {fmt_rate(_peer_mean_bytes(key, window))}",
-            ),
-            ("Compared with", fmt_list(last.peers)),
-        ]
-    # Only a *growing* SLOW count is a verdict: a static one is history until `zpool clear`,
-    # and healthy peers of a sick disk can pick up a few while queued behind it.
-    slow_now = leaf.slow_ios or 0
-    slow_growth = max(slow_now - first_slow.get(key, slow_now), 0)  # a `zpool clear` resets it
-    if slow_growth:
-        reasons.append(f"ZFS counted {slow_growth} new slow I/Os")
-    # ZED's verdict: DEGRADED means "still in service but failing" (checksum or slow-I/O counts),
-    # so it still drags its vdev. FAULTED is out of service: it drags nothing any more and the
-    # health check reports it, unless slow I/Os show it was faulted for being slow.
-    if leaf.state == "DEGRADED" or (leaf.state == "FAULTED" and (reasons or slow_now)):
-        reasons.append(f"ZFS marked it {leaf.state}" + (f" ({leaf.aux})" if leaf.aux else ""))
-        evidence.append(("State", leaf.state))
-    if not reasons:
-        return None
-    if slow_now:
-        evidence.append(("Slow I/Os (SLOW)", f"{slow_now}" + (f" (+{slow_growth})" if slow_growth else "")))
-    return Finding(
-        ID,
-        severity,
-        pool.name,
-        leaf.label,
-        "leaf",
-        title=f"{leaf.label} is dragging {top.name}: {reasons[0]}",
-        why=WHY + "Evidence: " + "; ".join(reasons) + ". " + _advice(leaf, parent),
-        evidence=tuple(evidence),
-        actions=_actions(pool, leaf, parent),
-    )
+    return tracker.fold(Tracker, history, cfg)
 
 
 def resilver_target(pool: Pool, leaf: Vdev, parent: Vdev | None) -> bool:
-    """A disk being resilvered onto absorbs the rebuild's writes at full speed while its peers
-    only read: it is the busiest disk of the vdev by design, not a sick one. Its own latency is
-    judged again once the resilver ends (ZFS's SLOW counter still counts meanwhile)."""
+    """A disk a resilver is writing onto is the busiest of its vdev by design, not sick."""
     resilvering = any(s.function == "resilver" and s.state == "scanning" for s in pool.scans)
     return resilvering and (
         (parent is not None and parent.kind in ("replacing", "spare")) or "resilvering" in (leaf.aux or "")
     )
 
 
-def _sustained_run(key: str, window: list[dict[str, LeafSample]]) -> list[LeafSample]:
-    """Slow samples from the newest backwards, skipping unmeasurable ones, up to the first normal."""
-    run: list[LeafSample] = []
-    for sample in reversed(window):
-        s = sample.get(key)
-        if s is None or s.slow is None:
-            continue
-        if not s.slow:
-            break
-        run.append(s)
-    return run
-
-
-def _mean_bytes(key: str, window: list[dict[str, LeafSample]]) -> float | None:
-    values = [w[key].bytes for w in window if key in w and w[key].bytes is not None]
-    return sum(values) / len(values) if values else None
-
-
-def _peer_mean_bytes(key: str, window: list[dict[str, LeafSample]]) -> float | None:
-    peers = {p for w in window if key in w for p in w[key].peer_keys}
-    return median_or_none(_mean_bytes(p, window) for p in peers)
-
-
-def _throughput_ok(key: str, window: list[dict[str, LeafSample]], cfg: CheckConfig) -> bool:
-    mine, theirs = _mean_bytes(key, window), _peer_mean_bytes(key, window)
-    if mine is None or theirs is None:
-        return True  # nothing says it does more work; latency/util alone decide
-    return mine <= cfg.deranged_throughput_tolerance * theirs
-
-
-def _first_slow_counts(series: list[tuple[float, Pool]]) -> dict[str, int]:
-    """Each leaf's SLOW count in the oldest sample that has one."""
-    first: dict[str, int] = {}
-    for _, p in series:
-        for v in p.leaves():
-            if v.slow_ios is not None:
-                first.setdefault(v.key, v.slow_ios)
-    return first
-
-
-def _redundant_without(leaf: Vdev, parent: Vdev | None) -> bool:
-    """Could the vdev lose this leaf and keep serving? (zpool offline refuses otherwise.)"""
-    if parent is None or parent.kind == "root" or not parent.kind.startswith(("mirror", "raidz", "draid")):
-        return False
-    others = [c for c in parent.children if c is not leaf]
-    return bool(others) and all(c.state == "ONLINE" for c in others)
-
-
-def _advice(leaf: Vdev, parent: Vdev | None) -> str:
+def _advice(pool: Pool, top: Vdev, leaf: Vdev) -> str:
     if leaf.state == "FAULTED":
         return "ZFS has already stopped using it; replace it."
-    if _redundant_without(leaf, parent):
+    after = margin(top, without=leaf)
+    if after.left >= 1:
         return (
-            "Offlining it lets its vdev run at the speed of the healthy members (without this "
-            "copy, so less redundancy) until it is replaced."
+            LOOK + f"Then offline it: {top.name} keeps running at the speed of its healthy members and "
+            f"can still lose {after.left} more disk{'s' if after.left > 1 else ''} while it is out; "
+            "replace it once you have a new disk."
         )
-    return "Its vdev has no spare redundancy without it, so replace it rather than offline it."
+    if after.left == 0:
+        return (
+            LOOK + f"Do not offline it: {top.name} would be left with no redundancy at all. Replace it "
+            "while it is still online: `zpool replace` keeps it serving until the new disk is "
+            "resilvered."
+        )
+    return LOOK + f"{top.name} cannot do without it: replace it while it is still online."
 
 
-def _actions(pool: Pool, leaf: Vdev, parent: Vdev | None) -> tuple:
+def _actions(pool: Pool, top: Vdev, leaf: Vdev) -> tuple[SuggestedAction, ...]:
     actions = []
-    if leaf.state != "FAULTED" and _redundant_without(leaf, parent):
+    if leaf.kind != "file":
+        actions.append(act(f"Look at {leaf.label}'s SMART data", None, "smartctl", "-a", leaf.label))
+    if leaf.state != "FAULTED" and margin(top, without=leaf).left >= 1:
         actions.append(
             act(
-                f"Offline {leaf.label} (vdev keeps running on its peers)",
+                f"Offline {leaf.label} ({top.name} keeps running on its peers)",
                 "offline",
                 "zpool",
                 "offline",

@@ -8,9 +8,18 @@ from enum import IntEnum
 
 
 class Severity(IntEnum):
+    """Ordered worst last. UNKNOWN is "zdash cannot see": worse than a warning (the pool may be
+    failing unseen), less than a known critical fault. `zdash check` exits 0/1/3/2 for them."""
+
     INFO = 0
     WARNING = 1
-    CRITICAL = 2
+    UNKNOWN = 2
+    CRITICAL = 3
+
+    @property
+    def exit_code(self) -> int:
+        """The Nagios plugin exit code of a check whose worst finding has this severity."""
+        return {Severity.INFO: 0, Severity.WARNING: 1, Severity.UNKNOWN: 3, Severity.CRITICAL: 2}[self]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,200 +1,594 @@
-"""Health: pool and vdev states, error counters (and whether they are still climbing), and
-permanent data errors. One finding for the pool, one per vdev or leaf that has a problem."""
+"""Health: what the pool can still survive, and what its error counters say.
+
+One fault, one finding:
+- a pool that cannot serve its data (FAULTED, UNAVAIL, SUSPENDED) or has permanent data errors;
+- per top-level vdev whose redundancy is reduced (zdash.redundancy): CRITICAL when it has
+  nothing left to lose (a 2-way mirror on one side, a raidz1 missing a member) naming the disks
+  it now runs on, WARNING when reduced but not gone ("raidz2-0 can lose 1 more disk"), with
+  the devices that are missing or rebuilding;
+- a hot spare standing in (once the vdev is whole again on it), a hot spare that is unusable;
+- error counters on devices that are in service. Counts that grew while a scrub ran belong to
+  the scrub: one finding for the pool ("the scrub finished at T and repaired X on DEV"),
+  WARNING unless data was lost. Counts that grow outside a scrub mean a device failing now:
+  CRITICAL until `zpool clear` resets them. Growth is judged on counter deltas since zdash
+  started watching, whatever the charts' window.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from zdash.checks._common import act, find_by_key, parents
-from zdash.checks.finding import Finding, Severity
+from zdash.checks import tracker
+from zdash.checks._common import act
+from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
-from zdash.fmt import fmt_duration, fmt_list, plural
-from zdash.model import BAD_STATES, Pool, Snapshot, Vdev
+from zdash.fmt import fmt_bytes, fmt_list, fmt_time, plural
+from zdash.model import Pool, Scan, Snapshot, Vdev
+from zdash.redundancy import Margin, margins, rebuilding
 
 ID = "health"
 
-POOL_CRITICAL_STATES = {"FAULTED", "UNAVAIL", "SUSPENDED"}
-LOST_STATES = {"FAULTED", "UNAVAIL"}
+POOL_DOWN = {"FAULTED", "UNAVAIL", "SUSPENDED"}
+OUT_OF_SERVICE = {"OFFLINE", "FAULTED", "UNAVAIL", "REMOVED", "DEGRADED"}
 
 STATE_WHY = {
-    "OFFLINE": "An administrator took it offline: its vdev runs without this copy until it is "
-    "onlined (a short resilver catches it up) or replaced.",
-    "FAULTED": "ZFS stopped using it after too many errors. Its vdev runs on the remaining "
-    "redundancy; replace it, or clear it if the cause was transient.",
-    "DEGRADED": "ZFS flagged it after too many checksum or slow I/O errors but still uses it.",
-    "UNAVAIL": "The device cannot be opened (missing, unplugged, renamed). If it comes back, "
-    "online it; otherwise replace it.",
-    "REMOVED": "The device was removed while the system was running. Reattach and online it, or replace it.",
+    "OFFLINE": "taken offline by an administrator",
+    "FAULTED": "faulted by ZFS after too many errors",
+    "DEGRADED": "still read by ZFS but marked DEGRADED after too many checksum or slow-I/O errors",
+    "UNAVAIL": "cannot be opened (missing, unplugged or renamed)",
+    "REMOVED": "removed while the system was running",
 }
+LOOK = (
+    "Look at the disk first: `smartctl -a` (reallocated and pending sectors, CRC errors), the "
+    "kernel log (`dmesg`, `journalctl -k`) for resets and timeouts, then cabling and the HBA."
+)
+
+Counts = tuple[int, int, int]
+
+
+def _counts(v: Vdev) -> Counts:
+    return (v.read_errors, v.write_errors, v.checksum_errors)
+
+
+def _describe_counts(c: Counts) -> str:
+    return ", ".join(plural(n, f"{kind} error") for kind, n in zip(("read", "write", "checksum"), c) if n)
+
+
+@dataclass
+class _Leaf:
+    """What zdash has seen of one device's error counters since it started watching."""
+
+    last: Counts = (0, 0, 0)
+    during_scrub: int = 0  # errors added while a scrub was running
+    outside_scrub: int = 0  # errors added at any other time: the device is failing now
+    last_growth: float | None = None
+
+
+@dataclass
+class _Pool:
+    leaves: dict[str, _Leaf] = field(default_factory=dict)
+    seen_at: float | None = None  # when the counters last observed were read by zpool status
+
+
+def _scrub_between(pool: Pool, since: float | None, until: float) -> bool:
+    """Did a scrub run at any time between two readings of the counters? A small pool's scrub
+    can start and finish between two `zpool status` runs; its start and end times say so."""
+    lo = since if since is not None else until
+    for s in pool.scans:
+        if s.function not in ("scrub", "errorscrub") or s.start_time is None:
+            continue
+        if s.state == "scanning":
+            return True
+        end = s.end_time if s.end_time is not None else (s.pause_time or until)
+        if s.start_time <= until + 1 and end >= lo - 1:
+            return True
+    return False
+
+
+def _status_time(snap: Snapshot) -> float:
+    """When the `zpool status` behind this snapshot was read (it runs every few ticks)."""
+    age = next((s.age_s for s in snap.sources if s.key == "status" and s.age_s is not None), 0.0)
+    return snap.time - age
+
+
+class Tracker(tracker.Tracker):
+    def __init__(self, cfg: CheckConfig) -> None:
+        super().__init__(cfg)
+        self._pools: dict[str, _Pool] = {}
+
+    def observe(self, snap: Snapshot) -> None:
+        seen = set()
+        read_at = _status_time(snap)
+        for pool in snap.pools:
+            seen.add(pool.name)
+            state = self._pools.setdefault(pool.name, _Pool())
+            # A count that rose between two readings rose during a scrub if one ran in between.
+            scrubbing = _scrub_between(pool, state.seen_at, read_at)
+            keys = set()
+            for leaf in pool.leaves():
+                keys.add(leaf.key)
+                now = _counts(leaf)
+                known = state.leaves.get(leaf.key)
+                if known is None:
+                    state.leaves[leaf.key] = _Leaf(last=now)
+                    continue
+                if any(n < was for n, was in zip(now, known.last)):
+                    state.leaves[leaf.key] = _Leaf(last=now)  # `zpool clear`: a fresh start
+                    continue
+                grown = sum(now) - sum(known.last)
+                if grown > 0:
+                    if scrubbing:
+                        known.during_scrub += grown
+                    else:
+                        known.outside_scrub += grown
+                    known.last_growth = snap.time
+                known.last = now
+            for gone in set(state.leaves) - keys:
+                del state.leaves[gone]
+            state.seen_at = read_at
+        for gone in set(self._pools) - seen:
+            del self._pools[gone]
+
+    def findings(self, snap: Snapshot) -> list[Finding]:
+        out: list[Finding] = []
+        for pool in snap.pools:
+            out.extend(self._pool(pool, self._pools.get(pool.name, _Pool())))
+        return out
+
+    def _pool(self, pool: Pool, state: _Pool) -> list[Finding]:
+        out: list[Finding] = []
+        vdev_findings = [f for m in margins(pool) if (f := _redundancy(pool, m)) is not None]
+        covered = {leaf.key for m in margins(pool) if m.reduced for leaf in m.lost + m.degraded}
+        spare_findings = _spares(pool)
+        if (f := _pool_state(pool, explained=bool(vdev_findings or spare_findings))) is not None:
+            out.append(f)
+        if (f := _data_errors(pool)) is not None:
+            out.append(f)
+        out += vdev_findings
+        out += spare_findings
+        out += _cache(pool)
+        out += _errors(pool, state, covered)
+        return out
 
 
 def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
-    now, oldest = history[-1], history[0]
-    window = now.time - oldest.time
-    out: list[Finding] = []
-    for pool in now.pools:
-        if (f := _pool_finding(pool)) is not None:
-            out.append(f)
-        before = oldest.pool(pool.name) if len(history) > 1 else None
-        up = parents(pool.root)
-        out.extend(
-            f
-            for v in pool.root.walk()
-            if v.kind != "root" and (f := _vdev_finding(pool, v, up.get(id(v)), before, window))
-        )
-    return out
+    return tracker.fold(Tracker, history, cfg)
 
 
-def _pool_finding(pool: Pool) -> Finding | None:
-    problems, why, actions = [], [], []
-    evidence = [("State", pool.state)]
-    severity = Severity.INFO
-    if pool.state != "ONLINE":
-        severity = Severity.CRITICAL if pool.state in POOL_CRITICAL_STATES else Severity.WARNING
-        problems.append(pool.state)
-        why.append(
-            {
-                "DEGRADED": "The pool still serves all data, but some redundancy is gone: one more "
-                "failure in the affected vdev can lose data.",
-                "SUSPENDED": "ZFS stopped all I/O to the pool because too many devices failed; "
-                "applications block until the devices return and `zpool clear` resumes it.",
-            }.get(
-                pool.state,
-                "The pool cannot serve all its data: a top-level vdev is missing or "
-                "failed, and the pool needs every one of them.",
-            )
+# --- the pool as a whole ----------------------------------------------------------------------
+
+
+def _zpool_says(pool: Pool) -> list[tuple[str, str]]:
+    return [
+        (label, " ".join(v.split()))
+        for label, v in (("Status", pool.status), ("Action", pool.action), ("See", pool.msgid))
+        if v
+    ]
+
+
+def _pool_state(pool: Pool, explained: bool) -> Finding | None:
+    if pool.state == "ONLINE" or (pool.state == "DEGRADED" and explained):
+        return None
+    actions: tuple[SuggestedAction, ...] = ()
+    if pool.state in POOL_DOWN:
+        severity = Severity.CRITICAL
+        why = {
+            "SUSPENDED": "ZFS stopped all I/O to the pool because too many devices failed: "
+            "applications block until the devices return and `zpool clear` resumes the pool.",
+        }.get(
+            pool.state,
+            "The pool cannot serve all its data: a top-level vdev is missing or failed, "
+            "and ZFS needs every top-level vdev (data is striped across them).",
         )
         if pool.state == "SUSPENDED":
-            actions.append(
-                act("Resume the pool once the devices are back", "clear", "zpool", "clear", pool.name)
+            actions = (
+                act("Resume the pool once the devices are back", "clear", "zpool", "clear", pool.name),
             )
-    if (pool.error_count or 0) > 0 or pool.error_files:
-        severity = Severity.CRITICAL
-        n = pool.error_count or len(pool.error_files)
-        problems.append(plural(n, "permanent data error"))
-        evidence.append(("Data errors", str(n)))
-        if pool.error_files:
-            evidence.append(("Affected", fmt_list(list(pool.error_files))))
-        why.append(
-            "ZFS found blocks it could not repair from any copy: these files (or metadata) "
-            "are damaged. Restore them from backup or delete them, then scrub: the error "
-            "list is only cleared by a scrub that no longer finds the damage."
+    else:
+        severity = Severity.WARNING
+        why = (
+            "zpool reports the pool " + pool.state + " although every vdev zdash can see is whole; "
+            "zpool's own status text (below) says why."
         )
-        actions.append(act("Scrub after restoring the files", "scrub", "zpool", "scrub", pool.name))
-    if not problems:
-        return None
-    for label, value in (("Status", pool.status), ("Action", pool.action), ("See", pool.msgid)):
-        if value:
-            evidence.append((label, " ".join(value.split())))
     return Finding(
         ID,
         severity,
         pool.name,
         pool.name,
         "pool",
-        title=f"{pool.name}: {', '.join(problems)}",
-        why=" ".join(why),
-        evidence=tuple(evidence),
-        actions=tuple(actions),
+        title=f"{pool.name}: {pool.state}",
+        why=why,
+        evidence=(("State", pool.state), *_zpool_says(pool)),
+        actions=actions,
     )
 
 
-def _errors(v: Vdev) -> tuple[int, int, int]:
-    return (v.read_errors, v.write_errors, v.checksum_errors)
-
-
-def _vdev_finding(
-    pool: Pool, v: Vdev, parent: Vdev | None, before: Pool | None, window: float
-) -> Finding | None:
-    leaf = v.is_leaf
-    # A DEGRADED interior or top-level vdev is explained by its leaves; only a lost one is news.
-    bad_state = v.state in BAD_STATES and (leaf or v.state in LOST_STATES)
-    errs = _errors(v)
-    if not bad_state and not any(errs):
+def _data_errors(pool: Pool) -> Finding | None:
+    if not (pool.error_count or pool.error_files):
         return None
-    old = find_by_key(before, v.key) if before else None
-    grown = [n - was for n, was in zip(errs, _errors(old))] if old else [0, 0, 0]
-    growing = any(g > 0 for g in grown)
-    being_replaced = parent is not None and parent.kind == "replacing"
-    spared = parent is not None and parent.kind == "spare" and v.state != "ONLINE"
-    name = v.label if leaf else v.name
-    parts, why, severity = [], [], Severity.INFO
-    if bad_state:
-        if not leaf or pool.state in POOL_CRITICAL_STATES:
-            severity = Severity.CRITICAL  # data is unavailable, not just less redundant
-        elif v.vclass != "cache":  # a lost L2ARC device costs only cache hits
-            severity = Severity.WARNING
-        parts.append(v.state + (f" ({v.aux})" if v.aux else ""))
-        why.append(
-            "It is being replaced: ZFS resilvers its data onto the new device and detaches "
-            "it when done; redundancy is reduced until then."
-            if being_replaced
-            else "A hot spare has taken its place. Replace it with a new disk and the spare goes "
-            "back to standby; until then the pool has one spare fewer."
-            if spared
-            else STATE_WHY.get(v.state, "")
-            if leaf
-            else "This top-level vdev is lost: the pool stripes data over all top-level vdevs, "
-            "so data on it is unavailable until enough of its devices return."
+    n = pool.error_count or len(pool.error_files)
+    evidence = [("Data errors", str(n))]
+    if pool.error_files:
+        evidence.append(("Affected", fmt_list(list(pool.error_files))))
+    return Finding(
+        ID,
+        Severity.CRITICAL,
+        pool.name,
+        pool.name,
+        "pool",
+        topic="data-errors",
+        title=f"{pool.name}: {plural(n, 'permanent data error')}",
+        why=(
+            "ZFS found blocks it could not repair from any copy: these files (or metadata) are "
+            "damaged. Restore them from backup or delete them, then scrub: the error list is only "
+            "cleared by a scrub that no longer finds the damage."
+        ),
+        evidence=tuple(evidence),
+        actions=(act("Scrub after restoring the files", "scrub", "zpool", "scrub", pool.name),),
+    )
+
+
+# --- redundancy per top-level vdev ---------------------------------------------------------------
+
+
+def _state_text(leaf: Vdev) -> str:
+    return leaf.state + (f" ({leaf.aux})" if leaf.aux and not rebuilding(leaf) else "")
+
+
+def _redundancy(pool: Pool, m: Margin) -> Finding | None:
+    if not m.reduced:
+        return None
+    top = m.top
+    log = top.vclass == "log"
+    gone = [f"{leaf.label} {_state_text(leaf)}" for leaf in m.lost]
+    gone += [f"{leaf.label} DEGRADED" for leaf in m.degraded if leaf not in m.lost]
+    rebuilding_on = [leaf.label for leaf in m.rebuilding]
+    runs_on = [leaf.label for leaf in m.whole]
+    what = "; ".join(gone) or "a member missing"
+    if rebuilding_on:
+        what += f"; resilvering onto {fmt_list(rebuilding_on)}"
+    if m.lost_vdev:
+        severity = Severity.WARNING if log else Severity.CRITICAL
+        title = f"{top.name} is lost: {what}"
+        why = "This top-level vdev has lost more devices than its redundancy covers. " + (
+            "It is a log device: the pool falls back to its main vdevs for the intent log; only sync "
+            "writes in flight at a crash could be lost."
+            if log
+            else "ZFS stripes data over every top-level vdev, so the pool cannot serve the data on it "
+            "until enough of its devices return."
         )
-    if any(errs):
-        severity = max(severity, Severity.CRITICAL if growing else Severity.WARNING)
-        parts.append(
-            ", ".join(plural(n, f"{kind} error") for kind, n in zip(("read", "write", "checksum"), errs) if n)
-            + (" and growing" if growing else "")
+    elif m.exhausted:
+        severity = Severity.WARNING if log else Severity.CRITICAL
+        alone = runs_on[0] if len(runs_on) == 1 else fmt_list(runs_on)
+        title = (
+            f"{top.name} has no redundancy left: runs on {alone}"
+            + (" alone" if len(runs_on) == 1 else "")
+            + f" ({what})"
         )
-        why.append(
-            "Read/write errors are requests the device failed; checksum errors are data that "
-            "came back wrong. ZFS repaired what it could from redundancy"
+        why = (
+            f"{top.name} was built to survive {plural(m.design, 'failed disk')}; it has none to spare "
+            f"now. Every block of it depends on {fmt_list(runs_on)}: one more failure there "
             + (
-                f", but the counters rose within the last {fmt_duration(window)}: the device is failing now."
-                if growing
-                else ". Counters that stay put after `zpool clear` point to a past event (cable, "
-                "controller reset); counters that come back point to the disk."
+                "loses the log device (only sync writes in flight at a crash)."
+                if log
+                else "loses data, and because the pool needs every top-level vdev, loses the pool."
+            )
+            + (
+                " The resilver restores redundancy when it completes; until then avoid anything "
+                "that stresses the remaining disks."
+                if rebuilding_on
+                else " Restore redundancy first: bring the device back or replace it."
             )
         )
-    evidence = [("State", v.state)] + ([("Note", v.aux)] if v.aux else [])
-    for label, n, g in zip(("Read errors", "Write errors", "Checksum errors"), errs, grown):
-        if n or g:
-            evidence.append((label, f"{n} (+{g} in {fmt_duration(window)})" if g > 0 else str(n)))
-    if v.was:
-        evidence.append(("Was", v.was))
-    where = f" in {parent.name}" if parent is not None and parent.kind != "root" else ""
+    else:
+        severity = Severity.WARNING
+        title = f"{m.describe()} ({what})"
+        why = (
+            f"{top.name} was built to survive {plural(m.design, 'failed disk')} and can now survive "
+            f"{m.left}. The pool still serves all data; restore the missing device before another "
+            "one fails." + (" The running resilver restores it." if rebuilding_on else "")
+        )
+    if m.degraded:
+        why += (
+            " A DEGRADED disk is still read by ZFS, but it was flagged for too many checksum or "
+            "slow-I/O errors: it cannot be counted on as a copy."
+        )
+    evidence: list[tuple[str, str]] = [
+        ("Redundancy", f"can lose {max(m.left, 0)} more of {m.design} (built for)"),
+        ("Runs on", fmt_list(runs_on) or "nothing"),
+    ]
+    for leaf in (*m.lost, *[x for x in m.degraded if x not in m.lost]):
+        reason = STATE_WHY.get(leaf.state, leaf.state)
+        errs = _describe_counts(_counts(leaf))
+        evidence.append((leaf.label, f"{_state_text(leaf)}: {reason}" + (f"; {errs}" if errs else "")))
+        if leaf.was:
+            evidence.append(("Was", leaf.was))
+    if rebuilding_on:
+        evidence.append(("Resilvering", fmt_list(rebuilding_on)))
+    evidence += _zpool_says(pool)
     return Finding(
         ID,
         severity,
         pool.name,
-        name,
-        "leaf" if leaf else "vdev",
-        title=f"{name}{where}: {', '.join(parts)}",
-        why=" ".join(why),
+        top.name,
+        "vdev",
+        title=title,
+        why=why,
         evidence=tuple(evidence),
-        actions=_leaf_actions(pool, v, errs, growing)
-        if leaf and not being_replaced and v.vclass != "spare"
-        else (),
+        actions=_repairs(pool, m),
     )
 
 
-def _leaf_actions(pool: Pool, v: Vdev, errs: tuple[int, int, int], growing: bool) -> tuple:
-    target, actions = v.label, []
-    if v.state == "OFFLINE":
-        actions.append(act(f"Bring {target} back online", "online", "zpool", "online", pool.name, target))
-    elif v.state in ("UNAVAIL", "REMOVED"):
-        actions.append(act(f"Online {target} if it is back", "online", "zpool", "online", pool.name, target))
-    if v.state in ("FAULTED", "DEGRADED", "UNAVAIL", "REMOVED") or growing:
-        actions.append(
-            act(
-                f"Replace {target} (in place after swapping the disk, or name a new device)",
-                "replace",
-                "zpool",
-                "replace",
-                pool.name,
-                target,
+def _repairs(pool: Pool, m: Margin) -> tuple[SuggestedAction, ...]:
+    actions: list[SuggestedAction] = []
+    if m.rebuilding:
+        return ()  # a resilver is under way: the repair is running
+    for leaf in (*m.lost, *[x for x in m.degraded if x not in m.lost]):
+        target = leaf.label
+        if leaf.state == "OFFLINE":
+            actions.append(act(f"Bring {target} back online", "online", "zpool", "online", pool.name, target))
+        elif leaf.state in ("UNAVAIL", "REMOVED"):
+            actions.append(
+                act(f"Online {target} if it is back", "online", "zpool", "online", pool.name, target)
             )
-        )
-    if any(errs) or v.state in ("FAULTED", "DEGRADED"):
-        actions.append(
-            act(f"Reset the error counters of {target}", "clear", "zpool", "clear", pool.name, target)
-        )
-        actions.append(act("Scrub to verify every block", "scrub", "zpool", "scrub", pool.name))
+        if leaf.state in ("FAULTED", "DEGRADED", "UNAVAIL", "REMOVED"):
+            actions.append(
+                act(
+                    f"Replace {target} (in place after swapping the disk, or name a new device)",
+                    "replace",
+                    "zpool",
+                    "replace",
+                    pool.name,
+                    target,
+                )
+            )
+        if leaf.state in ("FAULTED", "DEGRADED"):
+            actions.append(
+                act(
+                    f"Clear {target} if the cause was transient", "clear", "zpool", "clear", pool.name, target
+                )
+            )
     return tuple(actions)
+
+
+# --- spares and cache ---------------------------------------------------------------------
+
+
+def _unusable_spare(pool: Pool, spare: Vdev) -> Finding:
+    return Finding(
+        ID,
+        Severity.WARNING,
+        pool.name,
+        spare.label,
+        "leaf",
+        topic="spare",
+        title=f"hot spare {spare.label} is {_state_text(spare)}: it cannot stand in",
+        why=(
+            "A hot spare that cannot be opened will not replace a failing disk: the pool "
+            "has one spare fewer than it was built with. Replace or remove it."
+        ),
+        evidence=(("State", _state_text(spare)),),
+        actions=(
+            act(f"Remove the unusable spare {spare.label}", None, "zpool", "remove", pool.name, spare.label),
+        ),
+    )
+
+
+def _spares(pool: Pool) -> list[Finding]:
+    out = [
+        _unusable_spare(pool, spare)
+        for top in pool.top_level
+        if top.vclass == "spare"
+        for spare in ((top,) if top.is_leaf else tuple(top.leaves()))
+        if spare.state in ("FAULTED", "UNAVAIL", "REMOVED")
+    ]
+    for m in margins(pool):
+        if m.spares and not m.reduced:
+            stand_ins = [leaf.label for leaf in m.spares]
+            replaced = [leaf for leaf in m.top.leaves() if leaf.state in OUT_OF_SERVICE]
+            names = fmt_list([leaf.label for leaf in replaced]) or "a failed disk"
+            out.append(
+                Finding(
+                    ID,
+                    Severity.WARNING,
+                    pool.name,
+                    m.top.name,
+                    "vdev",
+                    topic="spare",
+                    title=f"hot spare {fmt_list(stand_ins)} stands in for {names} in {m.top.name}",
+                    why=(
+                        "The hot spare took over and the vdev is whole again on it, but the failed disk is "
+                        "still part of the pool and the pool has one spare fewer. Replace the failed disk "
+                        "(`zpool replace`); the spare then returns to standby. Or make the spare "
+                        "permanent by detaching the failed disk."
+                    ),
+                    evidence=(("Spare", fmt_list(stand_ins)), ("Replaces", names)),
+                    actions=tuple(
+                        act(f"Replace {leaf.label}", "replace", "zpool", "replace", pool.name, leaf.label)
+                        for leaf in replaced
+                    ),
+                )
+            )
+    return out
+
+
+def _cache(pool: Pool) -> list[Finding]:
+    return [
+        Finding(
+            ID,
+            Severity.INFO,
+            pool.name,
+            leaf.label,
+            "leaf",
+            topic="cache",
+            title=f"cache device {leaf.label} is {_state_text(leaf)}",
+            why="A lost L2ARC device costs only cache hits: no data lives there. Replace it when convenient.",
+            evidence=(("State", _state_text(leaf)),),
+        )
+        for top in pool.top_level
+        if top.vclass == "cache"
+        for leaf in ((top,) if top.is_leaf else tuple(top.leaves()))
+        if leaf.state in OUT_OF_SERVICE
+    ]
+
+
+# --- error counters and the scrub story ----------------------------------------------------------
+
+
+def _last_scrub(pool: Pool) -> Scan | None:
+    scrubs = [s for s in pool.scans if s.function == "scrub"]
+    return max(scrubs, key=lambda s: s.end_time or s.start_time or 0, default=None)
+
+
+def _errors(pool: Pool, state: _Pool, covered: set[str]) -> list[Finding]:
+    """Error counts on devices in service (a device already in a redundancy finding is told there)."""
+    with_errors = [
+        leaf
+        for leaf in pool.leaves()
+        if any(_counts(leaf)) and leaf.key not in covered and leaf.vclass not in ("cache", "spare")
+    ]
+    if not with_errors:
+        return []
+    failing = [leaf for leaf in with_errors if state.leaves.get(leaf.key, _Leaf()).outside_scrub > 0]
+    scrub = _last_scrub(pool)
+    repaired = scrub is not None and bool(scrub.processed or scrub.errors)
+
+    def scrub_found(leaf: Vdev) -> bool:
+        # Seen growing while a scrub ran; or, with no history (a paste), checksum errors next to
+        # a scrub that repaired data: that is what a scrub finds. Read/write errors alone are the
+        # device failing requests, which a single look cannot tie to the scrub.
+        if state.leaves.get(leaf.key, _Leaf()).during_scrub > 0:
+            return True
+        return repaired and leaf.checksum_errors > 0 and not (leaf.read_errors or leaf.write_errors)
+
+    by_scrub = [leaf for leaf in with_errors if leaf not in failing and scrub_found(leaf)]
+    out = [_failing(pool, leaf, state.leaves[leaf.key]) for leaf in failing]
+    if by_scrub and scrub is not None:
+        out.append(_scrub_story(pool, scrub, by_scrub))
+    out += [_static(pool, leaf) for leaf in with_errors if leaf not in failing and leaf not in by_scrub]
+    return out
+
+
+def _error_evidence(leaves: Sequence[Vdev]) -> list[tuple[str, str]]:
+    return [(leaf.label, f"{_describe_counts(_counts(leaf))} ({leaf.state})") for leaf in leaves]
+
+
+def _after_errors(pool: Pool, leaves: Sequence[Vdev]) -> tuple[SuggestedAction, ...]:
+    """In zpool status's own order: look, clear, scrub again, replace if they return."""
+    out = [
+        act(f"Look at {leaf.label}'s SMART data", None, "smartctl", "-a", leaf.label)
+        for leaf in leaves
+        if leaf.kind != "file"
+    ]
+    out += [
+        act(f"Reset the error counters of {leaf.label}", "clear", "zpool", "clear", pool.name, leaf.label)
+        for leaf in leaves
+    ]
+    out.append(act("Scrub again to verify every block", "scrub", "zpool", "scrub", pool.name))
+    out += [
+        act(
+            f"Replace {leaf.label} if the errors come back",
+            "replace",
+            "zpool",
+            "replace",
+            pool.name,
+            leaf.label,
+        )
+        for leaf in leaves
+    ]
+    return tuple(out)
+
+
+def _scrub_story(pool: Pool, scan: Scan, leaves: Sequence[Vdev]) -> Finding:
+    lost = (scan.errors or 0) > 0
+    counts = fmt_list([f"{leaf.label} ({_describe_counts(_counts(leaf))})" for leaf in leaves])
+    if scan.state == "scanning":
+        head = f"the running scrub has repaired {fmt_bytes(scan.processed or 0)} so far"
+    elif scan.state == "finished":
+        head = f"the scrub finished {fmt_time(scan.end_time)} and repaired {fmt_bytes(scan.processed or 0)}"
+    else:
+        head = f"the last scrub ({scan.state}) repaired {fmt_bytes(scan.processed or 0)}"
+    tail = f", {plural(scan.errors or 0, 'block')} unrepairable" if lost else ", nothing unrepairable"
+    return Finding(
+        ID,
+        Severity.CRITICAL if lost else Severity.WARNING,
+        pool.name,
+        pool.name,
+        "pool",
+        topic="scrub-repair",
+        title=f"{pool.name}: {head} on {counts}{tail}",
+        why=(
+            "A scrub reads every block and checks it against its checksum; these counts are what it "
+            "found and repaired from redundancy: the devices returned wrong or unreadable data. "
+            + (
+                "Some blocks could not be repaired from any copy: see the data errors. "
+                if lost
+                else "Nothing was lost. "
+            )
+            + "It is not yet a dying disk: "
+            + LOOK
+            + " Then `zpool clear` to reset the counters and scrub again; if the errors come back on "
+            "the same device, replace it."
+        ),
+        evidence=(
+            (
+                "Scrub",
+                f"{scan.state}, repaired {fmt_bytes(scan.processed or 0)}, "
+                f"{plural(scan.errors or 0, 'unrepairable error')}",
+            ),
+            *_error_evidence(leaves),
+        ),
+        actions=_after_errors(pool, leaves),
+    )
+
+
+def _where(pool: Pool, leaf: Vdev) -> str:
+    """' in mirror-0' (the vdev a leaf belongs to), '' for a single-disk vdev."""
+    top = next((t for t in pool.top_level if not t.is_leaf and any(x is leaf for x in t.leaves())), None)
+    return f" in {top.name}" if top is not None else ""
+
+
+def _failing(pool: Pool, leaf: Vdev, seen: _Leaf) -> Finding:
+    return Finding(
+        ID,
+        Severity.CRITICAL,
+        pool.name,
+        leaf.label,
+        "leaf",
+        title=f"{leaf.label}{_where(pool, leaf)}: {_describe_counts(_counts(leaf))} and growing",
+        why=(
+            f"Its error counters rose by {seen.outside_scrub} while no scrub was running (last at "
+            f"{fmt_time(seen.last_growth)}): the device is failing requests now. ZFS repairs what it "
+            "can from redundancy, but every error spends some of it. "
+            + LOOK
+            + " If the disk is at fault, replace it while the vdev still has its redundancy."
+        ),
+        evidence=(
+            ("Errors", _describe_counts(_counts(leaf))),
+            ("Grown (outside scrubs)", str(seen.outside_scrub)),
+            ("Last growth", fmt_time(seen.last_growth)),
+            ("State", leaf.state),
+        ),
+        actions=_after_errors(pool, [leaf]),
+    )
+
+
+def _static(pool: Pool, leaf: Vdev) -> Finding:
+    return Finding(
+        ID,
+        Severity.WARNING,
+        pool.name,
+        leaf.label,
+        "leaf",
+        title=f"{leaf.label}{_where(pool, leaf)}: {_describe_counts(_counts(leaf))}",
+        why=(
+            "Read/write errors are requests the device failed; checksum errors are data that came back "
+            "wrong. ZFS repaired what it could from redundancy. These counts have not grown while zdash "
+            "watched: they point to a past event (a cable, a controller reset, a power loss) or a disk "
+            "starting to fail. " + LOOK + " Then `zpool clear`, and scrub: counts that come back point "
+            "to the disk."
+        ),
+        evidence=(("Errors", _describe_counts(_counts(leaf))), ("State", leaf.state)),
+        actions=_after_errors(pool, [leaf]),
+    )

@@ -1,42 +1,60 @@
-"""Imbalance: spread of fill % across the pool's normal-class top-level vdevs, with its cause.
+"""Imbalance: spread of fill % across the pool's normal-class top-level vdevs, its cause, and
+what it costs, measured rather than assumed.
 
 Causes, told apart by what the snapshots show, in this order:
 - sizes differ by more than the tolerance: the allocator weighs vdevs by free space, never
   equalising fill % exactly, and a small vdev fills faster in relative terms;
 - the emptier vdev is slow (disk_wait far above the fuller one's, or slow I/Os counted): the
-  allocation throttle hands new blocks to vdevs that complete writes faster (the deranged-disk
-  capture: two equal mirrors from the start, 46 % vs 17 %);
+  allocation throttle hands new blocks to vdevs that complete writes faster;
 - the emptiest vdev comes after the fullest in vdev order (ids grow as vdevs are added): almost
-  certainly added after data was written (`zpool history` shows the add);
+  certainly added after data was written (`zpool history` shows the add). This is how the
+  seeds' expert grows a pool, so it is INFO unless a vdev nears the capacity warning or the
+  new vdev measurably carries most of the writes;
 - otherwise equal vdevs present from the start: uneven frees.
+
+The write share of each vdev is measured over everything zdash has seen (iostat write bytes),
+so the text says what the table beside it shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from zdash.checks._common import act, median_or_none, normal_vdevs, pool_series
-from zdash.checks.finding import Finding, Severity
+from zdash.checks import tracker
+from zdash.checks._common import act, median_or_none, normal_vdevs
+from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_bytes, fmt_ms, fmt_pct
 from zdash.model import Pool, Snapshot, Vdev
 
 ID = "imbalance"
 
-COST = (
-    "The allocator prefers the emptier vdev, so new writes lean on {empty}: its disks take most "
-    "of the write load while the others idle, and reads of the older data all hit {full}. The "
-    "pool then performs like its busiest vdev rather than the sum of them. "
+ALLOCATOR = (
+    "How ZFS spreads new writes: since OpenZFS 0.7 the allocation throttle hands blocks to the "
+    "vdevs that complete writes fastest, and the free-space bias (metaslab_bias_enabled) tilts "
+    "that towards the emptier vdev; before 0.7 free space alone decided, so the emptier vdev took "
+    "most new writes. "
 )
 REBALANCE = (
     "Only rewriting data moves it: zfs send | zfs recv into a new dataset and rename it "
     "over the old one, or copy files and rename the copies over the originals (snapshots "
     "keep the old blocks allocated until they are destroyed). ZFS has no in-place rebalance."
 )
+MIN_WRITE_SAMPLES = 10  # busy samples before a write share is a measurement
 
 
-def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
-    return [f for pool in history[-1].pools if (f := _pool_imbalance(pool, history, cfg))]
+@dataclass
+class _Vdev:
+    written: float = 0.0  # sum of write bytes/s over samples (x interval: bytes)
+    wait_sum: float = 0.0
+    wait_n: int = 0
+
+
+@dataclass
+class _Pool:
+    vdevs: dict[str, _Vdev] = field(default_factory=dict)
+    write_samples: int = 0
 
 
 def _wait_ns(v: Vdev) -> float | None:
@@ -46,19 +64,63 @@ def _wait_ns(v: Vdev) -> float | None:
     return own if own is not None else median_or_none(_wait_ns(c) for c in v.children)
 
 
-def _mean_wait(history: Sequence[Snapshot], pool: Pool, name: str) -> float | None:
-    waits = [
-        w
-        for _, p in pool_series(history, pool.name)
-        if (v := p.find(name)) is not None and (w := _wait_ns(v)) is not None
-    ]
-    return sum(waits) / len(waits) if waits else None
+class Tracker(tracker.Tracker):
+    def __init__(self, cfg: CheckConfig) -> None:
+        super().__init__(cfg)
+        self._pools: dict[str, _Pool] = {}
+
+    def observe(self, snap: Snapshot) -> None:
+        dt = snap.interval or 1.0
+        for pool in snap.pools:
+            st = self._pools.setdefault(pool.name, _Pool())
+            tops = normal_vdevs(pool)
+            if any(v.io is not None and v.io.write_bytes > 0 for v in tops):
+                st.write_samples += 1
+            for v in tops:
+                vs = st.vdevs.setdefault(v.key, _Vdev())
+                if v.io is not None:
+                    vs.written += v.io.write_bytes * dt
+                if (w := _wait_ns(v)) is not None:
+                    vs.wait_sum += w
+                    vs.wait_n += 1
+            for gone in set(st.vdevs) - {v.key for v in tops}:
+                del st.vdevs[gone]
+        for gone in set(self._pools) - {p.name for p in snap.pools}:
+            del self._pools[gone]
+
+    def findings(self, snap: Snapshot) -> list[Finding]:
+        return [
+            f
+            for pool in snap.pools
+            if (f := _pool_imbalance(pool, self._pools.get(pool.name, _Pool()), self.cfg))
+        ]
 
 
-def _is_slow(empty: Vdev, full: Vdev, history, pool: Pool, cfg: CheckConfig) -> tuple[bool, list]:
+def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
+    return tracker.fold(Tracker, history, cfg)
+
+
+def _mean_wait(st: _Pool, v: Vdev) -> float | None:
+    vs = st.vdevs.get(v.key)
+    return vs.wait_sum / vs.wait_n if vs and vs.wait_n else None
+
+
+def _write_shares(st: _Pool, vdevs: Sequence[Vdev]) -> dict[str, float] | None:
+    """Each vdev's share of the bytes written while zdash watched; None until measured."""
+    written = {v.key: st.vdevs[v.key].written for v in vdevs if v.key in st.vdevs}
+    total = sum(written.values())
+    if st.write_samples < MIN_WRITE_SAMPLES or total <= 0 or len(written) < len(vdevs):
+        # A paste (or a short look) has one report: take it for what it is, said so in the text.
+        if st.write_samples >= 1 and total > 0 and len(written) == len(vdevs):
+            return {k: w / total for k, w in written.items()}
+        return None
+    return {k: w / total for k, w in written.items()}
+
+
+def _is_slow(empty: Vdev, full: Vdev, st: _Pool, cfg: CheckConfig) -> tuple[bool, list[tuple[str, str]]]:
     slow_ios = sum(leaf.slow_ios or 0 for leaf in empty.leaves())
     full_slow_ios = sum(leaf.slow_ios or 0 for leaf in full.leaves())
-    empty_wait, full_wait = _mean_wait(history, pool, empty.name), _mean_wait(history, pool, full.name)
+    empty_wait, full_wait = _mean_wait(st, empty), _mean_wait(st, full)
     evidence = [
         (f"{empty.name} disk wait", fmt_ms(empty_wait)),
         (f"{full.name} disk wait", fmt_ms(full_wait)),
@@ -74,7 +136,13 @@ def _is_slow(empty: Vdev, full: Vdev, history, pool: Pool, cfg: CheckConfig) -> 
     return slower or (slow_ios > 0 and full_slow_ios == 0), evidence
 
 
-def _pool_imbalance(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig) -> Finding | None:
+def _most_writes(share: float, n: int) -> bool:
+    """Does one of n vdevs carry "most" of the writes: at least twice its fair share (3/4 of
+    them with two vdevs)?"""
+    return share >= min(2.0 / n, 0.75)
+
+
+def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
     vdevs = [(i, v, pct) for i, v in enumerate(normal_vdevs(pool)) if (pct := v.fill_pct) is not None]
     if len(vdevs) < 2:
         return None
@@ -85,37 +153,55 @@ def _pool_imbalance(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig) -
         return None
     severity = Severity.WARNING if spread >= cfg.imbalance_warn_spread_pct else Severity.INFO
     sizes = [v.space for _, v, _ in vdevs]
-    size_ratio = max(sizes) / min(sizes) if all(sizes) else 1.0
+    size_ratio = max(s for s in sizes if s) / min(s for s in sizes if s) if all(sizes) else 1.0
+    shares = _write_shares(st, [v for _, v, _ in vdevs])
     evidence = [(f"{v.name} fill", f"{fmt_pct(pct)} of {fmt_bytes(v.space)}") for _, v, pct in vdevs]
     evidence.append(("Spread", f"{spread:.1f} points"))
-    slow, slow_evidence = _is_slow(empty, full, history, pool, cfg)
-    cost, actions = COST.format(empty=empty.name, full=full.name), ()
+    if shares is not None:
+        evidence.append(
+            (
+                "Write share (measured)",
+                ", ".join(f"{v.name} {100 * shares.get(v.key, 0.0):.0f} %" for _, v, _ in vdevs),
+            )
+        )
+    empty_share = shares.get(empty.key) if shares else None
+    skewed = empty_share is not None and _most_writes(empty_share, len(vdevs))
+    slow, slow_evidence = _is_slow(empty, full, st, cfg)
+    actions: tuple[SuggestedAction, ...] = ()
     if size_ratio > 1 + cfg.imbalance_size_tolerance_pct / 100:
         cause = "vdevs of different sizes"
         why = (
             f"The top-level vdevs differ in size (largest {size_ratio:.1f}x the smallest). ZFS "
-            "spreads writes by free space, not to equal fill, so their fill % drifts apart. "
+            "spreads writes by free space and speed, not to equal fill, so their fill % drifts apart. "
         )
     elif slow:
         cause = f"{empty.name} is slow and gets fewer writes"
         evidence += slow_evidence
         why = (
-            f"{empty.name} is much slower than {full.name}. ZFS's allocation throttle hands new "
-            "blocks to the vdevs that complete writes fastest, so the slow vdev receives fewer "
-            "and stays emptier: the imbalance is a symptom. Find the slow disk (see the "
+            f"{empty.name} is much slower than {full.name}. The allocation throttle (OpenZFS 0.7+) "
+            "hands new blocks to the vdevs that complete writes fastest, so the slow vdev receives "
+            "fewer and stays emptier: the imbalance is a symptom. Find the slow disk (see the "
             "deranged-disk findings) and fix it first; rebalancing now would not last. "
-        )
-        cost = (
-            f"Meanwhile {full.name} takes most of the new writes and fills up on its own, "
-            "while reads of the data on the slow vdev still wait for it. "
         )
     elif empty_i > full_i:
         cause = f"{empty.name} probably added after data was written"
+        near_full = full_pct >= cfg.capacity_vdev_warn_pct - 5
+        severity = (
+            Severity.WARNING
+            if (near_full or skewed) and spread >= cfg.imbalance_warn_spread_pct
+            else Severity.INFO
+        )
         why = (
             f"The vdevs are the same size, but {empty.name} comes after {full.name} and is much "
             f"emptier: it was most likely added once the pool already held data (`zpool history "
-            f"{pool.name}` shows the `zpool add`). ZFS never moves existing blocks to a new vdev. "
+            f"{pool.name}` shows the `zpool add`). That is the normal way to grow a pool: ZFS never "
+            "moves existing blocks, so old data stays where it was written. "
         )
+        if near_full:
+            why += (
+                f"{full.name} is {fmt_pct(full_pct)} full, near the point where its allocations "
+                "slow down (metaslabs run short of free space): new writes should land elsewhere. "
+            )
         actions = (act("Show when vdevs were added", None, "zpool", "history", pool.name),)
     else:
         cause = "uneven frees on equal vdevs"
@@ -124,6 +210,7 @@ def _pool_imbalance(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig) -
             "of them; the spread comes from frees: deleted files or expired snapshots whose "
             "blocks sat mostly on one vdev. "
         )
+    why += ALLOCATOR + _cost(pool, empty, full, empty_share, skewed, len(vdevs), st) + REBALANCE
     return Finding(
         ID,
         severity,
@@ -131,7 +218,28 @@ def _pool_imbalance(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig) -
         pool.name,
         "pool",
         title=f"{pool.name}: fill differs by {spread:.1f} points across vdevs ({cause})",
-        why=why + cost + REBALANCE,
+        why=why,
         evidence=tuple(evidence),
         actions=actions,
+    )
+
+
+def _cost(pool: Pool, empty: Vdev, full: Vdev, share: float | None, skewed: bool, n: int, st: _Pool) -> str:
+    """What the imbalance costs, as measured: the text agrees with the write shares shown."""
+    if share is None:
+        return (
+            f"zdash has not yet seen enough writes to say how new writes are spread across the "
+            f"vdevs; reads of older data go mostly to {full.name}. "
+        )
+    measured = "in the report pasted" if st.write_samples < MIN_WRITE_SAMPLES else "while zdash watched"
+    if skewed:
+        return (
+            f"{empty.name} took {100 * share:.0f} % of the writes {measured}: its disks carry the "
+            f"write load while the others idle, and reads of the older data hit {full.name}, so the "
+            "pool performs like one vdev rather than the sum of them. "
+        )
+    return (
+        f"New writes are spread about evenly: {empty.name} took {100 * share:.0f} % of the writes "
+        f"{measured} (an even share is {100 / n:.0f} %). The cost is on reads of older data, which "
+        f"all come from {full.name}. "
     )

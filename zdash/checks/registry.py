@@ -1,48 +1,124 @@
-"""Run every check over the history and return the findings worst first.
+"""The check engine: every check's tracker fed the same snapshots, findings worst first.
 
-A check is a module with `ID` and `check(history, cfg) -> list[Finding]`. A check that raises
-(or returns something that is not a list of findings) must not take the dashboard down: it
-becomes one WARNING finding saying which check failed and why, and the others still run.
+A check is a module with `ID` and `Tracker` (zdash.checks.tracker), or, for a check with no
+memory, with `ID` and `check(history, cfg)` (called with the newest snapshot alone). A check
+that raises (or returns something that is not a list of findings) must not take the dashboard
+down: it becomes one WARNING finding saying which check failed and why, its memory is reset,
+and the others still run.
 """
 
 from __future__ import annotations
 
+import copy
 import traceback
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
-from zdash.checks import ashift, capacity, clones, deranged_disk, health, imbalance, scan, topology
+from zdash.checks import (
+    ashift,
+    capacity,
+    clones,
+    deranged_disk,
+    health,
+    imbalance,
+    scan,
+    topology,
+    visibility,
+)
 from zdash.checks.finding import Finding, Severity
+from zdash.checks.tracker import Tracker
 from zdash.config import CheckConfig
 from zdash.model import Snapshot
 
 # Order only breaks ties between equally severe findings: the most urgent diagnoses first.
-CHECKS: tuple[ModuleType, ...] = (health, deranged_disk, capacity, scan, imbalance, ashift, topology, clones)
+CHECKS: tuple[ModuleType, ...] = (
+    visibility,
+    health,
+    deranged_disk,
+    capacity,
+    scan,
+    imbalance,
+    ashift,
+    topology,
+    clones,
+)
 _ORDER = {m.ID: i for i, m in enumerate(CHECKS)}
+
+
+class _Stateless(Tracker):
+    """A module that only has `check(history, cfg)`: asked about the newest snapshot alone."""
+
+    def __init__(self, cfg: CheckConfig, fn: Any) -> None:
+        super().__init__(cfg)
+        self.fn = fn
+
+    def findings(self, snap: Snapshot) -> list[Finding]:
+        result: list[Finding] = self.fn([snap], self.cfg)
+        return result
+
+
+class CheckEngine:
+    """Folds snapshots into findings, one tracker per enabled check."""
+
+    def __init__(self, cfg: CheckConfig | None = None, checks: Sequence[ModuleType] = CHECKS) -> None:
+        self.cfg = cfg or CheckConfig()
+        self._modules = [m for m in checks if m.ID not in self.cfg.disabled]
+        self._trackers: dict[str, Tracker] = {m.ID: self._new(m) for m in self._modules}
+        self.last: tuple[Finding, ...] = ()
+
+    def _new(self, module: ModuleType) -> Tracker:
+        if hasattr(module, "Tracker"):
+            tracker: Tracker = module.Tracker(self.cfg)
+            return tracker
+        return _Stateless(self.cfg, module.check)
+
+    def observe(self, snap: Snapshot) -> None:
+        """Take in a snapshot without asking for findings (replay catching up, a long history)."""
+        for module in self._modules:
+            try:
+                self._trackers[module.ID].observe(snap)
+            except Exception:  # noqa: BLE001 - isolation is the point; findings() reports it
+                self._trackers[module.ID] = self._new(module)
+
+    def update(self, snap: Snapshot) -> tuple[Finding, ...]:
+        """Observe `snap` and return what every check finds in it, worst first."""
+        self.observe(snap)
+        out: list[Finding] = []
+        for module in self._modules:
+            try:
+                result = self._trackers[module.ID].findings(snap)
+                if not isinstance(result, list) or not all(isinstance(f, Finding) for f in result):
+                    raise TypeError(f"returned {type(result).__name__}, not a list of Finding")
+            except Exception as exc:  # noqa: BLE001 - isolation is the point
+                self._trackers[module.ID] = self._new(module)
+                out.append(_failure(module.ID, exc))
+                continue
+            out.extend(result)
+        out.sort(
+            key=lambda f: (-f.severity, _ORDER.get(f.check, len(_ORDER)), f.pool or "", f.subject, f.topic)
+        )
+        self.last = tuple(out)
+        return self.last
+
+    def copy(self) -> CheckEngine:
+        """An independent copy (a replay keyframe): trackers hold small, bounded state."""
+        twin = object.__new__(CheckEngine)
+        twin.cfg, twin._modules, twin.last = self.cfg, self._modules, self.last
+        twin._trackers = {k: copy.deepcopy(t) for k, t in self._trackers.items()}
+        return twin
 
 
 def run_checks(
     history: Sequence[Snapshot], cfg: CheckConfig | None = None, checks: Sequence[ModuleType] = CHECKS
 ) -> list[Finding]:
+    """Fold a fresh engine over `history` and return the findings of its last snapshot."""
     if not history:
         return []
-    cfg = cfg or CheckConfig()
-    findings: list[Finding] = []
-    for module in checks:
-        if module.ID in cfg.disabled:
-            continue
-        try:
-            result = module.check(history, cfg)
-            if not isinstance(result, list) or not all(isinstance(f, Finding) for f in result):
-                raise TypeError(f"returned {type(result).__name__}, not a list of Finding")
-        except Exception as exc:  # noqa: BLE001 - isolation is the point
-            findings.append(_failure(module.ID, exc))
-            continue
-        findings.extend(result)
-    findings.sort(
-        key=lambda f: (-f.severity, _ORDER.get(f.check, len(_ORDER)), f.pool or "", f.subject, f.topic)
-    )
-    return findings
+    engine = CheckEngine(cfg, checks)
+    for snap in history[:-1]:
+        engine.observe(snap)
+    return list(engine.update(history[-1]))
 
 
 def _failure(check_id: str, exc: Exception) -> Finding:

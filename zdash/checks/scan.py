@@ -1,14 +1,21 @@
-"""Scan: progress of a running scrub/resilver with zdash's own ETA, and scrub hygiene
-(never scrubbed, overdue, last scrub had to repair something)."""
+"""Scan: progress of a running scrub/resilver with zdash's own ETA, and scrub hygiene (never
+scrubbed, overdue, canceled). What a scrub found and repaired is the health check's story (one
+fault, one finding); a resilver's lost redundancy is the health check's too: progress is INFO.
+
+The rate is zdash's own: bytes issued per second over the last `scan_rate_window_s` of samples
+in which the same scan kept running (a pause or a restart starts over); zpool's own figure
+averages the whole pass and is often far off."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 
+from zdash.checks import tracker
 from zdash.checks._common import act, pool_series
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
-from zdash.fmt import fmt_bytes, fmt_duration, fmt_pct, fmt_rate, plural
+from zdash.fmt import fmt_bytes, fmt_duration, fmt_pct, fmt_rate
 from zdash.model import Pool, Scan, Snapshot
 
 ID = "scan"
@@ -17,60 +24,102 @@ ACTIVE = ("scanning", "paused")
 DAY = 86400.0
 
 
-def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
-    now = history[-1]
-    out: list[Finding] = []
-    for pool in now.pools:
-        active = [s for s in pool.scans if s.state in ACTIVE]
-        out.extend(_progress(pool, s, history, cfg, now.time) for s in active)
-        # While anything scans, "scrub now" advice is moot (a resilver even blocks scrubs).
-        if not active and (f := _hygiene(pool, now.time, cfg)) is not None:
-            out.append(f)
-    return out
+ScanId = tuple[str, float | None, str | None]
 
 
-def _same_scan(a: Scan, b: Scan) -> bool:
-    return a.function == b.function and a.start_time == b.start_time and a.vdev == b.vdev
+def _scan_id(s: Scan) -> ScanId:
+    return (s.function, s.start_time, s.vdev)
+
+
+def rate_of(points: Sequence[tuple[float, int]], cfg: CheckConfig) -> tuple[float | None, float]:
+    """Issued bytes/s over (time, issued) points of one running scan, oldest first, and the span
+    they cover; None while the span is under `scan_rate_min_span_s`."""
+    span = points[-1][0] - points[0][0] if points else 0.0
+    if len(points) < 2 or span < cfg.scan_rate_min_span_s:
+        return None, span
+    return (points[-1][1] - points[0][1]) / span, span
 
 
 def rolling_rate(
     pool_name: str, scan: Scan, history: Sequence[Snapshot], cfg: CheckConfig
 ) -> tuple[float | None, float]:
-    """Issued bytes/s over the newest stretch of samples in which this scan kept running
-    (a pause or a restart ends the stretch). zpool's own rate is per pass and often lags."""
+    """The same rate from a window of snapshots (for a caller that holds a history)."""
     points: list[tuple[float, int]] = []
     for t, p in reversed(pool_series(history, pool_name)):
-        s = next((x for x in p.scans if _same_scan(x, scan)), None)
+        s = next((x for x in p.scans if _scan_id(x) == _scan_id(scan)), None)
         if s is None or s.state != "scanning" or s.issued is None:
             break
         if points and (s.issued > points[-1][1] or points[0][0] - t > cfg.scan_rate_window_s):
             break
         points.append((t, s.issued))
-    span = points[0][0] - points[-1][0] if points else 0.0
-    if len(points) < 2 or span < cfg.scan_rate_min_span_s:
-        return None, span
-    return (points[0][1] - points[-1][1]) / span, span
+    return rate_of(points[::-1], cfg)
 
 
-def _progress(pool: Pool, scan: Scan, history: Sequence[Snapshot], cfg: CheckConfig, now: float) -> Finding:
+class Tracker(tracker.Tracker):
+    def __init__(self, cfg: CheckConfig) -> None:
+        super().__init__(cfg)
+        # Per pool and running scan: (time, issued) while it keeps running, trimmed to the window.
+        self._points: dict[tuple[str, ScanId], deque[tuple[float, int]]] = {}
+
+    def observe(self, snap: Snapshot) -> None:
+        live: set[tuple[str, ScanId]] = set()
+        for pool in snap.pools:
+            for s in pool.scans:
+                if s.state != "scanning" or s.issued is None:
+                    continue
+                key = (pool.name, _scan_id(s))
+                live.add(key)
+                points = self._points.setdefault(key, deque())
+                if points and s.issued < points[-1][1]:
+                    points.clear()  # restarted
+                points.append((snap.time, s.issued))
+                while points and snap.time - points[0][0] > self.cfg.scan_rate_window_s:
+                    points.popleft()
+        for gone in set(self._points) - live:
+            del self._points[gone]  # paused, finished or gone: a resumed scan measures anew
+
+    def findings(self, snap: Snapshot) -> list[Finding]:
+        out: list[Finding] = []
+        for pool in snap.pools:
+            active = [s for s in pool.scans if s.state in ACTIVE]
+            for s in active:
+                rate, span = rate_of(self._points.get((pool.name, _scan_id(s)), ()), self.cfg)
+                out.append(_progress(pool, s, rate, span, self.cfg, snap.time))
+            # While anything scans, "scrub now" advice is moot (a resilver even blocks scrubs).
+            if not active and (f := _hygiene(pool, snap.time, self.cfg)) is not None:
+                out.append(f)
+        return out
+
+
+def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
+    return tracker.fold(Tracker, history, cfg)
+
+
+def eta(scan: Scan, rate: float | None) -> tuple[float | None, float | None]:
+    """(% done, seconds left) of a running scan at `rate`, as zdash computes them."""
     total = scan.to_examine - (scan.skipped or 0) if scan.to_examine else None
     pct = (
         scan.pct_done
         if scan.pct_done is not None
         else (100.0 * scan.issued / total if total and scan.issued is not None else None)
     )
+    remaining = max(total - scan.issued, 0) if total and scan.issued is not None else None
+    return pct, (remaining / rate if rate and remaining is not None else None)
+
+
+def _progress(
+    pool: Pool, scan: Scan, rate: float | None, span: float, cfg: CheckConfig, now: float
+) -> Finding:
+    total = scan.to_examine - (scan.skipped or 0) if scan.to_examine else None
+    pct, left = eta(scan, rate)
     what = scan.function + (f" of {scan.vdev}" if scan.vdev else "")
     evidence = [("Progress", fmt_pct(pct)), ("Issued", f"{fmt_bytes(scan.issued)} of {fmt_bytes(total)}")]
     if scan.start_time:
         evidence.append(("Started", f"{fmt_duration(now - scan.start_time)} ago"))
     if scan.processed:
         evidence.append(("Repaired" if scan.function == "scrub" else "Resilvered", fmt_bytes(scan.processed)))
-    severity = Severity.INFO
+    severity = Severity.INFO  # what the scan restores or finds is the health check's finding
     redundancy_lost = pool.state != "ONLINE"
-    if scan.function in ("resilver", "rebuild") and redundancy_lost:
-        severity = Severity.WARNING
-    if scan.function == "scrub" and scan.processed:
-        severity = Severity.WARNING
     actions = []
     if scan.state == "paused":
         paused_for = now - scan.pause_time if scan.pause_time else None
@@ -87,9 +136,6 @@ def _progress(pool: Pool, scan: Scan, history: Sequence[Snapshot], cfg: CheckCon
         if scan.function in resume:  # a resilver is never paused by the admin
             actions.append(act(f"Resume the {scan.function}", "scrub", *resume[scan.function]))
     else:
-        rate, span = rolling_rate(pool.name, scan, history, cfg)
-        remaining = max(total - scan.issued, 0) if total and scan.issued is not None else None
-        eta = remaining / rate if rate and remaining is not None else None
         evidence.append(
             (
                 "Rate (zdash)",
@@ -98,12 +144,12 @@ def _progress(pool: Pool, scan: Scan, history: Sequence[Snapshot], cfg: CheckCon
                 else f"measuring ({fmt_duration(span)} of data)",
             )
         )
-        evidence.append(("ETA (zdash)", fmt_duration(eta) if eta is not None else "unknown"))
+        evidence.append(("ETA (zdash)", fmt_duration(left) if left is not None else "unknown"))
         evidence.append(("ETA (zpool)", fmt_duration(scan.zpool_eta_s)))
         if rate == 0:
             tail = f", nothing issued in the last {fmt_duration(span)}"
-        elif eta is not None:
-            tail = f", about {fmt_duration(eta)} left"
+        elif left is not None:
+            tail = f", about {fmt_duration(left)} left"
         else:
             tail = ""
         title = f"{pool.name}: {what} {fmt_pct(pct)} done{tail}"
@@ -178,19 +224,6 @@ def _hygiene(pool: Pool, now: float, cfg: CheckConfig) -> Finding | None:
             f"More than {cfg.scrub_max_age_days:g} days have passed since every block was "
             "last verified; scrubbing regularly finds silent corruption while the redundant "
             "copy can still repair it."
-        )
-    if last.state == "finished" and (last.processed or last.errors):
-        severity = Severity.WARNING
-        parts.append(
-            ("repaired " if parts else "last scrub repaired ")
-            + fmt_bytes(last.processed or 0)
-            + (f" with {plural(last.errors, 'error')}" if last.errors else "")
-        )
-        evidence += [("Repaired", fmt_bytes(last.processed or 0)), ("Errors", str(last.errors or 0))]
-        why.append(
-            "The last scrub found bad data: a device returned wrong or unreadable blocks. "
-            "Repairs came from redundancy; errors are blocks it could not repair. Check "
-            "which device has error counts and watch whether they come back."
         )
     if not parts:
         return None

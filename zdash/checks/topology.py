@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zdash.checks import tracker
 from zdash.checks._common import act, is_single_disk, normal_vdevs
 from zdash.checks._dataset_props import dataset_findings
 from zdash.checks.finding import Finding, Severity
@@ -24,6 +25,7 @@ def _type_of(v: Vdev) -> str:
 
 
 def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
+    """Judged on the newest snapshot alone: nothing here changes from one second to the next."""
     now = history[-1]
     out: list[Finding] = []
     for pool in now.pools:
@@ -156,3 +158,8 @@ def _mixed_types(pool: Pool) -> Finding | None:
         ),
         evidence=tuple((v.name, _type_of(v)) for v in vdevs),
     )
+
+
+class Tracker(tracker.Tracker):
+    def findings(self, snap: Snapshot) -> list[Finding]:
+        return check([snap], self.cfg)

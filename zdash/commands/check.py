@@ -60,7 +60,7 @@ def exit_code(history: Sequence[Snapshot], findings: Sequence[Finding], pools: t
     if last is None or not last.pools or any(last.pool(p) is None for p in pools):
         return 3
     worst = max((f.severity for f in findings), default=Severity.INFO)
-    return {Severity.INFO: 0, Severity.WARNING: 1, Severity.CRITICAL: 2}[worst]
+    return worst.exit_code
 
 
 def finding_json(f: Finding) -> dict:

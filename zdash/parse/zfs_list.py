@@ -28,6 +28,7 @@ ZFS_LIST_FIELDS = (
     "compressratio",
     "dedup",
     "atime",
+    "relatime",
     "xattr",
 )
 
@@ -52,6 +53,7 @@ _ALIASES = {
     "ratio": "compressratio",
     "dedup": "dedup",
     "atime": "atime",
+    "relatime": "relatime",
     "xattr": "xattr",
 }
 _BYTES = {"used", "avail", "refer", "used_by_dataset", "used_by_snapshots"}

@@ -47,7 +47,7 @@ def palette(app: App) -> dict[str, Style]:
 
 
 def severity_role(sev: Severity) -> str:
-    return {Severity.CRITICAL: "crit", Severity.WARNING: "warn"}.get(sev, "info")
+    return {Severity.CRITICAL: "crit", Severity.UNKNOWN: "crit", Severity.WARNING: "warn"}.get(sev, "info")
 
 
 def state_role(state: str) -> str:
@@ -59,9 +59,15 @@ def state_role(state: str) -> str:
     return "crit" if state in BAD_STATES or state in ("UNAVAIL", "FAULTED", "SUSPENDED") else "muted"
 
 
-SEVERITY_ICON = {Severity.CRITICAL: "✖ CRIT", Severity.WARNING: "▲ WARN", Severity.INFO: "● INFO"}
+SEVERITY_ICON = {
+    Severity.CRITICAL: "✖ CRIT",
+    Severity.UNKNOWN: "? STALE",
+    Severity.WARNING: "▲ WARN",
+    Severity.INFO: "● INFO",
+}
 SEVERITY_VAR = {
     Severity.CRITICAL: "$text-error",
+    Severity.UNKNOWN: "$text-error",
     Severity.WARNING: "$text-warning",
     Severity.INFO: "$text-primary",
 }

@@ -132,6 +132,7 @@ def _vdev(
     slow = count(obj.get("slow_ios"), "slow_ios")
     state = text_state(string(obj.get("state"), "vdev state") or "UNKNOWN", aux_raw)
     physical = obj.get("physical_ashift") if "configured_ashift" in obj else None
+    configured = obj.get("configured_ashift") if physical is not None else None
     guid = obj.get("guid")
     return Vdev(
         name=name,
@@ -148,6 +149,7 @@ def _vdev(
         aux=_annotations(obj, aux_raw, state, not children, busy),
         was=was,
         physical_ashift=None if physical is None else count(physical, "physical_ashift"),
+        configured_ashift=None if configured is None else count(configured, "configured_ashift"),
     )
 
 

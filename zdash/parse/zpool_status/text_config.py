@@ -144,6 +144,7 @@ def _annotations(rest: str, fields: dict) -> None:
         if m is not None and int(m.group(2)) > 0:
             # configured < native: the leaf's physical sector size is 2**physical_ashift (§5)
             fields["physical_ashift"] = int(m.group(2)).bit_length() - 1
+            fields["configured_ashift"] = max(int(m.group(1)), 1).bit_length() - 1
             continue
         aux.append(piece)
     if aux:

@@ -1,0 +1,61 @@
+"""The redundancy model: what each top-level vdev can still survive, one place for checks,
+texts and plans."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.checks.builders import leaf, mirror, pool, raidz
+from zdash.model import Vdev
+from zdash.redundancy import margin, margins, parity
+
+
+@pytest.mark.parametrize(
+    "top, design",
+    [
+        (mirror(0, leaf("a"), leaf("b")), 1),
+        (mirror(0, leaf("a"), leaf("b"), leaf("c")), 2),
+        (raidz(0, leaf("a"), leaf("b"), leaf("c"), parity=1), 1),
+        (raidz(0, *(leaf(x) for x in "abcdef"), parity=3), 3),
+        (leaf("a"), 0),
+        (Vdev("draid2:4d:12c:1s-0", "draid", "ONLINE", children=tuple(leaf(x) for x in "abcdef")), 2),
+    ],
+)
+def test_design_parity(top, design):
+    m = margin(top)
+    assert parity(top) == design and (m.design, m.left, m.reduced) == (design, design, False)
+
+
+def test_offline_faulted_degraded_and_rebuilding_members_are_not_copies():
+    m = margin(mirror(0, leaf("a"), leaf("b", state="OFFLINE"), leaf("c", aux="(resilvering)")))
+    assert m.left == 0 and m.exhausted and [v.name for v in m.whole] == ["a"]
+    assert [v.name for v in m.lost] == ["b"] and [v.name for v in m.rebuilding] == ["c"]
+    degraded = margin(mirror(0, leaf("a"), leaf("b", state="DEGRADED")))
+    assert degraded.exhausted and [v.name for v in degraded.degraded] == ["b"]
+
+
+def test_a_replacing_or_spare_pair_is_one_column_whole_when_either_side_is():
+    rep = Vdev("replacing-1", "replacing", "DEGRADED", children=(leaf("old", state="UNAVAIL"), leaf("new")))
+    assert margin(raidz(0, leaf("a"), leaf("b"), rep, parity=1)).left == 1
+    rebuilding = Vdev(
+        "replacing-1",
+        "replacing",
+        "DEGRADED",
+        children=(leaf("old", state="UNAVAIL"), leaf("new", aux="(resilvering)")),
+    )
+    assert margin(raidz(0, leaf("a"), leaf("b"), rebuilding, parity=1)).left == 0
+
+
+def test_what_offlining_a_leaf_would_leave():
+    two, three = mirror(0, leaf("a"), leaf("b")), mirror(0, leaf("a"), leaf("b"), leaf("c"))
+    assert margin(two, without=two.children[0]).left == 0
+    assert margin(three, without=three.children[0]).left == 1
+    z1 = raidz(0, leaf("a"), leaf("b"), leaf("c"), parity=1)
+    assert margin(z1, without=z1.children[0]).left == 0
+    lost = margin(mirror(0, leaf("a"), leaf("b", state="FAULTED")), without=None)
+    assert lost.left == 0 and margin(lost.top, without=lost.top.children[0]).left == -1
+
+
+def test_margins_skip_cache_and_spares():
+    p = pool("t", mirror(0, leaf("a"), leaf("b")), leaf("c", vclass="cache"), leaf("d", vclass="spare"))
+    assert [m.top.name for m in margins(p)] == ["mirror-0"]

@@ -1,0 +1,41 @@
+"""What a check is: a tracker that observes every snapshot in order and, when asked, says what
+it finds in the newest one.
+
+Checks are folds over time, not functions of a window: a tracker keeps only the per-pool and
+per-leaf state its diagnosis needs (a run of slow samples, error-counter baselines, a scan's
+rate), bounded in size, so a tick costs the same after a minute and after a month, and a
+verdict like "growing" means "grew since zdash has been watching", whatever the window the
+charts show. Live, replay and `zdash check` fold the same way (zdash.checks.registry).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zdash.checks.finding import Finding
+from zdash.config import CheckConfig
+from zdash.model import Snapshot
+
+
+class Tracker:
+    """Base class; also the whole of a check that needs no memory (override `findings`)."""
+
+    def __init__(self, cfg: CheckConfig) -> None:
+        self.cfg = cfg
+
+    def observe(self, snap: Snapshot) -> None:
+        """Take in one snapshot (called for every snapshot, oldest first)."""
+
+    def findings(self, snap: Snapshot) -> list[Finding]:
+        """What the check says about `snap`, the snapshot observed last."""
+        raise NotImplementedError
+
+
+def fold(tracker: type[Tracker], history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
+    """One check over a history, as the engine runs it (for tests and single-check callers)."""
+    if not history:
+        return []
+    t = tracker(cfg)
+    for snap in history:
+        t.observe(snap)
+    return t.findings(history[-1])

@@ -1,0 +1,156 @@
+"""How many more device failures each top-level vdev can absorb *now*: the one redundancy model
+that every check, finding text and repair plan uses.
+
+A top-level vdev is a set of *columns*: a mirror's sides, a raidz/draid vdev's members, or the
+one disk of a single-disk vdev. An interior `replacing-N` or `spare-N` vdev is one column: it is
+whole when any of its children is. A leaf column is whole when ZFS serves from it and it holds a
+complete copy:
+
+- ONLINE and not being resilvered ("(resilvering)" / the new side of a running replace): a disk
+  that is still being written is not yet a copy;
+- not DEGRADED: ZED degrades a disk after too many checksum or slow-I/O errors; ZFS still reads
+  from it, but a vdev that rests on it rests on a failing disk, so it does not count as a
+  reliable copy here (the health finding says it is still in service);
+- OFFLINE, FAULTED, UNAVAIL, REMOVED and missing devices serve nothing.
+
+Then: a mirror of n sides survives (whole sides - 1) more failures; raidzN and draidN survive
+N - (missing columns), a draid rebuilt onto a distributed spare counting that spare as its
+column; a single disk survives none. `left` < 0 means the vdev has already lost data it needs:
+the pool cannot serve it.
+
+Pure, on the model only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from zdash.model import Pool, Vdev
+
+_PARITY = re.compile(r"^(?:raidz|draid)([1-3])")
+
+
+@dataclass(frozen=True, slots=True)
+class Margin:
+    """The redundancy of one top-level vdev as it stands."""
+
+    top: Vdev
+    design: int  # failures it absorbs when every column is whole (mirror n-1, raidzN N, single 0)
+    left: int  # failures it absorbs now; < 0: the vdev cannot serve all its data
+    whole: tuple[Vdev, ...]  # the leaves that hold the data now (one per whole column)
+    lost: tuple[Vdev, ...]  # leaves of columns that are not whole (offline, failed, missing)
+    rebuilding: tuple[Vdev, ...]  # leaves being resilvered: copies once the resilver ends
+    degraded: tuple[Vdev, ...]  # leaves ZFS still reads from but marked DEGRADED
+    spares: tuple[Vdev, ...]  # hot spares (or draid distributed spares) standing in
+
+    @property
+    def reduced(self) -> bool:
+        return self.left < self.design
+
+    @property
+    def exhausted(self) -> bool:
+        """No failure left to absorb although the vdev was built with some: one more loses data."""
+        return self.design > 0 and self.left == 0
+
+    @property
+    def lost_vdev(self) -> bool:
+        return self.left < 0
+
+    def describe(self) -> str:
+        """'mirror-1 can lose 1 more disk' / 'mirror-1 has no redundancy left' / '... is lost'."""
+        if self.left < 0:
+            return f"{self.top.name} has lost more devices than it can survive"
+        if self.left == 0:
+            return (
+                f"{self.top.name} has no redundancy left"
+                if self.design
+                else f"{self.top.name} has no redundancy"
+            )
+        return f"{self.top.name} can lose {self.left} more disk{'s' if self.left > 1 else ''}"
+
+
+def parity(top: Vdev) -> int:
+    """Failures the vdev is built to survive."""
+    if top.is_leaf:
+        return 0
+    m = _PARITY.match(top.name) or _PARITY.match(top.kind)
+    if m is not None:
+        return int(m.group(1))
+    if top.kind in ("raidz", "draid"):
+        return 1
+    if top.kind == "mirror":
+        return max(len(top.children) - 1, 0)
+    return 0
+
+
+def rebuilding(leaf: Vdev) -> bool:
+    """Being written by a resilver/rebuild: not yet a complete copy. ("(repairing)" is a scrub
+    fixing blocks on a disk that is otherwise complete: still a copy.)"""
+    return "resilvering" in (leaf.aux or "")
+
+
+def _whole_leaf(leaf: Vdev, without: Vdev | None) -> bool:
+    return leaf is not without and leaf.state == "ONLINE" and not rebuilding(leaf)
+
+
+def _column_whole(col: Vdev, without: Vdev | None) -> bool:
+    if col.is_leaf:
+        return _whole_leaf(col, without)
+    # replacing-N / spare-N: one column, whole when either side holds the data.
+    return any(_column_whole(c, without) for c in col.children)
+
+
+def _leaves(v: Vdev) -> Iterator[Vdev]:
+    return v.leaves() if not v.is_leaf else iter((v,))
+
+
+def margin(top: Vdev, without: Vdev | None = None) -> Margin:
+    """The margin of a top-level vdev, optionally as it would be if `without` stopped serving
+    (what `zpool offline`/`detach` of that leaf would leave)."""
+    columns = (top,) if top.is_leaf else top.children
+    design = parity(top)
+    whole_cols = [c for c in columns if _column_whole(c, without)]
+    missing = len(columns) - len(whole_cols)
+    if top.kind == "mirror" or top.is_leaf:
+        left = len(whole_cols) - 1
+    else:
+        left = design - missing
+    leaves = [leaf for c in columns for leaf in _leaves(c)]
+    whole = tuple(leaf for leaf in leaves if _whole_leaf(leaf, without))
+    return Margin(
+        top=top,
+        design=design,
+        left=left,
+        whole=whole,
+        lost=tuple(
+            leaf
+            for c in columns
+            if not _column_whole(c, without)
+            for leaf in _leaves(c)
+            if not _whole_leaf(leaf, without) and not rebuilding(leaf)
+        ),
+        rebuilding=tuple(leaf for leaf in leaves if rebuilding(leaf) and leaf is not without),
+        degraded=tuple(leaf for leaf in leaves if leaf.state == "DEGRADED" and leaf is not without),
+        spares=tuple(
+            leaf
+            for c in columns
+            if c.kind == "spare"
+            for leaf in c.children[1:]  # spare-N: the original first, then the spare(s)
+        ),
+    )
+
+
+def margins(pool: Pool, classes: tuple[str, ...] = ("normal", "special", "dedup", "log")) -> list[Margin]:
+    """Every top-level vdev of the given classes (cache and spares hold no pool data)."""
+    return [
+        margin(top)
+        for top in pool.top_level
+        if top.vclass in classes and top.kind not in ("hole", "indirect")
+    ]
+
+
+def top_of(pool: Pool, leaf: Vdev) -> Vdev | None:
+    """The top-level vdev holding a leaf (the leaf itself for a single-disk vdev)."""
+    return next((top for top in pool.top_level if any(x is leaf for x in _leaves(top))), None)
