@@ -59,3 +59,13 @@ def test_what_offlining_a_leaf_would_leave():
 def test_margins_skip_cache_and_spares():
     p = pool("t", mirror(0, leaf("a"), leaf("b")), leaf("c", vclass="cache"), leaf("d", vclass="spare"))
     assert [m.top.name for m in margins(p)] == ["mirror-0"]
+
+
+def test_the_new_side_of_a_replace_is_no_copy_while_the_resilver_runs():
+    """zpool marks it "(resilvering)" only once the resilver has written to it: at the very start
+    of a resilver the new disk looks like any ONLINE disk."""
+    rep = Vdev("replacing-1", "replacing", "DEGRADED", children=(leaf("old", state="OFFLINE"), leaf("new")))
+    top = mirror(1, leaf("a"), rep)
+    running = margin(top, resilvering=True)
+    assert running.exhausted and [v.name for v in running.rebuilding] == ["new"] and not running.lost[1:]
+    assert margin(top, resilvering=False).left == 1  # finished: the new disk is a copy

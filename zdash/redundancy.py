@@ -86,39 +86,61 @@ def parity(top: Vdev) -> int:
 
 
 def rebuilding(leaf: Vdev) -> bool:
-    """Being written by a resilver/rebuild: not yet a complete copy. ("(repairing)" is a scrub
-    fixing blocks on a disk that is otherwise complete: still a copy.)"""
-    return "resilvering" in (leaf.aux or "")
+    """Marked as being written by a resilver/rebuild: not yet a complete copy. ("(repairing)" is
+    a scrub fixing blocks on a disk that is otherwise complete: still a copy.)"""
+    return "resilvering" in (leaf.aux or "") or "awaiting resilver" in (leaf.aux or "")
+
+
+def resilver_running(pool: Pool) -> bool:
+    return any(
+        s.function in ("resilver", "rebuild") and s.state in ("scanning", "paused") for s in pool.scans
+    )
 
 
 def _whole_leaf(leaf: Vdev, without: Vdev | None) -> bool:
     return leaf is not without and leaf.state == "ONLINE" and not rebuilding(leaf)
 
 
-def _column_whole(col: Vdev, without: Vdev | None) -> bool:
+def _column_whole(col: Vdev, without: Vdev | None, resilvering: bool) -> bool:
     if col.is_leaf:
         return _whole_leaf(col, without)
-    # replacing-N / spare-N: one column, whole when either side holds the data.
-    return any(_column_whole(c, without) for c in col.children)
+    # replacing-N / spare-N: one column, whole when either side holds the data. The side being
+    # brought in (every child after the first) holds it only once no resilver is running: zpool
+    # marks it "(resilvering)" only after the resilver has written to it, not from its start.
+    return any(
+        _column_whole(c, without, resilvering)
+        for i, c in enumerate(col.children)
+        if not (i > 0 and resilvering and col.kind in ("replacing", "spare"))
+    )
+
+
+def _incoming(col: Vdev, resilvering: bool) -> list[Vdev]:
+    """The devices a running resilver is writing into a replacing/spare column."""
+    if col.is_leaf or col.kind not in ("replacing", "spare") or not resilvering:
+        return []
+    return [leaf for c in col.children[1:] for leaf in _leaves(c) if leaf.state == "ONLINE"]
 
 
 def _leaves(v: Vdev) -> Iterator[Vdev]:
     return v.leaves() if not v.is_leaf else iter((v,))
 
 
-def margin(top: Vdev, without: Vdev | None = None) -> Margin:
+def margin(top: Vdev, without: Vdev | None = None, resilvering: bool = False) -> Margin:
     """The margin of a top-level vdev, optionally as it would be if `without` stopped serving
-    (what `zpool offline`/`detach` of that leaf would leave)."""
+    (what `zpool offline`/`detach` of that leaf would leave). `resilvering`: a resilver or
+    rebuild is running in the pool (see resilver_running)."""
     columns = (top,) if top.is_leaf else top.children
     design = parity(top)
-    whole_cols = [c for c in columns if _column_whole(c, without)]
+    whole_cols = [c for c in columns if _column_whole(c, without, resilvering)]
     missing = len(columns) - len(whole_cols)
     if top.kind == "mirror" or top.is_leaf:
         left = len(whole_cols) - 1
     else:
         left = design - missing
     leaves = [leaf for c in columns for leaf in _leaves(c)]
-    whole = tuple(leaf for leaf in leaves if _whole_leaf(leaf, without))
+    incoming = [leaf for c in columns for leaf in _incoming(c, resilvering)]
+    building = [leaf for leaf in leaves if (rebuilding(leaf) or leaf in incoming) and leaf is not without]
+    whole = tuple(leaf for leaf in leaves if _whole_leaf(leaf, without) and leaf not in building)
     return Margin(
         top=top,
         design=design,
@@ -127,11 +149,11 @@ def margin(top: Vdev, without: Vdev | None = None) -> Margin:
         lost=tuple(
             leaf
             for c in columns
-            if not _column_whole(c, without)
+            if not _column_whole(c, without, resilvering)
             for leaf in _leaves(c)
-            if not _whole_leaf(leaf, without) and not rebuilding(leaf)
+            if not _whole_leaf(leaf, without) and leaf not in building
         ),
-        rebuilding=tuple(leaf for leaf in leaves if rebuilding(leaf) and leaf is not without),
+        rebuilding=tuple(building),
         degraded=tuple(leaf for leaf in leaves if leaf.state == "DEGRADED" and leaf is not without),
         spares=tuple(
             leaf
@@ -144,8 +166,9 @@ def margin(top: Vdev, without: Vdev | None = None) -> Margin:
 
 def margins(pool: Pool, classes: tuple[str, ...] = ("normal", "special", "dedup", "log")) -> list[Margin]:
     """Every top-level vdev of the given classes (cache and spares hold no pool data)."""
+    resilvering = resilver_running(pool)
     return [
-        margin(top)
+        margin(top, resilvering=resilvering)
         for top in pool.top_level
         if top.vclass in classes and top.kind not in ("hole", "indirect")
     ]

@@ -33,7 +33,7 @@ from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate, fmt_time
 from zdash.model import IoStats, Pool, Snapshot, Vdev
-from zdash.redundancy import margin
+from zdash.redundancy import margin, resilver_running
 
 ID = "deranged_disk"
 
@@ -274,7 +274,7 @@ def resilver_target(pool: Pool, leaf: Vdev, parent: Vdev | None) -> bool:
 def _advice(pool: Pool, top: Vdev, leaf: Vdev) -> str:
     if leaf.state == "FAULTED":
         return "ZFS has already stopped using it; replace it."
-    after = margin(top, without=leaf)
+    after = margin(top, without=leaf, resilvering=resilver_running(pool))
     if after.left >= 1:
         return (
             LOOK + f"Then offline it: {top.name} keeps running at the speed of its healthy members and "
@@ -294,7 +294,7 @@ def _actions(pool: Pool, top: Vdev, leaf: Vdev) -> tuple[SuggestedAction, ...]:
     actions = []
     if leaf.kind != "file":
         actions.append(act(f"Look at {leaf.label}'s SMART data", None, "smartctl", "-a", leaf.label))
-    if leaf.state != "FAULTED" and margin(top, without=leaf).left >= 1:
+    if leaf.state != "FAULTED" and margin(top, without=leaf, resilvering=resilver_running(pool)).left >= 1:
         actions.append(
             act(
                 f"Offline {leaf.label} ({top.name} keeps running on its peers)",

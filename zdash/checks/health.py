@@ -186,10 +186,13 @@ def _pool_state(pool: Pool, explained: bool) -> Finding | None:
                 act("Resume the pool once the devices are back", "clear", "zpool", "clear", pool.name),
             )
     else:
-        severity = Severity.WARNING
+        # Every vdev is whole (a replace that just finished, its old device not yet detached):
+        # zpool's word, said once, is a note rather than an alarm.
+        severity = Severity.INFO
         why = (
-            "zpool reports the pool " + pool.state + " although every vdev zdash can see is whole; "
-            "zpool's own status text (below) says why."
+            f"zpool reports the pool {pool.state}, but every vdev zdash can see is whole: the pool "
+            "can lose as many devices as it was built to. This is typically a replace that has just "
+            "finished and whose old device is being detached; zpool's own status text (below) says why."
         )
     return Finding(
         ID,
