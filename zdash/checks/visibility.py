@@ -11,6 +11,7 @@ failing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from zdash.checks import tracker
@@ -56,11 +57,18 @@ def _hint(message: str) -> str:
 
 class Tracker(tracker.Tracker):
     def findings(self, snap: Snapshot) -> list[Finding]:
-        bad = [s for s in snap.sources if s.key in WATCHED and not s.ok]
+        bad = sorted(
+            (s for s in snap.sources if s.key in WATCHED and not s.ok),
+            key=lambda s: list(WATCHED).index(s.key),
+        )
         if not bad:
             return []
+        # One blindness, one finding: the most fundamental failure leads (a failing status
+        # usually stalls the rest too); the others are listed with it.
         pools = [p.name for p in snap.pools]
-        return [_finding(source, pools) for source in bad]
+        f = _finding(bad[0], pools)
+        also = tuple((f"Also stale: {s.key}", s.message or "no fresh data") for s in bad[1:])
+        return [dataclasses.replace(f, evidence=f.evidence + also)]
 
 
 def _finding(source: SourceState, pools: list[str]) -> Finding:

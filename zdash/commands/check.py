@@ -92,13 +92,13 @@ def summary(
 ) -> str:
     """The text of the first line after "ZDASH <STATUS> - ": what a person on call reads."""
     last = history[-1] if history else None
-    if code == 3:
+    serious = [f for f in findings if f.severity > Severity.INFO]
+    if code == 3 and not any(f.severity == Severity.UNKNOWN for f in serious):
         missing = [p for p in pools if last is None or last.pool(p) is None]
         problems = [s.message for s in (last.problems if last else ()) if s.message]
         if missing and last is not None and last.pools:
             return f"pool {', '.join(missing)} not found" + (f" ({problems[0]})" if problems else "")
         return "no pool could be read" + (f": {problems[0]}" if problems else "")
-    serious = [f for f in findings if f.severity > Severity.INFO]
     if serious:
         more = f" (+{len(serious) - 1} more)" if len(serious) > 1 else ""
         return _cause(serious[0]) + more
