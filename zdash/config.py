@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,21 @@ from typing import Any
 
 class ConfigError(ValueError):
     """The config file is unreadable or holds an unknown key or a bad value (message is user-facing)."""
+
+
+# The ids `disabled:` may name (zdash.checks.registry.CHECKS; a test keeps the two in step).
+CHECK_IDS = (
+    "visibility",
+    "health",
+    "deranged_disk",
+    "capacity",
+    "scan",
+    "imbalance",
+    "ashift",
+    "topology",
+    "clones",
+)
+MAX_CONFIG_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +103,19 @@ class CheckConfig:
                 )
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
-                problems.append(f"{f.name} must not be negative (got {value})")
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                if not math.isfinite(value):  # .nan would switch a check off silently
+                    problems.append(f"{f.name} must be a finite number (got {value})")
+                elif value < 0:
+                    problems.append(f"{f.name} must not be negative (got {value})")
+        unknown = [c for c in self.disabled if c not in CHECK_IDS]
+        if unknown:
+            close = [difflib.get_close_matches(c, CHECK_IDS, n=1) for c in unknown]
+            hints = "".join(f" (did you mean '{m[0]}'?)" if m else "" for m in close[:1])
+            problems.append(
+                f"disabled: unknown check id {', '.join(map(repr, unknown))}{hints}; "
+                f"the checks are {', '.join(CHECK_IDS)}"
+            )
         if self.deranged_lookback_samples < self.deranged_sustain_samples:
             problems.append("deranged_lookback_samples must be >= deranged_sustain_samples")
         if problems:
@@ -114,9 +141,13 @@ def load_config(path: str | Path | None = None) -> CheckConfig:
     from ruamel.yaml import YAML, YAMLError  # only needed when a file exists
 
     try:
+        if file.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{file}: larger than {MAX_CONFIG_BYTES >> 20} MiB: not a zdash config file")
         doc = YAML(typ="safe").load(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{file}: cannot read: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{file}: nested too deeply to be a zdash config file") from None
     except YAMLError as exc:
         raise ConfigError(f"{file}: not valid YAML: {' '.join(str(exc).split())}") from None
     if doc is None:

@@ -82,3 +82,38 @@ def test_default_path_follows_xdg_config_home(tmp_path, monkeypatch):
     (tmp_path / "zdash").mkdir()
     (tmp_path / "zdash" / "config.yaml").write_text("checks:\n  raidz_max_width: 12\n")
     assert load_config().raidz_max_width == 12
+
+
+def test_nan_and_infinite_thresholds_are_refused(tmp_path):
+    import pytest
+
+    for bad in (".nan", ".inf", "-.inf"):
+        f = tmp_path / "c.yaml"
+        f.write_text(f"checks:\n  capacity_pool_crit_pct: {bad}\n")
+        with pytest.raises(ConfigError, match="must be a finite number"):
+            load_config(f)
+
+
+def test_an_unknown_check_in_disabled_is_named_with_a_hint(tmp_path):
+    import pytest
+
+    f = tmp_path / "c.yaml"
+    f.write_text("checks:\n  disabled: [topolgy]\n")
+    with pytest.raises(ConfigError, match="unknown check id 'topolgy' \\(did you mean 'topology'\\?\\)"):
+        load_config(f)
+
+
+def test_the_known_check_ids_are_the_registrys():
+    from zdash.checks.registry import CHECKS
+    from zdash.config import CHECK_IDS
+
+    assert sorted(CHECK_IDS) == sorted(m.ID for m in CHECKS)
+
+
+def test_a_deeply_nested_config_is_a_message_not_a_crash(tmp_path):
+    import pytest
+
+    f = tmp_path / "c.yaml"
+    f.write_text("checks: " + "[" * 20000 + "]" * 20000 + "\n")
+    with pytest.raises(ConfigError, match="nested too deeply|not valid YAML|must be a mapping"):
+        load_config(f)

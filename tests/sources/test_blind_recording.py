@@ -47,7 +47,11 @@ def _check_at(path: str, at: float) -> tuple[int, dict, str]:
 @pytest.mark.parametrize(
     "failure, code, says",
     [
-        ("status ioerror\niostat hang\n", 2, "zpool cannot read the pool: zpool status: cannot open 'tank': I/O error"),
+        (
+            "status ioerror\niostat hang\n",
+            2,
+            "zpool cannot read the pool: zpool status: cannot open 'tank': I/O error",
+        ),
         ("status denied\niostat hang\n", 3, "cannot see healthy: zpool status: Permission denied"),
     ],
 )
