@@ -115,5 +115,5 @@ def test_a_deeply_nested_config_is_a_message_not_a_crash(tmp_path):
 
     f = tmp_path / "c.yaml"
     f.write_text("checks: " + "[" * 20000 + "]" * 20000 + "\n")
-    with pytest.raises(ConfigError, match="nested too deeply|not valid YAML|must be a mapping"):
+    with pytest.raises(ConfigError, match=r"nested too deeply|not valid YAML|must be a mapping"):
         load_config(f)
