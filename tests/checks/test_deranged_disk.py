@@ -331,3 +331,23 @@ def test_a_resilver_target_is_busiest_by_design_not_deranged():
     # the same numbers once the resilver is over: now it is judged, and it is slow
     done = (scan("resilver", "finished"),)
     assert one(run(lambda i: _replacing(done), 8), subject=SLOW)
+
+
+def test_the_median_of_the_other_leaves_is_the_plain_median_without_the_own_value():
+    from statistics import median
+
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from zdash.checks._deranged_samples import _median_without
+
+    @given(st.lists(st.integers(0, 50), min_size=1, max_size=30), st.data())
+    def same(values, data):
+        values = sorted(float(v) for v in values)
+        own = data.draw(st.sampled_from(values))
+        rest = list(values)
+        rest.remove(own)
+        assert _median_without(values, own) == (median(rest) if rest else None)
+        assert _median_without(values, None) == median(values)
+
+    same()

@@ -16,6 +16,7 @@ from zdash.fmt import fmt_ms, fmt_pct
 from zdash.model import Pool, Vdev
 
 MEASURABLE_STATES = ("ONLINE", "DEGRADED")
+PEERS_SHOWN = 8  # "compared with" names this many; the rest are counted
 UTIL, READ_WAIT, WRITE_WAIT, BYTES = range(4)
 
 
@@ -47,8 +48,7 @@ class LeafSample:
     peer_read_wait: float | None
     peer_write_wait: float | None
     peer_bytes: float | None  # median bytes/s of the peers it was compared with
-    peers: tuple[str, ...]  # labels of the leaves it was compared with
-    peer_keys: tuple[str, ...]
+    peers: tuple[str, ...]  # labels of the leaves it was compared with (the first few of many)
     slow: bool | None  # None: nothing comparable in this sample
     why_slow: str = ""
 
@@ -74,11 +74,22 @@ def _alike(a: Vdev, b: Vdev) -> bool:
 
 
 def _median_without(sorted_values: list[float], own: float | None) -> float | None:
-    """Median of a group's values leaving out the leaf's own (the pool's *other* leaves)."""
+    """Median of a group's values leaving out the leaf's own (the pool's *other* leaves), in O(log n):
+    the list is indexed around the removed element, never copied."""
+    n = len(sorted_values)
+    skip = -1
     if own is not None:
         i = bisect_left(sorted_values, own)
-        sorted_values = sorted_values[:i] + sorted_values[i + 1 :]
-    return median(sorted_values) if sorted_values else None
+        if i < n and sorted_values[i] == own:
+            skip, n = i, n - 1
+    if n <= 0:
+        return None
+
+    def at(k: int) -> float:
+        return sorted_values[k + 1] if skip != -1 and k >= skip else sorted_values[k]
+
+    mid = n // 2
+    return at(mid) if n % 2 else (at(mid - 1) + at(mid)) / 2
 
 
 def sample_pool(pool: Pool, cfg: CheckConfig) -> dict[str, LeafSample]:
@@ -103,7 +114,9 @@ def sample_pool(pool: Pool, cfg: CheckConfig) -> dict[str, LeafSample]:
             )
         members, sorted_metrics = groups[gkey]
         vdev_peers = [lf for lf in by_top[id(top)] if lf is not leaf and _alike(lf, leaf)]
-        pool_others = [lf for lf in members if lf is not leaf]
+        # Only a leaf alone in its vdev is compared with the pool's other leaves (built lazily:
+        # a list per leaf would cost O(n^2) on a pool of 1,000 single-disk vdevs).
+        pool_others = [] if vdev_peers else [lf for lf in members if lf is not leaf]
         out[leaf.key] = _judge(leaf, vdev_peers, pool_others, sorted_metrics, metrics, cfg)
     return out
 
@@ -161,8 +174,8 @@ def _judge(
         peer_read_wait=refs[1],
         peer_write_wait=refs[2],
         peer_bytes=median_or_none(metrics[id(p)][BYTES] for p in used_peers),
-        peers=tuple(p.label for p in used_peers),
-        peer_keys=tuple(p.key for p in used_peers),
+        peers=tuple(p.label for p in used_peers[:PEERS_SHOWN])
+        + ((f"{len(used_peers) - PEERS_SHOWN} more",) if len(used_peers) > PEERS_SHOWN else ()),
         slow=any(verdicts) if verdicts else None,
         why_slow=why,
     )
