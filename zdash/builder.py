@@ -21,12 +21,13 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from zdash.model import Dataset, DiskIo, Pool, Snapshot, SourceState
+from zdash.model import Dataset, DiskIo, Pool, Snapshot, SourceState, ZEvent
 from zdash.parse import ParseError, join
 from zdash.parse.devices import parse_devices
 from zdash.parse.diskstats import disk_rates, parse_diskstats
 from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS, parse_zfs_list
+from zdash.parse.zpool_events import parse_events
 from zdash.parse.zpool_iostat import IostatRow, parse_iostat, split_reports
 from zdash.parse.zpool_list import parse_list
 from zdash.parse.zpool_status import parse_status
@@ -40,6 +41,10 @@ MAX_LEAF_BYTES_PER_S = 64 * 2**30
 MAX_LEAF_OPS_PER_S = 10_000_000
 # Sources every live session and recording has: missing after this many ticks is an error.
 EXPECTED = ("status", "list", "iostat")
+# ZFS events kept for the checks: the recent past is what a verdict cites (ZED's own window for
+# degrading a disk is 10 minutes), bounded in count like the kernel's own ring buffer.
+EVENTS_KEEP_S = 3600.0
+EVENTS_KEEP = 2000
 STALE_AFTER = {
     "iostat": 3,
     "diskstats": 3,
@@ -49,6 +54,7 @@ STALE_AFTER = {
     "datasets": 240,
     "ashift": 240,
     "version": 10**9,
+    "events": 10**9,  # a stream: quiet when nothing happens, which is the normal case
 }
 IO_KEEP_TICKS = 2.5  # iostat rows arriving slightly off-phase must not flicker to "no data"
 
@@ -97,6 +103,7 @@ PARSERS: dict[str, Callable[[RawSample], Any]] = {
     "devices": lambda s: parse_devices(s.stdout),
     "datasets": lambda s: parse_zfs_list(s.stdout, _fields_of(s.argv)),
     "version": lambda s: parse_version(s.stdout),
+    "events": lambda s: parse_events(s.stdout),
     "ashift": _parse_ashift,
 }
 
@@ -117,6 +124,7 @@ class SnapshotBuilder:
         self._disk_rates: dict[str, DiskIo] = {}
         self._version_text: str | None = None
         self._iostat_names: tuple[str, ...] | None = None
+        self._events: dict[tuple[float, int | None, str], ZEvent] = {}
         self._ticks = 0
 
     def _take(self, s: RawSample) -> None:
@@ -137,6 +145,8 @@ class SnapshotBuilder:
         slot.value, slot.good_time, slot.error = value, s.time, None
         if kind == "diskstats":
             self._on_diskstats(s.time, value)
+        if kind == "events":
+            self._on_events(value)
         if kind == "version":
             self._version_text = s.stdout.splitlines()[0].strip() if s.stdout.strip() else None
 
@@ -151,6 +161,20 @@ class SnapshotBuilder:
         if changed or any(_impossible(r, leaves) for r in rows):
             return ()
         return rows
+
+    def _on_events(self, events: tuple[ZEvent, ...]) -> None:
+        """A stream sample holds the new events, a full `zpool events` dump all of them: keep
+        each once (by time, id and class), the newest EVENTS_KEEP of the last hour."""
+        for e in events:
+            self._events[(e.time, e.eid, e.cls)] = e
+        if len(self._events) > EVENTS_KEEP:
+            for key in sorted(self._events)[: len(self._events) - EVENTS_KEEP]:
+                del self._events[key]
+
+    def _recent_events(self, now: float) -> tuple[ZEvent, ...]:
+        for key in [k for k in self._events if now - k[0] > EVENTS_KEEP_S]:
+            del self._events[key]
+        return tuple(self._events[k] for k in sorted(self._events))
 
     def _on_diskstats(self, t: float, counters: dict) -> None:
         if self._prev_disk is not None:
@@ -200,6 +224,7 @@ class SnapshotBuilder:
             pools=tuple(pools),
             datasets=tuple(datasets),
             sources=self._source_states(now),
+            events=self._recent_events(now),
             host=self.host,
             zfs_version=self._version_text,
             interval=self.interval,

@@ -220,6 +220,24 @@ class Dataset:
 
 
 @dataclass(frozen=True, slots=True)
+class ZEvent:
+    """One entry of ZFS's event log (`zpool events -v`): the ereports ZED acts on."""
+
+    time: float  # epoch s (the nvlist's `time` when -v, else the header line's date, UTC)
+    cls: str  # ereport.fs.zfs.delay, ereport.fs.zfs.checksum, ereport.fs.zfs.io, ...
+    pool: str | None = None
+    vdev_guid: str | None = None  # decimal, as zpool status -j prints GUIDs
+    vdev_path: str | None = None
+    eid: int | None = None
+    delay_ns: int | None = None  # zio_delay of a delay event (ns since 0.8)
+
+    @property
+    def kind(self) -> str:
+        """The last word of the class: delay, checksum, io, statechange, scrub_finish..."""
+        return self.cls.rsplit(".", 1)[-1]
+
+
+@dataclass(frozen=True, slots=True)
 class SourceState:
     """How fresh one input is: shown as 'stale' in the UI when not ok or old."""
 
@@ -235,6 +253,7 @@ class Snapshot:
     pools: tuple[Pool, ...] = ()
     datasets: tuple[Dataset, ...] = ()
     sources: tuple[SourceState, ...] = ()
+    events: tuple[ZEvent, ...] = ()  # recent ZFS events (zpool events), oldest first
     host: str | None = None
     zfs_version: str | None = None  # userland, e.g. zfs-2.3.2-2~bpo12+2
     interval: float | None = None

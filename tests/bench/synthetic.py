@@ -58,33 +58,78 @@ class SyntheticHost:
             kids = {}
             for i in self._members(t):
                 kids[self.paths[i]] = {
-                    "name": self.paths[i], "vdev_type": "disk", "guid": 10**15 + i, "path": self.paths[i],
-                    "class": "normal", "state": "ONLINE", "rep_dev_size": DISK, "phys_space": DISK,
-                    "read_errors": 0, "write_errors": 0, "checksum_errors": 0, "slow_ios": 0,
+                    "name": self.paths[i],
+                    "vdev_type": "disk",
+                    "guid": 10**15 + i,
+                    "path": self.paths[i],
+                    "class": "normal",
+                    "state": "ONLINE",
+                    "rep_dev_size": DISK,
+                    "phys_space": DISK,
+                    "read_errors": 0,
+                    "write_errors": 0,
+                    "checksum_errors": 0,
+                    "slow_ios": 0,
                 }
             tops[self._top_name(t)] = {
-                "name": self._top_name(t), "vdev_type": "mirror" if self.layout == "mirror" else "raidz",
-                "guid": 10**12 + t, "class": "normal", "state": "ONLINE", "alloc_space": alloc_top,
-                "total_space": DISK * self.width, "def_space": DISK * self.width, "read_errors": 0,
-                "write_errors": 0, "checksum_errors": 0, "vdevs": kids,
+                "name": self._top_name(t),
+                "vdev_type": "mirror" if self.layout == "mirror" else "raidz",
+                "guid": 10**12 + t,
+                "class": "normal",
+                "state": "ONLINE",
+                "alloc_space": alloc_top,
+                "total_space": DISK * self.width,
+                "def_space": DISK * self.width,
+                "read_errors": 0,
+                "write_errors": 0,
+                "checksum_errors": 0,
+                "vdevs": kids,
             }
         root = {
-            "name": self.pool, "vdev_type": "root", "guid": 42, "class": "normal", "state": "ONLINE",
-            "alloc_space": alloc_top * self.tops, "total_space": DISK * self.width * self.tops,
-            "def_space": DISK * self.width * self.tops, "read_errors": 0, "write_errors": 0,
-            "checksum_errors": 0, "vdevs": tops,
+            "name": self.pool,
+            "vdev_type": "root",
+            "guid": 42,
+            "class": "normal",
+            "state": "ONLINE",
+            "alloc_space": alloc_top * self.tops,
+            "total_space": DISK * self.width * self.tops,
+            "def_space": DISK * self.width * self.tops,
+            "read_errors": 0,
+            "write_errors": 0,
+            "checksum_errors": 0,
+            "vdevs": tops,
         }
         doc = {
             "output_version": {"command": "zpool status", "vers_major": 0, "vers_minor": 1},
-            "pools": {self.pool: {
-                "name": self.pool, "state": "ONLINE", "pool_guid": 42, "txg": 4, "spa_version": 5000,
-                "zpl_version": 5, "vdevs": {self.pool: root}, "error_count": 0,
-                "scan_stats": {"function": "SCRUB", "state": "FINISHED", "start_time": int(now) - 86400,
-                               "end_time": int(now) - 80000, "to_examine": 10**12, "examined": 10**12,
-                               "skipped": 0, "processed": 0, "errors": 0, "bytes_per_scan": 0,
-                               "pass_start": int(now) - 86400, "scrub_pause": 0, "scrub_spent_paused": 0,
-                               "issued_bytes_per_scan": 10**12, "issued": 10**12},
-            }},
+            "pools": {
+                self.pool: {
+                    "name": self.pool,
+                    "state": "ONLINE",
+                    "pool_guid": 42,
+                    "txg": 4,
+                    "spa_version": 5000,
+                    "zpl_version": 5,
+                    "vdevs": {self.pool: root},
+                    "error_count": 0,
+                    "scan_stats": {
+                        "function": "SCRUB",
+                        "state": "FINISHED",
+                        "start_time": int(now) - 86400,
+                        "end_time": int(now) - 80000,
+                        "to_examine": 10**12,
+                        "examined": 10**12,
+                        "skipped": 0,
+                        "processed": 0,
+                        "errors": 0,
+                        "bytes_per_scan": 0,
+                        "pass_start": int(now) - 86400,
+                        "scrub_pause": 0,
+                        "scrub_spent_paused": 0,
+                        "issued_bytes_per_scan": 10**12,
+                        "issued": 10**12,
+                    },
+                }
+            },
         }
         return RawSample("status", STATUS_ARGV, 0, json.dumps(doc), "", now, 0.05)
 
@@ -113,15 +158,21 @@ class SyntheticHost:
                 w_b, r_b = w_ops * 131072, r_ops * 131072
                 lat = (40_000_000 if self._slow(i) else 2_000_000) + rng.randint(0, 500_000)
                 tw, tr = tw + w_b, tr + r_b
-                leaf_rows.append(f"{self.paths[i]}\t0\t0\t{r_ops}\t{w_ops}\t{r_b}\t{w_b}\t{lat}\t{lat + 100000}"
-                                 f"\t{lat // 2}\t{lat // 2 + 1000}\t-\t-\t{lat // 4}\t{lat // 4}\t-\t-\t-")
+                leaf_rows.append(
+                    f"{self.paths[i]}\t0\t0\t{r_ops}\t{w_ops}\t{r_b}\t{w_b}\t{lat}\t{lat + 100000}"
+                    f"\t{lat // 2}\t{lat // 2 + 1000}\t-\t-\t{lat // 4}\t{lat // 4}\t-\t-\t-"
+                )
             top_rows.append((t, tw, tr, leaf_rows))
             pool_w, pool_r = pool_w + tw, pool_r + tr
-        rows.append(f"{self.pool}\t{DISK * self.tops}\t{DISK * self.tops * 3}\t60\t200\t{pool_r}\t{pool_w}"
-                    "\t2000000\t2100000\t1000000\t1001000\t-\t-\t500000\t500000\t-\t-\t-")
+        rows.append(
+            f"{self.pool}\t{DISK * self.tops}\t{DISK * self.tops * 3}\t60\t200\t{pool_r}\t{pool_w}"
+            "\t2000000\t2100000\t1000000\t1001000\t-\t-\t500000\t500000\t-\t-\t-"
+        )
         for t, tw, tr, leaf_rows in top_rows:
-            rows.append(f"{self._top_name(t)}\t{DISK}\t{DISK * 3}\t60\t200\t{tr}\t{tw}\t2000000\t2100000"
-                        "\t1000000\t1001000\t-\t-\t500000\t500000\t-\t-\t-")
+            rows.append(
+                f"{self._top_name(t)}\t{DISK}\t{DISK * 3}\t60\t200\t{tr}\t{tw}\t2000000\t2100000"
+                "\t1000000\t1001000\t-\t-\t500000\t500000\t-\t-\t-"
+            )
             rows += leaf_rows
         text = f"{int(now)}\n" + "\n".join(rows) + "\n"
         return RawSample("iostat", IOSTAT_ARGV, None, text, "", now, 0.0)

@@ -351,3 +351,25 @@ def test_the_median_of_the_other_leaves_is_the_plain_median_without_the_own_valu
         assert _median_without(values, None) == median(values)
 
     same()
+
+
+def test_zfs_own_delay_events_join_the_evidence_and_are_a_reason_of_their_own():
+    """`zpool events -v`: ereport.fs.zfs.delay for the disk (an I/O slower than 30 s)."""
+    import dataclasses
+
+    from zdash.model import ZEvent
+
+    def make(i):
+        return two_mirrors(fast("slowdisk", path=SLOW))
+
+    h = history(make, 3)
+    delays = tuple(
+        ZEvent(h[-1].time - 60 + k, "ereport.fs.zfs.delay", "deranged", "guid-slowdisk", SLOW, eid=k)
+        for k in range(3)
+    )
+    old = ZEvent(h[-1].time - 3000, "ereport.fs.zfs.delay", "deranged", "guid-slowdisk", SLOW, eid=99)
+    other = ZEvent(h[-1].time - 5, "ereport.fs.zfs.delay", "deranged", "guid-loop0", "/dev/loop0", eid=7)
+    h[-1] = dataclasses.replace(h[-1], events=(old, *delays, other))
+    f = one(deranged_disk.check(h, CFG), subject=SLOW)
+    assert "ZFS logged 3 delay events for it in 10 minutes" in f.title
+    assert evidence(f)["ZFS events (last 10 min)"].startswith("3 delay; last at ")

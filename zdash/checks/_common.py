@@ -3,11 +3,12 @@ history. Numbers are formatted by zdash.fmt (one home for every unit zdash print
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from statistics import median
 
 from zdash.checks.finding import SuggestedAction
-from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev
+from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev, ZEvent
 
 
 def act(label: str, action: str | None, *argv: str) -> SuggestedAction:
@@ -75,3 +76,35 @@ def linear_slope(points: Sequence[tuple[float, float]]) -> float | None:
     if var_t == 0:
         return None
     return sum((t - mean_t) * (y - mean_y) for t, y in points) / var_t
+
+
+EVENTS_WINDOW_S = 600.0  # ZED degrades a disk on N events within 10 minutes: cite the same span
+
+
+def leaf_events(snap: Snapshot, pool: Pool, leaf: Vdev, kinds: Sequence[str]) -> dict[str, list[ZEvent]]:
+    """ZFS's own ereports (zpool events) about a leaf in the last EVENTS_WINDOW_S, by kind."""
+    out: dict[str, list[ZEvent]] = {k: [] for k in kinds}
+    for e in snap.events:
+        if (
+            e.kind in out
+            and snap.time - e.time <= EVENTS_WINDOW_S
+            and (e.pool in (None, pool.name))
+            and (
+                (e.vdev_guid is not None and e.vdev_guid == leaf.guid)
+                or (e.vdev_path is not None and e.vdev_path == leaf.path)
+            )
+        ):
+            out[e.kind].append(e)
+    return out
+
+
+def events_evidence(found: dict[str, list[ZEvent]]) -> tuple[str, str] | None:
+    """('ZFS events (10 min)', '37 delay, 2 checksum; last at 16:04:12 UTC') or None."""
+    parts = [f"{len(v)} {k}" for k, v in found.items() if v]
+    if not parts:
+        return None
+    last = max(e.time for v in found.values() for e in v)
+    return (
+        "ZFS events (last 10 min)",
+        ", ".join(parts) + time.strftime("; last at %H:%M:%S UTC", time.gmtime(last)),
+    )

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from statistics import median
 
 from zdash.checks._common import leaves_with_top, median_or_none
 from zdash.config import CheckConfig

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from zdash.checks import tracker
-from zdash.checks._common import act, leaves_with_top, parents
+from zdash.checks._common import act, events_evidence, leaf_events, leaves_with_top, parents
 from zdash.checks._deranged_samples import LeafSample, sample_pool
 from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
@@ -178,14 +178,13 @@ class Tracker(tracker.Tracker):
     def findings(self, snap: Snapshot) -> list[Finding]:
         out: list[Finding] = []
         for pool in snap.pools:
-            up = parents(pool.root)
             for top, leaf in leaves_with_top(pool):
                 st = self._leaves.get((pool.name, leaf.key))
-                if st is not None and (f := self._finding(pool, top, leaf, up.get(id(leaf)), st)) is not None:
+                if st is not None and (f := self._finding(snap, pool, top, leaf, st)) is not None:
                     out.append(f)
         return out
 
-    def _finding(self, pool: Pool, top: Vdev, leaf: Vdev, parent: Vdev | None, st: _Leaf) -> Finding | None:
+    def _finding(self, snap: Snapshot, pool: Pool, top: Vdev, leaf: Vdev, st: _Leaf) -> Finding | None:
         reasons: list[str] = []
         evidence: list[tuple[str, str]] = []
         if st.raised and st.last_slow_sample is not None:
@@ -206,6 +205,13 @@ class Tracker(tracker.Tracker):
         slow_growth = max(slow_now - (st.first_slow_ios if st.first_slow_ios is not None else slow_now), 0)
         if slow_growth:
             reasons.append(f"ZFS counted {slow_growth} new slow I/Os")
+        # ZFS's own evidence: delay ereports (an I/O slower than zio_slow_io_ms, 30 s by default),
+        # and the checksum and io ereports ZED counts before it degrades a disk.
+        found = leaf_events(snap, pool, leaf, ("delay", "checksum", "io"))
+        if found["delay"]:
+            reasons.append(f"ZFS logged {len(found['delay'])} delay events for it in 10 minutes")
+        if (ev := events_evidence(found)) is not None:
+            evidence.append(ev)
         if leaf.state == "DEGRADED" or (leaf.state == "FAULTED" and (reasons or slow_now)):
             reasons.append(f"ZFS marked it {leaf.state}" + (f" ({leaf.aux})" if leaf.aux else ""))
             evidence.append(("State", leaf.state))
