@@ -113,6 +113,25 @@ class _Slot:
     value: Any = None
     good_time: float | None = None
     error: str | None = None
+    raw: RawSample | None = None  # the sample `value` was parsed from (what a keyframe keeps)
+    dropped: bool = False  # iostat: the report was judged "no rate" (value emptied)
+
+
+def _sample_dict(s: RawSample) -> dict[str, Any]:
+    return {f.name: getattr(s, f.name) for f in dataclasses.fields(s)}
+
+
+def _sample_from(d: dict[str, Any]) -> RawSample:
+    return RawSample(
+        str(d["key"]),
+        tuple(str(a) for a in d["argv"]),
+        d.get("rc"),
+        str(d.get("stdout") or ""),
+        str(d.get("stderr") or ""),
+        float(d.get("time") or 0),
+        float(d.get("duration") or 0),
+        d.get("error"),
+    )
 
 
 class SnapshotBuilder:
@@ -140,9 +159,11 @@ class SnapshotBuilder:
             return
         except KeyError:
             return  # a key this zdash does not know (newer recording): ignore, do not crash
+        dropped = False
         if kind == "iostat":
-            value = self._sane_iostat(value)
-        slot.value, slot.good_time, slot.error = value, s.time, None
+            sane = self._sane_iostat(value)
+            dropped, value = sane is not value and bool(value), sane
+        slot.value, slot.good_time, slot.error, slot.raw, slot.dropped = value, s.time, None, s, dropped
         if kind == "diskstats":
             self._on_diskstats(s.time, value)
         if kind == "events":
@@ -189,6 +210,53 @@ class SnapshotBuilder:
                             rates[dev] = dataclasses.replace(r, device=dev)
             self._disk_rates = rates
         self._prev_disk = (t, counters)
+
+    # --- keyframes: the fold's state as plain data, and back ---------------------------------
+
+    def checkpoint(self) -> dict[str, Any]:
+        """Everything the next `feed` depends on, as JSON-able data: the raw sample behind each
+        slot (parsed again on restore), the disk rates and counters, the events kept."""
+        return {
+            "interval": self.interval,
+            "host": self.host,
+            "ticks": self._ticks,
+            "version_text": self._version_text,
+            "iostat_names": list(self._iostat_names) if self._iostat_names is not None else None,
+            "slots": {
+                key: {
+                    "raw": _sample_dict(slot.raw) if slot.raw else None,
+                    "error": slot.error,
+                    "dropped": slot.dropped,
+                }
+                for key, slot in self._slots.items()
+            },
+            "prev_disk_time": self._prev_disk[0] if self._prev_disk else None,
+            "disk_rates": {dev: dataclasses.asdict(r) for dev, r in self._disk_rates.items()},
+            "events": [dataclasses.asdict(e) for e in self._events.values()],
+        }
+
+    @classmethod
+    def restore(cls, state: dict[str, Any]) -> SnapshotBuilder:
+        """A builder that continues exactly where the checkpointed one stood."""
+        b = cls(float(state["interval"]), state.get("host"))
+        for key, saved in state["slots"].items():
+            slot = b._slots.setdefault(key, _Slot())
+            raw = _sample_from(saved["raw"]) if saved.get("raw") else None
+            if raw is not None:
+                value = PARSERS[key.split(":", 1)[0]](raw)
+                slot.value, slot.good_time, slot.raw = (() if saved.get("dropped") else value), raw.time, raw
+                slot.dropped = bool(saved.get("dropped"))
+            slot.error = saved.get("error")
+        disk = b._slots.get("diskstats")
+        if disk is not None and disk.value is not None and state.get("prev_disk_time") is not None:
+            b._prev_disk = (float(state["prev_disk_time"]), disk.value)
+        b._disk_rates = {dev: DiskIo(**r) for dev, r in state.get("disk_rates", {}).items()}
+        b._version_text = state.get("version_text")
+        names = state.get("iostat_names")
+        b._iostat_names = tuple(names) if names is not None else None
+        b._events = {(e["time"], e["eid"], e["cls"]): ZEvent(**e) for e in state.get("events", [])}
+        b._ticks = int(state["ticks"])
+        return b
 
     def feed(self, tick: Tick) -> Snapshot:
         self._ticks += 1

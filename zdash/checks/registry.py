@@ -44,6 +44,9 @@ CHECKS: tuple[ModuleType, ...] = (
     clones,
 )
 _ORDER = {m.ID: i for i, m in enumerate(CHECKS)}
+# Bumped whenever a tracker's state changes shape or meaning: keyframes of another fold version
+# are not trusted (a replay then folds from the start, which is always exact).
+FOLD_VERSION = 1
 
 
 class _Stateless(Tracker):
@@ -100,6 +103,37 @@ class CheckEngine:
         )
         self.last = tuple(out)
         return self.last
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The trackers' memory as JSON-able data (a recording keyframe; see state_codec)."""
+        from zdash.checks import state_codec
+
+        return {
+            "fold": FOLD_VERSION,
+            "last": state_codec.encode(self.last),
+            "trackers": {
+                key: state_codec.encode({k: v for k, v in t.__dict__.items() if k != "cfg"})
+                for key, t in self._trackers.items()
+                if not isinstance(t, _Stateless)
+            },
+        }
+
+    @classmethod
+    def restore(
+        cls, state: dict[str, Any], cfg: CheckConfig | None = None, checks: Sequence[ModuleType] = CHECKS
+    ) -> CheckEngine:
+        """An engine whose trackers continue from a checkpoint. Raises state_codec.StateError for
+        a checkpoint another fold version wrote (the caller folds from the start instead)."""
+        from zdash.checks import state_codec
+
+        if state.get("fold") != FOLD_VERSION:
+            raise state_codec.StateError(f"keyframe of fold version {state.get('fold')}, not {FOLD_VERSION}")
+        engine = cls(cfg, checks)
+        for key, saved in state.get("trackers", {}).items():
+            if key in engine._trackers:
+                engine._trackers[key].__dict__.update(state_codec.decode(saved))
+        engine.last = tuple(state_codec.decode(state.get("last", {"t": []})))
+        return engine
 
     def copy(self) -> CheckEngine:
         """An independent copy (a replay keyframe): trackers hold small, bounded state."""
