@@ -19,7 +19,9 @@ def _ticks(name: str):
     return header, list(ticks)
 
 
-@pytest.mark.parametrize("name", ["degraded-resilver", "deranged-mirror", "scrub-repair", "imbalance-added-vdev"])
+@pytest.mark.parametrize(
+    "name", ["degraded-resilver", "deranged-mirror", "scrub-repair", "imbalance-added-vdev"]
+)
 def test_a_fold_restored_from_a_keyframe_continues_exactly(name):
     header, ticks = _ticks(name)
     builder, engine = SnapshotBuilder(header.interval or 1.0, header.host), CheckEngine()

@@ -29,7 +29,7 @@ examples:
   zdash completion bash > ~/.local/share/bash-completion/completions/zdash
 
 commands (zdash COMMAND --help for each):
-  replay, record, check, summary, import, plan, completion""",
+  replay, record, convert, check, summary, import, plan, completion""",
     "replay": """\
 examples:
   zdash replay --list                       the bundled scenarios, one line each
@@ -38,9 +38,14 @@ examples:
 keys: space pause, , . step, - + speed, t seek (12:03:10, +30s, 50%, #120), ? all keys""",
     "record": """\
 examples:
-  sudo zdash record -o incident.yaml.gz --duration 600 tank
-  sudo zdash record -o nightly.yaml.gz --interval 5 --description "backup window"
-Ctrl-C stops and keeps every complete tick; replay with `zdash replay FILE`.""",
+  sudo zdash record -o incident.zdash --duration 600 tank
+  sudo zdash record -o nightly.zdash --interval 5 --description "backup window"
+  sudo zdash record -o scenario.yaml.gz --duration 60      text, for review in git
+.zdash files seek at once however long; Ctrl-C stops and keeps every complete tick.""",
+    "convert": """\
+examples:
+  zdash convert incident.yaml.gz -o incident.zdash     keyframes: opens and seeks at once
+  zdash convert incident.zdash -o incident.yaml.gz     text, for review""",
     "check": """\
 examples:
   zdash check                          live: 5 samples, 1 s apart; exit 0/1/2/3 (Nagios)
@@ -100,7 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--speed", type=_positive, default=1.0, help="playback speed, 0.25 to 64 (default 1)")
 
     r = _sub(sub, "record", "record the live pools to a session file (headless)")
-    r.add_argument("-o", "--output", required=True, help="session file (.yaml, or .yaml.gz)")
+    r.add_argument(
+        "-o", "--output", required=True, help="recording: .zdash (long sessions) or .yaml/.yaml.gz"
+    )
+    r.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
     r.add_argument("--interval", type=_positive, default=1.0, help="seconds per tick (default 1)")
     r.add_argument("--duration", type=_positive, help="stop after this many seconds")
     r.add_argument("--description", help="what a viewer should look for (shown on replay)")
@@ -152,6 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.add_argument("new_device", nargs="?", metavar="NEW_DEVICE", help="the new disk (attach, replace)")
     pl.add_argument("--json", action="store_true", help="print the plan as JSON (schema 1)")
+
+    cv = _sub(sub, "convert", "convert a recording between .zdash and .yaml[.gz]")
+    cv.add_argument("file", help="recording to read (or a scenario name)").completer = _complete_sessions  # type: ignore[attr-defined]
+    cv.add_argument("-o", "--output", required=True, help="recording to write: .zdash or .yaml/.yaml.gz")
+    cv.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
 
     co = _sub(sub, "completion", "print the shell completion script for bash, zsh or fish")
     co.add_argument("shell", choices=SHELLS)
@@ -263,6 +276,7 @@ COMMANDS = {
     "import": "import_paste",
     "plan": "plan",
     "completion": "completion",
+    "convert": "convert",
 }
 
 

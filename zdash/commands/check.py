@@ -159,25 +159,30 @@ def run_check(
     at: float | None = None,
 ) -> int:
     if replay:
-        from zdash.sources.replay import load_replay
+        from zdash.feed.fold import fold_to
+        from zdash.sources.recording import open_recording
         from zdash.sources.session import SessionError
 
         try:
-            _, history = load_replay(replay)
+            rec = open_recording(replay)
+            if rec.count() == 0:
+                raise SessionError(f"{replay} holds no complete tick")
+            # The recording as it stood `at` seconds in (the fold from its start, as live had
+            # it then; a .zdash file starts from its nearest keyframe, exactly the same).
+            index = rec.count() - 1 if at is None else rec.index_at(rec.times()[0] + at)
+            folded = fold_to(rec, index, cfg)
         except SessionError as e:
             print(f"zdash: {e}", file=sys.stderr)
             return 3
-        source = f"replay:{replay}"
-        if at is not None and history:
-            # The history a live run would have had then: the same window the UI replays with.
-            history = [s for s in history if s.time <= history[0].time + at] or history[:1]
-            source += f"@{at:g}s"
+        history, all_findings = [folded.snapshot], list(folded.findings)
+        source = f"replay:{replay}" + (f"@{at:g}s" if at is not None else "")
     else:
         history = asyncio.run(live_history(samples, interval, pools))
         source = "live"
-    # Checks see the whole history (sustained slowness, trends, error growth); a pool filter
-    # narrows only what is reported.
-    findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]
+        # Checks see the whole history (sustained slowness, trends, error growth).
+        all_findings = run_checks(history, cfg)
+    # A pool filter narrows only what is reported.
+    findings = [f for f in all_findings if not pools or f.pool in pools or f.pool is None]
     code = exit_code(history, findings, pools)
     doc = report(history, findings, code, source, cfg, pools)
     print(json.dumps(doc, indent=2) if as_json else text_report(doc))

@@ -1,18 +1,66 @@
-"""`zdash record -o FILE`: the live pools into a session file, headless (no Textual). Every raw
-tick of the live source is written; a progress line per tick goes to stderr."""
+"""`zdash record -o FILE`: the live pools into a recording, headless (no Textual). Every raw tick
+of the live source is written; a progress line per tick goes to stderr (each pool's state and
+worst finding, from the same check engine the dashboard folds).
+
+FILE ending in `.zdash` is format 2 (SQLite: random access, keyframes every 60 ticks, for long
+sessions); `.yaml` / `.yaml.gz` is format 1 (text, reviewable in git: the bundled scenarios).
+An existing FILE is never overwritten unless --force.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 from argparse import Namespace
 
 from zdash.builder import SnapshotBuilder
+from zdash.checks.registry import FOLD_VERSION, CheckEngine
 from zdash.commands.summary import line
 from zdash.model import Snapshot
+from zdash.raw import Tick
 from zdash.sources.live import LiveSource
 from zdash.sources.session import SessionWriter
+from zdash.sources.store import KEYFRAME_EVERY, SUFFIX, StoreError, StoreWriter
+
+
+def open_writer(
+    path: str,
+    host: str | None,
+    interval: float | None,
+    description: str | None,
+    force: bool = False,
+    created: str | None = None,
+) -> SessionWriter | StoreWriter:
+    """The writer the file name asks for; refuses to overwrite unless `force` (raises
+    StoreError / OSError with one line for the admin)."""
+    if path.endswith(SUFFIX):
+        return StoreWriter(path, host, interval, description, force=force, created=created)
+    if os.path.exists(path) and not force:
+        raise StoreError(
+            f"{path} already exists: zdash never overwrites a recording "
+            "(choose another name, or pass --force)"
+        )
+    return SessionWriter(path, host, interval, description, created=created)
+
+
+def write_tick(
+    writer: SessionWriter | StoreWriter, n: int, tick: Tick, builder: SnapshotBuilder, engine: CheckEngine
+) -> tuple[Snapshot, tuple]:
+    """Write tick n (with a keyframe of the fold's state before it, every KEYFRAME_EVERY ticks
+    of a .zdash file), then fold it."""
+    if isinstance(writer, StoreWriter):
+        keyframe = (
+            (FOLD_VERSION, builder.checkpoint(), engine.checkpoint())
+            if n and n % KEYFRAME_EVERY == 0
+            else None
+        )
+        writer.write(tick, keyframe)
+    else:
+        writer.write(tick)
+    snap = builder.feed(tick)
+    return snap, engine.update(snap)
 
 
 async def record(
@@ -24,38 +72,53 @@ async def record(
     quiet: bool = False,
     snapshots: list[Snapshot] | None = None,
     structure_every: float = 5.0,
+    force: bool = False,
 ) -> int:
     """Returns the number of ticks written. `snapshots`, when given, receives what live showed
     (the tests compare it with the replay)."""
     source = LiveSource(interval, pools, structure_every=structure_every)
-    builder = SnapshotBuilder(interval, source.host)
+    builder, engine = SnapshotBuilder(interval, source.host), CheckEngine()
     n = 0
     end = None
-    with SessionWriter(path, source.host, interval, description) as writer:
+    writer = open_writer(path, source.host, interval, description, force)
+    try:
         gen = source.ticks()
         try:
             async for tick in gen:
-                writer.write(tick)
-                snap = builder.feed(tick)
+                snap, findings = write_tick(writer, n, tick, builder, engine)
                 if snapshots is not None:
                     snapshots.append(snap)
                 n += 1
                 if not quiet:
-                    print(line(n, snap), file=sys.stderr, flush=True)
+                    print(line(n, snap, findings), file=sys.stderr, flush=True)
                 end = end or (time.time() + duration if duration else None)
                 if end and time.time() >= end:
                     break
         finally:
             await gen.aclose()
+    finally:
+        writer.close()
     return n
 
 
 def run(args: Namespace) -> int:
     path = args.output
     try:
-        n = asyncio.run(record(path, args.interval, args.duration, tuple(args.pools), args.description))
+        n = asyncio.run(
+            record(
+                path,
+                args.interval,
+                args.duration,
+                tuple(args.pools),
+                args.description,
+                force=getattr(args, "force", False),
+            )
+        )
     except KeyboardInterrupt:
         print(f"recording stopped; {path} holds every complete tick", file=sys.stderr)
         return 0
+    except (StoreError, OSError) as e:
+        print(f"zdash: {e}", file=sys.stderr)
+        return 2
     print(f"wrote {n} ticks to {path}", file=sys.stderr)
     return 0

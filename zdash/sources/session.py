@@ -63,7 +63,12 @@ def _open(path: str, mode: str) -> IO[str]:
 
 class SessionWriter:
     def __init__(
-        self, path: str, host: str | None, interval: float | None, description: str | None = None
+        self,
+        path: str,
+        host: str | None,
+        interval: float | None,
+        description: str | None = None,
+        created: str | None = None,
     ) -> None:
         from zdash import __version__
 
@@ -71,7 +76,7 @@ class SessionWriter:
         self._yaml = YAML()
         self._yaml.width = 1 << 20  # never fold long lines (status JSON is one line)
         self._f.write(f"# zdash session, format {FORMAT_VERSION} (see README, 'Session files')\n")
-        created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        created = created or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         header = {
             "zdash_session": FORMAT_VERSION,
             "created": created,

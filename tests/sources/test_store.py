@@ -1,0 +1,103 @@
+"""The .zdash recording (format 2): raw ticks in SQLite with keyframes. Round trip, never
+clobbered, one writer, readable while written, nothing lost to a killed writer, and a fold
+from a keyframe that equals the fold from the start."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from zdash import scenarios
+from zdash.checks.registry import run_checks
+from zdash.commands.convert import convert
+from zdash.feed.fold import fold_to
+from zdash.raw import RawSample, Tick
+from zdash.sources.recording import open_recording
+from zdash.sources.replay import load_replay
+from zdash.sources.session import SessionError, read_session
+from zdash.sources.store import KEYFRAME_EVERY, StoreError, StoreReader, StoreWriter
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _tick(t: float, text: str = "x") -> Tick:
+    return Tick(
+        t,
+        (
+            RawSample("iostat", ("zpool", "iostat"), None, f"{int(t)}\n{text}\n", "", t, 0.25),
+            RawSample("status", ("zpool", "status"), 1, "", "cannot open\n", t, 10.0, "timed out"),
+        ),
+    )
+
+
+def test_ticks_come_back_exactly_and_by_time(tmp_path):
+    path = str(tmp_path / "r.zdash")
+    ticks = [_tick(1000.0 + i, "\x00weird\r\n\u2028text" * i) for i in range(5)]
+    with StoreWriter(path, "nas1", 1.0, "what to look for") as w:
+        for t in ticks:
+            w.write(t)
+    rec = open_recording(path)
+    assert rec.header.host == "nas1" and rec.header.description == "what to look for" and rec.count() == 5
+    assert [rec.tick(i) for i in range(5)] == ticks and list(rec.ticks(2)) == ticks[2:]
+    assert (rec.index_at(1002.5), rec.index_at(0.0), rec.index_at(1e12)) == (2, 0, 4)
+
+
+def test_an_existing_recording_is_never_overwritten_without_force(tmp_path):
+    path = str(tmp_path / "r.zdash")
+    StoreWriter(path, None, 1.0).close()
+    with pytest.raises(StoreError, match="already exists: zdash never overwrites"):
+        StoreWriter(path, None, 1.0)
+    StoreWriter(path, None, 1.0, force=True).close()
+
+
+def test_a_second_writer_is_refused_and_a_reader_sees_ticks_while_they_are_written(tmp_path):
+    path = str(tmp_path / "r.zdash")
+    with StoreWriter(path, None, 1.0) as w:
+        w.write(_tick(1.0))
+        with pytest.raises(StoreError, match="being written by another zdash"):
+            StoreWriter(path, None, 1.0, force=True)
+        reader = StoreReader(path)
+        assert reader.count() == 1
+        w.write(_tick(2.0))
+        assert reader.count() == 2  # rewind a live recording
+
+
+def test_a_killed_writer_loses_no_committed_tick(tmp_path):
+    path = str(tmp_path / "k.zdash")
+    code = (
+        f"import os, sys; sys.path.insert(0, {ROOT!r})\n"
+        "from zdash.sources.store import StoreWriter\n"
+        "from zdash.raw import RawSample, Tick\n"
+        f"w = StoreWriter({path!r}, None, 1.0)\n"
+        "for i in range(9):\n"
+        "    w.write(Tick(float(i), (RawSample('iostat', ('zpool',), None, 'x' * 5000, '', float(i)),)))\n"
+        "os.kill(os.getpid(), 9)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=False, timeout=60)
+    assert open_recording(path).count() == 9
+
+
+def test_a_converted_recording_folds_from_its_keyframes_to_the_same_findings(tmp_path, monkeypatch):
+    monkeypatch.setattr("zdash.commands.record.KEYFRAME_EVERY", 7)
+    out = str(tmp_path / "d.zdash")
+    src = scenarios.path_of("degraded-resilver")
+    assert convert(src, out) == len(list(read_session(src)[1]))
+    rec = open_recording(out)
+    _, snaps = load_replay(src)
+    for i in (0, 6, 7, 9, 20, len(snaps) - 1):
+        folded = fold_to(rec, i)
+        assert folded.snapshot == snaps[i]
+        assert list(folded.findings) == run_checks(snaps[: i + 1]), i
+    kf = rec.keyframe(20, fold=1)
+    assert kf is not None and kf[0] == 14  # the newest keyframe before tick 20 (one every 7)
+    assert KEYFRAME_EVERY == 60  # the default: a seek folds at most a minute of ticks
+
+
+def test_not_a_recording_is_one_line(tmp_path):
+    bad = tmp_path / "x.zdash"
+    bad.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
+    with pytest.raises(SessionError, match=r"cannot read|not a zdash"):
+        open_recording(str(bad))

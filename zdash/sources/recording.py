@@ -1,0 +1,106 @@
+"""One way to read any recording: format 1 (YAML stream, `.yaml`/`.yaml.gz`, read whole into
+memory: fine for the short training scenarios) or format 2 (`.zdash`, SQLite with keyframes:
+random access, for day-long sessions). The replay feed and `zdash check --replay` see only this.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from zdash.raw import Tick
+from zdash.sources.session import SessionError, SessionHeader, read_session
+from zdash.sources.store import StoreError, StoreReader, is_store
+
+Keyframe = tuple[int, dict[str, Any], "dict[str, Any] | None"]
+
+
+class Recording(Protocol):
+    header: SessionHeader
+
+    def count(self) -> int: ...
+    def times(self) -> list[float]: ...
+    def index_at(self, t: float) -> int: ...
+    def tick(self, i: int) -> Tick: ...
+    def ticks(self, start: int = 0) -> Iterator[Tick]: ...
+    def keyframe(self, i: int, fold: int) -> Keyframe | None: ...
+    def close(self) -> None: ...
+
+
+class YamlRecording:
+    """Format 1: every tick in memory (the reader is a stream; seeking needs them all)."""
+
+    def __init__(self, path: str) -> None:
+        self.header, ticks = read_session(path)
+        self._ticks = list(ticks)
+        self._times = [t.time for t in self._ticks]
+
+    def count(self) -> int:
+        return len(self._ticks)
+
+    def times(self) -> list[float]:
+        return list(self._times)
+
+    def index_at(self, t: float) -> int:
+        return max(0, bisect.bisect_right(self._times, t) - 1)
+
+    def tick(self, i: int) -> Tick:
+        return self._ticks[i]
+
+    def ticks(self, start: int = 0) -> Iterator[Tick]:
+        return iter(self._ticks[start:])
+
+    def keyframe(self, i: int, fold: int) -> Keyframe | None:
+        return None  # format 1 has none: fold from the start
+
+    def close(self) -> None:
+        self._ticks = []
+
+
+class StoreRecording:
+    """Format 2: ticks and keyframes read on demand."""
+
+    def __init__(self, path: str) -> None:
+        self._store = StoreReader(path)
+        m = self._store.meta
+        self.header = SessionHeader(
+            2,
+            str(m.get("created")),
+            m.get("host"),
+            m.get("interval"),
+            m.get("zdash_version"),
+            m.get("description"),
+        )
+
+    def count(self) -> int:
+        return self._store.count()
+
+    def times(self) -> list[float]:
+        return self._store.times()
+
+    def index_at(self, t: float) -> int:
+        return self._store.index_at(t)
+
+    def tick(self, i: int) -> Tick:
+        return self._store.tick(i)
+
+    def ticks(self, start: int = 0) -> Iterator[Tick]:
+        return self._store.ticks(start)
+
+    def keyframe(self, i: int, fold: int) -> Keyframe | None:
+        return self._store.keyframe(i, fold)
+
+    def close(self) -> None:
+        self._store.close()
+
+
+def open_recording(path: str) -> Recording:
+    """The recording at `path`, by its content (an SQLite file is format 2, else format 1).
+    Raises SessionError with one line for the admin."""
+    if is_store(path):
+        try:
+            return StoreRecording(path)
+        except StoreError as e:
+            raise SessionError(str(e)) from None
+    return YamlRecording(path)

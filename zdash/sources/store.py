@@ -1,0 +1,259 @@
+"""The recording format for long sessions (format 2, files ending in `.zdash`): an SQLite
+database of raw ticks with periodic keyframes.
+
+Why SQLite (stdlib `sqlite3`), as dolphie records its replays:
+- random access by time: `ticks(seq, t, samples)` with an index on t, so the first frame reads
+  one row and a seek reads a keyframe and the few ticks after it, whatever the file's length;
+- crash-safe appends: one transaction per tick in WAL mode; a killed writer (SIGKILL, a dropped
+  ssh session) loses at most the tick it was writing, and the file needs no repair;
+- readable while it is being written: WAL readers see every committed tick (rewind a live
+  recording);
+- compact: each tick's samples are JSON compressed with zlib (raw outputs repeat a lot).
+
+Raw samples stay the truth, as in format 1: a parser fix applies to old recordings. Keyframes
+are a cache of the fold's state (zdash.builder.SnapshotBuilder.checkpoint and
+zdash.checks.registry.CheckEngine.checkpoint) every `keyframe_every` ticks, tagged with the
+fold version that wrote them; a reader ignores keyframes of another version and folds from the
+start instead (slow but exact; `zdash convert` rewrites them).
+
+Schema:
+  meta(key TEXT PRIMARY KEY, value TEXT)          format, created, host, interval, zdash_version,
+                                                  description
+  ticks(seq INTEGER PRIMARY KEY, t REAL, samples BLOB)
+  keyframes(seq INTEGER PRIMARY KEY, t REAL, fold INTEGER, builder BLOB, checks BLOB)
+
+A second writer is refused (an exclusive flock on the file for the writer's life); an existing
+file is never overwritten unless asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import fcntl
+import json
+import os
+import sqlite3
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+from zdash.raw import RawSample, Tick
+
+FORMAT = "zdash-recording"
+FORMAT_VERSION = 2
+SUFFIX = ".zdash"
+KEYFRAME_EVERY = 60  # ticks: a seek folds at most this many
+
+
+class StoreError(Exception):
+    """A recording that cannot be opened or written; str() is one line for the admin."""
+
+
+def _pack(value: Any) -> bytes:
+    return zlib.compress(json.dumps(value, separators=(",", ":")).encode("utf-8"), 6)
+
+
+def _unpack(blob: bytes) -> Any:
+    return json.loads(zlib.decompress(blob).decode("utf-8"))
+
+
+def _sample_row(s: RawSample) -> list[Any]:
+    return [s.key, list(s.argv), s.rc, s.stdout, s.stderr, s.time, round(s.duration, 6), s.error]
+
+
+def _sample(row: list[Any]) -> RawSample:
+    key, argv, rc, stdout, stderr, t, duration, error = row
+    return RawSample(
+        str(key), tuple(str(a) for a in argv), rc, str(stdout), str(stderr), float(t), float(duration), error
+    )
+
+
+def is_store(path: str) -> bool:
+    """Does the file start like an SQLite database (whatever its name)?"""
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+class StoreWriter:
+    """Appends ticks (and keyframes) to a new recording. Not thread-safe: one writer thread."""
+
+    def __init__(
+        self,
+        path: str,
+        host: str | None,
+        interval: float | None,
+        description: str | None = None,
+        *,
+        force: bool = False,
+        created: str | None = None,
+    ) -> None:
+        from zdash import __version__
+
+        if os.path.exists(path) and not force:
+            raise StoreError(
+                f"{path} already exists: zdash never overwrites a recording "
+                "(choose another name, or pass --force)"
+            )
+        self.path = path
+        try:
+            self._lock = open(path, "ab")  # noqa: SIM115 - held for the writer's life
+        except OSError as e:
+            raise StoreError(f"cannot write {path}: {e.strerror or e}") from None
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._lock.close()
+            raise StoreError(f"{path} is being written by another zdash: refusing a second writer") from None
+        try:
+            if force:
+                for suffix in ("", "-wal", "-shm"):
+                    if suffix and os.path.exists(path + suffix):
+                        os.unlink(path + suffix)
+                self._lock.truncate(0)
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
+            self._db.executescript(
+                "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
+                "CREATE TABLE IF NOT EXISTS ticks(seq INTEGER PRIMARY KEY, t REAL NOT NULL, samples BLOB NOT NULL);"
+                "CREATE INDEX IF NOT EXISTS ticks_t ON ticks(t);"
+                "CREATE TABLE IF NOT EXISTS keyframes(seq INTEGER PRIMARY KEY, t REAL NOT NULL, fold INTEGER NOT NULL,"
+                " builder BLOB NOT NULL, checks BLOB);"
+            )
+            created = created or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            meta = {
+                "format": FORMAT,
+                "format_version": str(FORMAT_VERSION),
+                "created": created,
+                "host": host,
+                "interval": interval,
+                "zdash_version": __version__,
+                "description": description,
+            }
+            self._db.executemany(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()]
+            )
+        except sqlite3.Error as e:
+            self._lock.close()
+            raise StoreError(f"cannot write {path}: {e}") from None
+        self.count = 0
+
+    def write(
+        self, tick: Tick, keyframe: tuple[int, dict[str, Any], dict[str, Any] | None] | None = None
+    ) -> None:
+        """One tick, in its own transaction; with the fold's state after it when given
+        (fold version, builder checkpoint, check engine checkpoint)."""
+        try:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "INSERT INTO ticks(seq, t, samples) VALUES (?, ?, ?)",
+                (self.count, tick.time, _pack([_sample_row(s) for s in tick.samples])),
+            )
+            if keyframe is not None:
+                fold, builder, checks = keyframe
+                self._db.execute(
+                    "INSERT OR REPLACE INTO keyframes VALUES (?, ?, ?, ?, ?)",
+                    (self.count, tick.time, fold, _pack(builder), _pack(checks) if checks else None),
+                )
+            self._db.execute("COMMIT")
+        except sqlite3.Error as e:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise OSError(f"cannot write tick {self.count} to {self.path}: {e}") from None
+        self.count += 1
+
+    def close(self) -> None:
+        """Fold the WAL back in so a finished recording is one self-contained file (a reader
+        still attached keeps it in WAL mode, which is harmless)."""
+        try:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self._db.execute("PRAGMA journal_mode=DELETE")
+            except sqlite3.Error:
+                pass
+            self._db.close()
+        finally:
+            self._lock.close()
+
+    def __enter__(self) -> StoreWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class StoreReader:
+    """Random access to a recording: its header, tick times, ticks by index, keyframes."""
+
+    def __init__(self, path: str) -> None:
+        if not is_store(path):
+            raise StoreError(f"{path} is not a zdash recording (not an SQLite file)")
+        self.path = path
+        try:
+            self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            meta = {k: json.loads(v) for k, v in self._db.execute("SELECT key, value FROM meta")}
+        except (sqlite3.Error, json.JSONDecodeError) as e:
+            raise StoreError(f"cannot read {path}: {e}") from None
+        if meta.get("format") != FORMAT:
+            raise StoreError(f"{path} is an SQLite file but not a zdash recording")
+        if str(meta.get("format_version")) != str(FORMAT_VERSION):
+            raise StoreError(
+                f"{path}: recording format {meta.get('format_version')} is not supported "
+                f"(this zdash reads format {FORMAT_VERSION} and 1)"
+            )
+        self.meta = meta
+
+    def count(self) -> int:
+        """Ticks committed so far (grows while a writer is still recording)."""
+        return int(self._db.execute("SELECT COUNT(*) FROM ticks").fetchone()[0])
+
+    def times(self) -> list[float]:
+        return [t for (t,) in self._db.execute("SELECT t FROM ticks ORDER BY seq")]
+
+    def index_at(self, t: float) -> int:
+        """The last tick at or before time t (the first tick when t is before the recording)."""
+        row = self._db.execute(
+            "SELECT seq FROM ticks WHERE t <= ? ORDER BY t DESC, seq DESC LIMIT 1", (t,)
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+    def tick(self, seq: int) -> Tick:
+        row = self._db.execute("SELECT t, samples FROM ticks WHERE seq = ?", (seq,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: no tick {seq}")
+        return self._tick(row)
+
+    def ticks(self, start: int = 0, stop: int | None = None) -> Iterator[Tick]:
+        """Ticks start..stop-1 in order; a damaged tick is skipped (see `damaged`)."""
+        query = "SELECT t, samples FROM ticks WHERE seq >= ?" + (" AND seq < ?" if stop is not None else "")
+        args = (start, stop) if stop is not None else (start,)
+        for row in self._db.execute(query + " ORDER BY seq", args):
+            try:
+                yield self._tick(row)
+            except (zlib.error, ValueError, TypeError, KeyError):
+                continue
+
+    @staticmethod
+    def _tick(row: tuple[float, bytes]) -> Tick:
+        t, blob = row
+        return Tick(float(t), tuple(_sample(r) for r in _unpack(blob)))
+
+    def keyframe(self, seq: int, fold: int) -> tuple[int, dict[str, Any], dict[str, Any] | None] | None:
+        """The newest keyframe at or before tick `seq` written by this fold version."""
+        row = self._db.execute(
+            "SELECT seq, builder, checks FROM keyframes WHERE seq <= ? AND fold = ? ORDER BY seq DESC LIMIT 1",
+            (seq, fold),
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            return int(row[0]), _unpack(row[1]), _unpack(row[2]) if row[2] is not None else None
+        except (zlib.error, ValueError):
+            return None
+
+    def close(self) -> None:
+        self._db.close()
