@@ -8,10 +8,12 @@ by pool and by name (iostat runs with -P, so a leaf row carries its path).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 
 from zdash.model import DiskIo, IoStats, Pool, Vdev
 from zdash.parse.devices import DeviceFacts
+from zdash.parse.zpool_iostat import IostatRow
+from zdash.parse.zpool_list import ListPool
 
 
 def map_tree(v: Vdev, fn: Callable[[Vdev, int], Vdev], depth: int = 0) -> Vdev:
@@ -21,9 +23,8 @@ def map_tree(v: Vdev, fn: Callable[[Vdev, int], Vdev], depth: int = 0) -> Vdev:
     return fn(node, depth)
 
 
-def attach_space(pool: Pool, listed) -> Pool:
-    """`listed` is a zpool_list.ListPool. Top-level rows carry alloc/free/frag/cap; leaf rows
-    only their physical size (2.1.6+)."""
+def attach_space(pool: Pool, listed: ListPool | None) -> Pool:
+    """Top-level rows carry alloc/free/frag/cap; leaf rows only their physical size (2.1.6+)."""
     if listed is None:
         return pool
     by_name = {r.name: r for r in listed.vdevs}
@@ -90,10 +91,10 @@ def attach_host(pool: Pool, devices: Mapping[str, DeviceFacts], disks: Mapping[s
     return dataclasses.replace(pool, root=map_tree(pool.root, fn))
 
 
-def split_iostat_by_pool(rows, pool_names: set[str]) -> dict[str, list]:
+def split_iostat_by_pool(rows: Iterable[IostatRow], pool_names: Set[str]) -> dict[str, list[IostatRow]]:
     """Rows of one report in order; a row named like a pool starts that pool's block."""
-    out: dict[str, list] = {}
-    current = None
+    out: dict[str, list[IostatRow]] = {}
+    current: str | None = None
     for r in rows:
         if r.name in pool_names and r.name not in out:
             current = r.name
@@ -103,7 +104,7 @@ def split_iostat_by_pool(rows, pool_names: set[str]) -> dict[str, list]:
     return out
 
 
-def attach_io(pool: Pool, rows) -> Pool:
+def attach_io(pool: Pool, rows: Sequence[IostatRow] | None) -> Pool:
     """rows: this pool's IostatRows, the first being the pool itself."""
     if not rows:
         return pool
@@ -119,7 +120,3 @@ def attach_io(pool: Pool, rows) -> Pool:
         return dataclasses.replace(v, io=io) if io is not None else v
 
     return dataclasses.replace(pool, root=map_tree(pool.root, fn))
-
-
-def leaf_paths(pools) -> list[str]:
-    return [v.path for p in pools for v in p.leaves() if v.path and v.path.startswith("/dev/")]

@@ -50,7 +50,7 @@ def parse_size(text: str) -> int | None:
     if text.strip() == "-":
         return None
     value, suffix = _scaled(text, _NICENUM, "size")
-    return round(value * 1024 ** _POWERS[suffix])
+    return round(value * (1 << 10 * _POWERS[suffix]))  # 1024 ** power, as an int
 
 
 def parse_count(text: str) -> int | None:

@@ -10,13 +10,21 @@ ashift), so the caller keeps the rows named like top-level vdevs.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from zdash.parse import ParseError
 
 _NOT_PRINTED = ("hole", "indirect")  # zpool never shows these (reference §0, vdev names)
 _CHILD = re.compile(r"children\[(\d{1,9})\]", re.ASCII)
 _SMALL_INT = re.compile(r"\d{1,20}", re.ASCII)
+
+
+# zdb's nvlist dump as nested dicts: a value is a string (quotes kept), True for a bare boolean
+# key, or a nested list.
+NvValue: TypeAlias = "str | bool | NvList"
+NvList: TypeAlias = "dict[str, NvValue]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +66,11 @@ def parse_get_ashift(text: str) -> dict[str, int]:
     return out
 
 
-def _nvlist_tree(text: str) -> dict:
+def _nvlist_tree(text: str) -> NvList:
     """zdb's nvlist dump: `key: value`, `key:` opening a nested list (indented deeper),
     bare `key` for booleans. Strings keep their quotes here."""
-    root: dict = {}
-    stack: list[tuple[int, dict]] = [(-1, root)]
+    root: NvList = {}
+    stack: list[tuple[int, NvList]] = [(-1, root)]
     for line in text.splitlines():
         body = line.strip()
         if not body:
@@ -72,7 +80,8 @@ def _nvlist_tree(text: str) -> dict:
             stack.pop()
         parent = stack[-1][1]
         if body.endswith(":"):
-            parent[body[:-1]] = node = {}
+            node: NvList = {}
+            parent[body[:-1]] = node
             stack.append((indent, node))
         elif ": " in body:
             key, value = body.split(": ", 1)
@@ -82,31 +91,33 @@ def _nvlist_tree(text: str) -> dict:
     return root
 
 
-def _str(node: dict, key: str) -> str | None:
+def _str(node: NvList, key: str) -> str | None:
     v = node.get(key)
     return v.strip("'") if isinstance(v, str) else None
 
 
-def _int(node: dict, key: str) -> int | None:
+def _int(node: NvList, key: str) -> int | None:
     v = _str(node, key)
     return int(v) if v is not None and _SMALL_INT.fullmatch(v) else None
 
 
-def _children(node: dict) -> list[tuple[int, dict]]:
+def _children(node: NvList) -> list[tuple[int, NvList]]:
     kids = [
         (int(m.group(1)), v) for k, v in node.items() if isinstance(v, dict) and (m := _CHILD.fullmatch(k))
     ]
     return sorted(kids, key=lambda kv: kv[0])
 
 
-def _leaf_paths(top: dict) -> tuple[str, ...]:
+def _leaf_paths(top: NvList) -> tuple[str, ...]:
     """Paths of the leaves under a top-level vdev, in order (iterative: no recursion limit)."""
-    paths, todo = [], [top]
+    paths: list[str] = []
+    todo = [top]
     while todo:
         node = todo.pop()
         kids = _children(node)
-        if not kids and _str(node, "path"):
-            paths.append(_str(node, "path"))
+        path = _str(node, "path")
+        if not kids and path:
+            paths.append(path)
         todo.extend(k for _, k in reversed(kids))
     return tuple(paths)
 
@@ -125,7 +136,7 @@ def _strip_partition(dev: str) -> str:
     return base if num.isascii() and num.isdigit() else dev
 
 
-def _zpool_name(top: dict, index: int) -> str:
+def _zpool_name(top: NvList, index: int) -> str:
     """zpool_vdev_name() without -P/-g/-L, with VDEV_NAME_TYPE_ID."""
     vtype, vid, guid = _str(top, "type") or "?", _int(top, "id"), _str(top, "guid")
     vid = index if vid is None else vid
@@ -180,7 +191,7 @@ def parse_zdb_config(text: str) -> dict[str, list[TopVdevAshift]]:
     return out
 
 
-def ashift_by_vdev_name(tops) -> dict[str, int]:
+def ashift_by_vdev_name(tops: Iterable[TopVdevAshift]) -> dict[str, int]:
     """One pool's TopVdevAshift list -> {name zpool prints: ashift}, like parse_get_ashift."""
     try:
         tops = list(tops)

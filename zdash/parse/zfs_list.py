@@ -10,6 +10,7 @@ they become None / (). `clones` is comma-separated in nvlist order, not sorted (
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from zdash.model import Dataset
 from zdash.parse import ParseError
@@ -61,31 +62,75 @@ _INT = re.compile(r"\d{1,20}", re.ASCII)  # u64; bounded so int() cannot blow up
 _RATIO = re.compile(r"(\d{1,20}(?:\.\d{1,20})?)x?", re.ASCII)
 
 
-def _value(attr: str, s: str, n: int):
-    if attr == "clones":
-        return () if s in ("-", "") else tuple(c for c in s.split(",") if c)
+def _clones(s: str) -> tuple[str, ...]:
+    return () if s in ("-", "") else tuple(c for c in s.split(",") if c)
+
+
+def _bytes(attr: str, s: str, n: int) -> int | None:
     if s == "-":
         return None
-    if attr in _BYTES:
-        if not _INT.fullmatch(s):
-            raise ParseError(f"zfs list line {n}: {attr} {s[:20]!r} is not an integer (run with -p)")
-        return int(s)
-    if attr == "compressratio":
-        m = _RATIO.fullmatch(s)
-        if not m:
-            raise ParseError(f"zfs list line {n}: compressratio {s[:20]!r} is not a ratio")
-        return float(m.group(1))
-    return s
+    if not _INT.fullmatch(s):
+        raise ParseError(f"zfs list line {n}: {attr} {s[:20]!r} is not an integer (run with -p)")
+    return int(s)
 
 
-def parse_zfs_list(text: str, fields: tuple[str, ...] = ZFS_LIST_FIELDS) -> tuple[Dataset, ...]:
+def _ratio(s: str, n: int) -> float | None:
+    if s == "-":
+        return None
+    m = _RATIO.fullmatch(s)
+    if not m:
+        raise ParseError(f"zfs list line {n}: compressratio {s[:20]!r} is not a ratio")
+    return float(m.group(1))
+
+
+def _dataset(attrs: list[str | None], cols: list[str], n: int) -> Dataset:
+    """One row, each column converted in printed order (the first bad one is reported)."""
+    texts: dict[str, str | None] = {}
+    sizes: dict[str, int | None] = {}
+    clones: tuple[str, ...] = ()
+    ratio: float | None = None
+    for attr, s in zip(attrs, cols):
+        if attr is None:
+            continue
+        if attr == "clones":
+            clones = _clones(s)
+        elif attr in _BYTES:
+            sizes[attr] = _bytes(attr, s, n)
+        elif attr == "compressratio":
+            ratio = _ratio(s, n)
+        else:
+            texts[attr] = None if s == "-" else s
+    name, kind = texts.get("name"), texts.get("kind")
+    if not name or not kind:
+        raise ParseError(f"zfs list line {n}: empty name or type")
+    return Dataset(
+        name=name,
+        kind=kind,
+        origin=texts.get("origin"),
+        clones=clones,
+        used=sizes.get("used"),
+        avail=sizes.get("avail"),
+        refer=sizes.get("refer"),
+        used_by_dataset=sizes.get("used_by_dataset"),
+        used_by_snapshots=sizes.get("used_by_snapshots"),
+        compression=texts.get("compression"),
+        compressratio=ratio,
+        dedup=texts.get("dedup"),
+        atime=texts.get("atime"),
+        relatime=texts.get("relatime"),
+        xattr=texts.get("xattr"),
+    )
+
+
+def parse_zfs_list(text: str, fields: str | Iterable[str] = ZFS_LIST_FIELDS) -> tuple[Dataset, ...]:
+    """`fields`: the -o list, as a sequence of property names or the comma-joined string."""
     if not isinstance(text, str):
         raise ParseError(f"zfs list: expected text, got {type(text).__name__}")
     try:
-        fields = tuple(fields.split(",") if isinstance(fields, str) else map(str, fields))
+        names = tuple(fields.split(",") if isinstance(fields, str) else map(str, fields))
     except TypeError:
         raise ParseError("zfs list: fields must be a sequence of property names") from None
-    attrs = [_ALIASES.get(f.strip().lower()) for f in fields]
+    attrs = [_ALIASES.get(f.strip().lower()) for f in names]
     if "name" not in attrs or "kind" not in attrs:
         raise ParseError("zfs list: the -o list must include name and type")
     out: list[Dataset] = []
@@ -93,12 +138,9 @@ def parse_zfs_list(text: str, fields: tuple[str, ...] = ZFS_LIST_FIELDS) -> tupl
         if not line.strip():
             continue
         cols = line.split("\t")
-        if len(cols) != len(fields):
+        if len(cols) != len(names):
             raise ParseError(
-                f"zfs list line {n}: {len(cols)} fields, expected {len(fields)} ({','.join(fields)[:60]})"
+                f"zfs list line {n}: {len(cols)} fields, expected {len(names)} ({','.join(names)[:60]})"
             )
-        kw = {a: _value(a, c, n) for a, c in zip(attrs, cols) if a is not None}
-        if not kw["name"] or not kw["kind"]:
-            raise ParseError(f"zfs list line {n}: empty name or type")
-        out.append(Dataset(**kw))
+        out.append(_dataset(attrs, cols, n))
     return tuple(out)

@@ -68,6 +68,9 @@ class StreamSplitter:
     shows it complete. Lines before the first epoch line and empty reports are dropped."""
 
     def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
         self._partial: list[str] = []  # pieces of the line still waiting for its newline
         self._partial_len = 0
         self._epoch: int | None = None
@@ -95,7 +98,7 @@ class StreamSplitter:
                     self._lines.append(line)
                 self._held += len(line) + 1
         if self._held + self._partial_len > _MAX_PENDING:  # -T u missing, or not iostat at all
-            self.__init__()
+            self._reset()
             raise ParseError("zpool iostat stream: no -T u epoch line in 1 MiB of output")
         return done
 
@@ -105,7 +108,7 @@ class StreamSplitter:
         if last and self._epoch is not None and not _is_epoch(last):
             self._lines.append(last)
         report = self._take()
-        self.__init__()
+        self._reset()
         return report
 
     def _take(self) -> tuple[int, str] | None:

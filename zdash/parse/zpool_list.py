@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from zdash.parse import ParseError
 from zdash.parse.units import parse_size
@@ -63,40 +65,60 @@ class ListPool:
     vdevs: tuple[ListVdev, ...] = ()
 
 
-def _num(s: str, what: str, n: int, convert=int):
-    """'-' -> None. Sizes: exact under -p, nicenum ('1.50K', base 1024) in the human layout.
-    Percents ('46.3%') and ratios ('1.00x') lose their sign; convert picks int or float."""
+def _size(s: str, what: str, n: int) -> int | None:
+    """'-' -> None. Exact under -p, nicenum ('1.50K', base 1024) in the human layout."""
     try:
-        if what not in ("cap", "frag", "dedup"):
-            return parse_size(s)
-        if s == "-":
-            return None
-        bare = s.removesuffix("x" if what == "dedup" else "%")
-        if not _DECIMAL.fullmatch(bare):
-            raise ParseError(f"{s[:20]!r} is not a number")
-        return float(bare) if convert is float else round(float(bare))
+        return parse_size(s)
     except ParseError as e:
         raise ParseError(f"zpool list line {n}: {what}: {e}") from None
 
 
-def _values(name: str, vals: list[str], n: int) -> tuple:
+def _decimal(s: str, what: str, n: int) -> float | None:
+    """'-' -> None. Percents ('46.3%') and ratios ('1.00x') lose their sign."""
+    if s == "-":
+        return None
+    bare = s.removesuffix("x" if what == "dedup" else "%")
+    if not _DECIMAL.fullmatch(bare):
+        raise ParseError(f"zpool list line {n}: {what}: {s[:20]!r} is not a number")
+    return float(bare)
+
+
+def _percent(s: str, what: str, n: int) -> int | None:
+    """A whole percent (pool CAP, FRAG): '46%' under -p, rounded when printed with decimals."""
+    value = _decimal(s, what, n)
+    return None if value is None else round(value)
+
+
+class _Values(NamedTuple):
+    size: int | None
+    alloc: int | None
+    free: int | None
+    frag: int | None
+    cap: str  # as printed: the pool's CAP is a whole percent, a vdev's a float
+    dedup: float | None
+    health: str | None
+    expand: int | None
+    ckpt: int | None
+
+
+def _values(name: str, vals: list[str], n: int) -> _Values:
     if len(vals) not in (9, 10):  # 9 fixed values; 10 with the pool / 2.4.1+ altroot column
         raise ParseError(f"zpool list line {n}: {name[:40]!r} has {len(vals) + 1} fields, expected 10 or 11")
     size, alloc, free, ckpt, expand, frag, cap, dedup, health = vals[:9]
-    return (
-        _num(size, "size", n),
-        _num(alloc, "alloc", n),
-        _num(free, "free", n),
-        _num(frag, "frag", n),
+    return _Values(
+        _size(size, "size", n),
+        _size(alloc, "alloc", n),
+        _size(free, "free", n),
+        _percent(frag, "frag", n),
         cap,
-        _num(dedup, "dedup", n, float),
+        _decimal(dedup, "dedup", n),
         None if health == "-" else health,
-        _num(expand, "expandsz", n),
-        _num(ckpt, "ckpoint", n),
+        _size(expand, "expandsz", n),
+        _size(ckpt, "ckpoint", n),
     )
 
 
-def _rows(text: str):
+def _rows(text: str) -> Iterator[tuple[int, bool, list[str]]]:
     """Yield (line_no, is_vdev, fields). -H if any line has a TAB, else the human layout,
     where indentation marks a vdev and whitespace separates fields."""
     scripted = "\t" in text
@@ -116,7 +138,7 @@ def parse_list(text: str) -> dict[str, ListPool]:
     if not isinstance(text, str):
         raise ParseError(f"zpool list: expected text, got {type(text).__name__}")
     pools: dict[str, ListPool] = {}
-    pool = None
+    pool: ListPool | None = None
     vdevs: list[ListVdev] = []
     vclass = "normal"
     for n, is_vdev, f in _rows(text):
@@ -131,11 +153,11 @@ def parse_list(text: str) -> dict[str, ListPool]:
         if is_vdev:
             if pool is None:
                 raise ParseError(f"zpool list line {n}: vdev row before any pool row")
-            vdevs.append(ListVdev(f[0], size, alloc, free, frag, _num(cap, "cap", n, float), health, vclass))
+            vdevs.append(ListVdev(f[0], size, alloc, free, frag, _decimal(cap, "cap", n), health, vclass))
             continue
         if pool is not None:
             pools[pool.name] = dataclasses.replace(pool, vdevs=tuple(vdevs))
-        pool = ListPool(f[0], size, alloc, free, frag, _num(cap, "cap", n), dedup, health, expand, ckpt)
+        pool = ListPool(f[0], size, alloc, free, frag, _percent(cap, "cap", n), dedup, health, expand, ckpt)
         vdevs, vclass = [], "normal"
     if pool is not None:
         pools[pool.name] = dataclasses.replace(pool, vdevs=tuple(vdevs))

@@ -8,6 +8,8 @@ accepts both and raises ParseError on anything else (objects, lists, booleans, f
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from zdash.model import Scan
 from zdash.parse import ParseError
 from zdash.parse.units import parse_count, parse_ctime
@@ -15,6 +17,10 @@ from zdash.parse.units import parse_count, parse_ctime
 # An epoch beyond 2**40 s (year ~36800) or a byte count beyond 2**80 is damage, and keeping
 # them bounded means every float() below is safe from OverflowError.
 _MAX_EPOCH, _MAX_BYTES = 2**40, 2**80
+
+# A JSON object once checked with isinstance(value, dict): its keys are strings, its values
+# anything JSON holds, each read through string() / count() / epoch() below.
+JsonObject: TypeAlias = "dict[str, object]"
 
 _SCAN_STATE = {
     "SCANNING": "scanning",
@@ -70,7 +76,7 @@ def parse_scans(stats: object, pool: str) -> tuple[Scan, ...]:
         return ()
     if not isinstance(stats, dict):
         raise ParseError(f"pool {pool!r}: scan_stats is not an object")
-    scans = []
+    scans: list[Scan] = []
     function, state = string(stats.get("function"), "function"), string(stats.get("state"), "state")
     if function not in (None, "NONE") and state not in (None, "NONE"):
         scans.append(_scan(stats, function, state))
@@ -88,7 +94,7 @@ def parse_scans(stats: object, pool: str) -> tuple[Scan, ...]:
     return tuple(scans)
 
 
-def _scan(stats: dict, function: str, state: str) -> Scan:
+def _scan(stats: JsonObject, function: str, state: str) -> Scan:
     paused = epoch(stats.get("scrub_pause"), "scrub_pause")
     name = "paused" if state == "SCANNING" and paused else _SCAN_STATE.get(state, state.lower())
     to_examine, skipped = count(stats.get("to_examine"), "to_examine"), count(stats.get("skipped"), "skipped")
@@ -112,7 +118,7 @@ def _scan(stats: dict, function: str, state: str) -> Scan:
     )
 
 
-def _error_scrub(stats: dict) -> Scan:
+def _error_scrub(stats: JsonObject) -> Scan:
     state = string(stats.get("err_scrub_state"), "err_scrub_state") or "NONE"
     paused = epoch(stats.get("err_scrub_pause"), "err_scrub_pause")
     name = "paused" if state == "ERRORSCRUBBING" and paused else _SCAN_STATE.get(state, state.lower())
@@ -129,7 +135,7 @@ def _error_scrub(stats: dict) -> Scan:
     )
 
 
-def _rebuild(vdev: str, stats: dict) -> Scan | None:
+def _rebuild(vdev: str, stats: JsonObject) -> Scan | None:
     state = string(stats.get("state"), "rebuild state")
     if state in (None, "NONE"):
         return None

@@ -25,7 +25,7 @@ from zdash.parse.zpool_status.common import (
     one_line,
     text_state,
 )
-from zdash.parse.zpool_status.json_scan import count, parse_scans, string
+from zdash.parse.zpool_status.json_scan import JsonObject, count, parse_scans, string
 
 
 def parse_status_json(text: str) -> tuple[Pool, ...]:
@@ -87,7 +87,7 @@ def _pool(key: str, obj: object) -> Pool:
     )
 
 
-def _root_object(pool: str, vdevs: object) -> dict:
+def _root_object(pool: str, vdevs: object) -> JsonObject:
     """status -j nests the root vdev under the pool's own name: vdevs.<pool> (§4.3)."""
     if not isinstance(vdevs, dict) or not vdevs:
         raise ParseError(f"pool {pool!r}: no vdev tree")
@@ -113,7 +113,12 @@ def _children(group: object, vclass: str, depth: int, parent: str, busy: str | N
 
 
 def _vdev(
-    obj: dict, vclass: str, depth: int, key: str, busy: str | None, children: tuple[Vdev, ...] | None = None
+    obj: JsonObject,
+    vclass: str,
+    depth: int,
+    key: str,
+    busy: str | None,
+    children: tuple[Vdev, ...] | None = None,
 ) -> Vdev:
     name = string(obj.get("name", key), "vdev name") or key
     if not name:
@@ -153,7 +158,9 @@ def _vdev(
     )
 
 
-def _annotations(obj: dict, aux_raw: str | None, state: str, leaf: bool, busy: str | None) -> str | None:
+def _annotations(
+    obj: JsonObject, aux_raw: str | None, state: str, leaf: bool, busy: str | None
+) -> str | None:
     """The words text status prints after the counters, two spaces apart (print_status_config())."""
     words = []
     if aux_raw:

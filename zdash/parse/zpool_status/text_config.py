@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from zdash.model import Vdev
 from zdash.parse import ParseError
@@ -27,17 +28,43 @@ _COUNTER = re.compile(r"-|[0-9]{1,20}(?:\.[0-9]{1,10})?[KMGTPEZ]?", re.ASCII)
 _BLOCK_SIZE = re.compile(r"block size: ([0-9]{1,9})B configured, ([0-9]{1,9})B native", re.ASCII)
 
 
+class _Extra(TypedDict, total=False):
+    """What a row's counters and annotations tell: keyword arguments of Vdev."""
+
+    vclass: str
+    path: str | None
+    guid: str | None
+    read_errors: int
+    write_errors: int
+    checksum_errors: int
+    slow_ios: int | None
+    aux: str | None
+    was: str | None
+    physical_ashift: int | None
+    configured_ashift: int | None
+
+
+class _Named(TypedDict):
+    name: str
+    kind: str
+    state: str
+
+
+class _Fields(_Named, _Extra):
+    """A row's keyword arguments of Vdev, all but its children."""
+
+
 @dataclass
 class _Node:
     """A row being assembled; frozen into a Vdev once all its children are known."""
 
     depth: int
-    fields: dict
+    fields: _Fields
     children: list[_Node] = field(default_factory=list)
 
     def freeze(self) -> Vdev:
         children = tuple(c.freeze() for c in self.children)  # depth <= MAX_DEPTH: bounded
-        fields = dict(self.fields)
+        fields = self.fields.copy()
         if children:
             fields["slow_ios"] = None  # SLOW is a leaf fact; -p prints 0 on interior rows
         return Vdev(children=children, **fields)
@@ -75,7 +102,7 @@ def parse_config(pool: str, header: str, rows: list[str]) -> Vdev:
             if depth != 0:
                 raise ParseError(f"pool {pool!r}: config table does not start with the pool row")
             root = node
-            root.fields.update(kind="root", vclass="normal", path=None)
+            root.fields["kind"], root.fields["vclass"], root.fields["path"] = "root", "normal", None
             stack = [root]
             continue
         if depth == 0:
@@ -89,7 +116,7 @@ def parse_config(pool: str, header: str, rows: list[str]) -> Vdev:
     return root.freeze()
 
 
-def _row_fields(text: str, fixed_columns: list[str], script_columns: int, vclass: str) -> dict:
+def _row_fields(text: str, fixed_columns: list[str], script_columns: int, vclass: str) -> _Fields:
     m = _ROW.fullmatch(text)
     if m is None:
         words = text.split(None, 2)
@@ -98,22 +125,22 @@ def _row_fields(text: str, fixed_columns: list[str], script_columns: int, vclass
         name, state, rest = words[0], words[1], words[2] if len(words) > 2 else ""
     else:
         name, state, rest = m.group("name"), m.group("state"), m.group("rest")
-    fields: dict = {"name": name, "state": state, "vclass": vclass}
+    extra: _Extra = {"vclass": vclass}
     if vclass != "spare":  # print_spares(): spare rows carry no counters (§3.1)
-        rest = _take_counters(rest, fixed_columns, fields)
+        rest = _take_counters(rest, fixed_columns, extra)
     if script_columns and rest.strip():  # -c values follow the annotations, space-joined
         words = rest.split()
         rest = " ".join(words[:-script_columns]) if len(words) > script_columns else ""
-    _annotations(rest, fields)
-    fields["kind"] = kind_from_name(name, fields.get("was"))
-    if fields["kind"] == "missing":
-        fields["guid"] = name
+    _annotations(rest, extra)
+    kind = kind_from_name(name, extra.get("was"))
+    if kind == "missing":
+        extra["guid"] = name
     elif name.startswith("/"):
-        fields["path"] = name  # -P, or a file vdev (always printed in full, §0)
-    return fields
+        extra["path"] = name  # -P, or a file vdev (always printed in full, §0)
+    return {"name": name, "kind": kind, "state": state, **extra}
 
 
-def _take_counters(rest: str, fixed_columns: list[str], fields: dict) -> str:
+def _take_counters(rest: str, fixed_columns: list[str], fields: _Extra) -> str:
     words = rest.split(None, len(fixed_columns))
     for column, word in zip(fixed_columns, words):
         if column == "POWER":
@@ -121,18 +148,20 @@ def _take_counters(rest: str, fixed_columns: list[str], fields: dict) -> str:
         if not _COUNTER.fullmatch(word):
             return " ".join(words[fixed_columns.index(column) :])  # counters cut short
         value = parse_count(word)
-        key = {
-            "READ": "read_errors",
-            "WRITE": "write_errors",
-            "CKSUM": "checksum_errors",
-            "SLOW": "slow_ios",
-        }.get(column)
-        if key == "slow_ios" or (key is not None and value is not None):
-            fields[key] = value
+        if column == "SLOW":
+            fields["slow_ios"] = value
+        elif value is None:  # '-': the error counters stay 0
+            continue
+        elif column == "READ":
+            fields["read_errors"] = value
+        elif column == "WRITE":
+            fields["write_errors"] = value
+        elif column == "CKSUM":
+            fields["checksum_errors"] = value
     return words[len(fixed_columns)] if len(words) > len(fixed_columns) else ""
 
 
-def _annotations(rest: str, fields: dict) -> None:
+def _annotations(rest: str, fields: _Extra) -> None:
     aux: list[str] = []
     for piece in re.split(r"\s{2,}", rest.strip()):
         if not piece:

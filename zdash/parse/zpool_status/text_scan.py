@@ -10,6 +10,7 @@ builders are `print_scan_scrub_resilver_status()`, `print_rebuild_status_impl()`
 from __future__ import annotations
 
 import re
+from typing import TypedDict
 
 from zdash.model import Scan
 from zdash.parse import ParseError
@@ -51,6 +52,32 @@ _ES_DONE = re.compile(rf"{_PCT}% done, issued I/O for {_N} error blocks")
 _STARTED = re.compile(r"(?:error )?scrub started on (.+)")
 
 
+class _Detail(TypedDict, total=False):
+    """What a line of a block tells: keyword arguments of Scan, the optional ones."""
+
+    start_time: float | None
+    end_time: float | None
+    pause_time: float | None
+    to_examine: int | None
+    examined: int | None
+    issued: int | None
+    skipped: int | None
+    processed: int | None
+    errors: int | None
+    pct_done: float | None
+    zpool_eta_s: float | None
+    vdev: str | None
+
+
+class _Head(TypedDict):
+    function: str
+    state: str
+
+
+class _ScanFields(_Head, _Detail):
+    """All of Scan's keyword arguments: the first line gives function and state."""
+
+
 def parse_scan_block(lines: list[str]) -> Scan | None:
     """A Scan from one block's lines, None for "none requested" or an unknown first line."""
     if not lines:
@@ -70,7 +97,7 @@ def parse_scan_block(lines: list[str]) -> Scan | None:
         return None
     for line in lines[1:]:
         try:
-            fields.update(_detail_fields(line.strip()))
+            fields = {**fields, **_detail_fields(line.strip())}
         except ParseError:
             continue
     return Scan(**fields)
@@ -83,7 +110,7 @@ def _when(text: str) -> int | None:
         return None
 
 
-def _head_fields(kind: str, g: tuple[str, ...]) -> dict:
+def _head_fields(kind: str, g: tuple[str, ...]) -> _ScanFields:
     if kind == "progress":
         return {"function": g[0], "state": "scanning", "start_time": _when(g[1])}
     if kind == "paused":
@@ -102,12 +129,19 @@ def _head_fields(kind: str, g: tuple[str, ...]) -> dict:
         end = _when(g[1])
         start = None if end is None else end - parse_dhms(g[0])
         return {"function": "errorscrub", "state": "finished", "start_time": start, "end_time": end}
-    state = {"es_canceled": "canceled", "es_progress": "scanning", "es_paused": "paused"}[kind]
-    when = {"es_canceled": "end_time", "es_progress": "start_time", "es_paused": "pause_time"}[kind]
-    return {"function": "errorscrub", "state": state, when: _when(g[0])}
+    when = _when(g[0])
+    if kind == "es_canceled":
+        return {"function": "errorscrub", "state": "canceled", "end_time": when}
+    if kind == "es_progress":
+        return {"function": "errorscrub", "state": "scanning", "start_time": when}
+    if kind == "es_paused":
+        return {"function": "errorscrub", "state": "paused", "pause_time": when}
+    raise KeyError(kind)  # every kind of _HEAD is handled above
 
 
-def _finished(function: str, vdev: str | None, processed: str, took: str, errors: str, ended: str) -> dict:
+def _finished(
+    function: str, vdev: str | None, processed: str, took: str, errors: str, ended: str
+) -> _ScanFields:
     # The duration printed is exactly end - start (secs_to_dhms), so the start is exact too.
     end = _when(ended)
     return {
@@ -121,14 +155,21 @@ def _finished(function: str, vdev: str | None, processed: str, took: str, errors
     }
 
 
-def _detail_fields(line: str) -> dict:
+def _detail_fields(line: str) -> _Detail:
     m = _SCANNED.fullmatch(line)
     if m is not None:
         scanned, total_s, issued, total_i, total_old = m.groups()
         to_examine = parse_size(total_s or total_old) if (total_s or total_old) else None
-        fields = {"examined": parse_size(scanned), "issued": parse_size(issued), "to_examine": to_examine}
-        if total_s and total_i:  # 2.2+: total_i = to_examine - skipped (rounded, §3.3)
-            fields["skipped"] = max(0, parse_size(total_s) - parse_size(total_i))
+        fields: _Detail = {
+            "examined": parse_size(scanned),
+            "issued": parse_size(issued),
+            "to_examine": to_examine,
+        }
+        issue_total = parse_size(total_i) if total_i else None
+        if total_s and to_examine is not None and issue_total is not None:
+            fields["skipped"] = max(
+                0, to_examine - issue_total
+            )  # 2.2+: total_i = to_examine - skipped (§3.3)
         return fields
     m = _DONE.fullmatch(line)
     if m is not None:
