@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from typing import TypeGuard
 
 # CSI (colours, cursor) and OSC (terminal title) escape sequences.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
@@ -61,11 +62,11 @@ def clean_lines(text: str) -> list[str]:
     return lines
 
 
-def _words(cmd: str) -> list[str] | None:
+def _words(cmd: str) -> list[str]:
     try:
         return shlex.split(cmd, comments=False)
     except ValueError:
-        return cmd.split() or None
+        return cmd.split()
 
 
 def command_argv(cmd: str) -> tuple[str, ...] | None:
@@ -111,7 +112,7 @@ def prompt_command(line: str) -> tuple[bool, tuple[str, ...] | None]:
     return False, None
 
 
-def is_imported(argv: tuple[str, ...] | None) -> bool:
+def is_imported(argv: tuple[str, ...] | None) -> TypeGuard[tuple[str, ...]]:
     return argv is not None and tuple(argv[:2]) in IMPORTED
 
 

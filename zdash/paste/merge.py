@@ -6,22 +6,29 @@ kept; what it refuses is reported line by line with the parser's reason.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+from zdash.model import Pool
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import parse_zfs_list
 from zdash.parse.zpool_iostat import parse_iostat
 from zdash.parse.zpool_list import parse_list
 from zdash.parse.zpool_status.text import parse_status_text
-from zdash.paste.split import PastedDoc, Unread
+from zdash.paste.split import IostatPaste, ListPaste, PastedDoc, StatusPaste, Unread, ZfsPaste
+from zdash.paste.table import TreeRow
 from zdash.paste.tree import synth_status
-from zdash.paste.zfs_list import zfs_text
-from zdash.paste.zpool_iostat import iostat_text
-from zdash.paste.zpool_list import ListEntry, list_text
+from zdash.paste.zfs_list import Props, zfs_text
+from zdash.paste.zpool_iostat import IostatEntry, iostat_text
+from zdash.paste.zpool_list import ListEntry, ListValues, list_text
 from zdash.paste.zpool_status import pool_text
 
+Entry = TypeVar("Entry", ListEntry, IostatEntry)
 
-def groups(entries: list) -> list[list]:
+
+def groups(entries: Iterable[Entry]) -> list[list[Entry]]:
     """Split rows into pools: a depth-0 row starts one."""
-    out: list[list] = []
+    out: list[list[Entry]] = []
     for e in entries:
         if e.depth == 0 or not out:
             out.append([])
@@ -33,17 +40,20 @@ class Run:
     """One import's bookkeeping: lines used, lines reported (once each) and notes."""
 
     def __init__(self, doc: PastedDoc) -> None:
-        self.doc, self.notes = doc, []
+        self.doc = doc
+        self.notes: list[str] = []
         self.unread, self.used = list(doc.unread), set(doc.used)
         self._reported = {u.line for u in doc.unread}
 
-    def refuse(self, numbers, why: str) -> None:
+    def refuse(self, numbers: Iterable[int], why: str) -> None:
         for n in sorted(set(numbers) - self._reported):
             self.used.discard(n)
             self._reported.add(n)
             self.unread.append(Unread(n, self.doc.lines[n - 1], why))
 
-    def checked(self, what: str, name: str, numbers, parse, text: str) -> bool:
+    def checked(
+        self, what: str, name: str, numbers: Iterable[int], parse: Callable[[str], object], text: str
+    ) -> bool:
         try:
             parse(text)
         except ParseError as e:
@@ -52,11 +62,13 @@ class Run:
         return True
 
 
-def statuses(run: Run) -> dict:
+def statuses(run: Run) -> dict[str, tuple[Pool, str]]:
     """{pool: (Pool, rebuilt text)}; a pool pasted twice keeps its later report."""
-    out: dict = {}
-    for b in (b for b in run.doc.blocks if b.kind == "status"):
-        for sp in b.payload:
+    out: dict[str, tuple[Pool, str]] = {}
+    for b in run.doc.blocks:
+        if not isinstance(b, StatusPaste):
+            continue
+        for sp in b.pools:
             text = pool_text(sp)
             if sp.name is None:
                 run.refuse(sp.used, "a config table without a pool row")
@@ -77,21 +89,33 @@ def statuses(run: Run) -> dict:
     return out
 
 
-def latest(run: Run, kind: str, what: str) -> dict:
-    """{pool: its rows in the last report that has it}, each checked by the real parser."""
-    out: dict = {}
-    count: dict = {}
-    for b in (b for b in run.doc.blocks if b.kind == kind):
-        for report in b.payload if kind == "iostat" else [b.payload]:
-            for group in groups(report):
-                name = group[0].name
-                if kind == "list":
-                    ok = run.checked(what, name, [e.n for e in group], parse_list, list_text([group]))
-                else:
-                    ok = run.checked(what, name, [e.n for e in group], parse_iostat, iostat_text([group])[0])
-                if ok:
-                    out[name] = group
-                    count[name] = count.get(name, 0) + 1
+def latest_lists(run: Run) -> dict[str, list[ListEntry]]:
+    """{pool: its rows in the last `zpool list` that has it}, each checked by the real parser."""
+    tables = [b.entries for b in run.doc.blocks if isinstance(b, ListPaste)]
+    return _latest(run, "zpool list", tables, parse_list, list_text)
+
+
+def latest_iostats(run: Run) -> dict[str, list[IostatEntry]]:
+    """{pool: its rows in the last `zpool iostat` report that has it}, each checked."""
+    reports = [r for b in run.doc.blocks if isinstance(b, IostatPaste) for r in b.reports]
+    return _latest(run, "zpool iostat", reports, parse_iostat, lambda pools: iostat_text(pools)[0])
+
+
+def _latest(
+    run: Run,
+    what: str,
+    reports: list[list[Entry]],
+    parse: Callable[[str], object],
+    layout: Callable[[list[list[Entry]]], str],
+) -> dict[str, list[Entry]]:
+    out: dict[str, list[Entry]] = {}
+    count: dict[str, int] = {}
+    for report in reports:
+        for group in groups(report):
+            name = group[0].name
+            if run.checked(what, name, [e.n for e in group], parse, layout([group])):
+                out[name] = group
+                count[name] = count.get(name, 0) + 1
     for name, k in count.items():
         if k > 1:
             run.notes.append(
@@ -100,31 +124,36 @@ def latest(run: Run, kind: str, what: str) -> dict:
     return out
 
 
-def space_from_iostat(entries: list) -> list[ListEntry]:
+def space_from_iostat(entries: list[IostatEntry]) -> list[ListEntry]:
     """`zpool list -v` rows from iostat's alloc/free (the same vdev stats: vs_alloc and
     vs_space - vs_alloc) for the pool and its top-level vdevs; leaves have none."""
     out = []
     for e in entries:
-        alloc, free = e.values.get("capacity_alloc"), e.values.get("capacity_free")
-        values = {}
+        alloc, free = e.alloc, e.free
+        values = ListValues()
         if e.depth <= 1 and alloc is not None and free is not None:
             cap = 100.0 * alloc / (alloc + free) if alloc + free else 0.0
-            values = {
-                "SIZE": alloc + free,
-                "ALLOC": alloc,
-                "FREE": free,
-                "CAP": round(cap) if e.depth == 0 else round(cap, 1),
-            }
+            values = ListValues(
+                size=alloc + free,
+                alloc=alloc,
+                free=free,
+                cap=round(cap) if e.depth == 0 else round(cap, 1),
+            )
         out.append(ListEntry(e.n, e.depth, e.name, e.vclass, values))
     return out
 
 
-def synthesised(run: Run, name: str, listed, io) -> str | None:
-    state = listed[0].values.get("HEALTH") if listed else None
+def synthesised(
+    run: Run, name: str, listed: list[ListEntry] | None, io: list[IostatEntry] | None
+) -> str | None:
+    state = listed[0].values.health if listed else None
+    tree: Sequence[TreeRow]
     if listed and (len(listed) > 1 or not io):
-        tree, states, source = listed, [e.values.get("HEALTH") for e in listed], "zpool list"
-    else:
+        tree, states, source = listed, [e.values.health for e in listed], "zpool list"
+    elif io:
         tree, states, source = io, [state] + [None] * (len(io) - 1), "zpool iostat"
+    else:
+        return None  # neither pasted: no tree to build
     run.notes.append(
         f"pool {name}: no zpool status pasted; its vdev tree comes from {source}, "
         "its error counters are unknown (shown as 0)" + ("" if state else ", its state is unknown")
@@ -134,11 +163,14 @@ def synthesised(run: Run, name: str, listed, io) -> str | None:
     return text if ok else None
 
 
-def datasets(run: Run) -> dict[str, dict]:
+def datasets(run: Run) -> dict[str, Props]:
     """{dataset: properties} over every zfs list block, later columns winning; each row checked."""
-    out: dict[str, dict] = {}
-    for b in (b for b in run.doc.blocks if b.kind == "zfs"):
-        for name, props in b.payload.items():
-            if run.checked("zfs list", name, [props["_n"]], parse_zfs_list, zfs_text({name: props})):
+    out: dict[str, Props] = {}
+    for b in run.doc.blocks:
+        if not isinstance(b, ZfsPaste):
+            continue
+        for name, props in b.rows.datasets.items():
+            line = b.rows.lines[name]
+            if run.checked("zfs list", name, [line], parse_zfs_list, zfs_text({name: props})):
                 out.setdefault(name, {}).update(props)
     return out

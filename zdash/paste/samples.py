@@ -13,13 +13,23 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from zdash.model import Pool
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
-from zdash.paste.merge import Run, datasets, latest, space_from_iostat, statuses, synthesised
+from zdash.paste.merge import (
+    Entry,
+    Run,
+    datasets,
+    latest_iostats,
+    latest_lists,
+    space_from_iostat,
+    statuses,
+    synthesised,
+)
 from zdash.paste.split import PastedDoc, Unread, split_pasted
 from zdash.paste.tree import fix_names
-from zdash.paste.zfs_list import zfs_text
-from zdash.paste.zpool_iostat import iostat_text
-from zdash.paste.zpool_list import list_text
+from zdash.paste.zfs_list import Props, zfs_text
+from zdash.paste.zpool_iostat import IostatEntry, iostat_text
+from zdash.paste.zpool_list import ListEntry, list_text
 from zdash.raw import RawSample
 
 LIST_ARGV = ("zpool", "list", "-v", "-H", "-p")
@@ -45,15 +55,16 @@ def import_paste(text: str) -> Imported:
     doc = split_pasted(text)
     run = Run(doc)
     status = statuses(run)
-    lists = latest(run, "list", "zpool list")
-    iostats = latest(run, "iostat", "zpool iostat")
-    _fix_names(run, status, lists, iostats)
+    lists = latest_lists(run)
+    iostats = latest_iostats(run)
+    _fix_names(run, status, lists)
+    _fix_names(run, status, iostats)
     texts = {name: t for name, (_, t) in status.items()}
     for name in [*lists, *(n for n in iostats if n not in lists)]:
         if name not in texts and (tree := synthesised(run, name, lists.get(name), iostats.get(name))):
             texts[name] = tree
     for name, entries in iostats.items():
-        if name not in lists and entries[0].values.get("capacity_alloc") is not None:
+        if name not in lists and entries[0].alloc is not None:
             lists[name] = space_from_iostat(entries)
             run.notes.append(f"pool {name}: no zpool list pasted; its space is zpool iostat's alloc/free")
     samples = _samples(texts, lists, iostats, datasets(run))
@@ -75,7 +86,12 @@ def import_paste(text: str) -> Imported:
     )
 
 
-def _samples(texts: dict, lists: dict, iostats: dict, datasets: dict) -> tuple[RawSample, ...]:
+def _samples(
+    texts: dict[str, str],
+    lists: dict[str, list[ListEntry]],
+    iostats: dict[str, list[IostatEntry]],
+    datasets: dict[str, Props],
+) -> tuple[RawSample, ...]:
     samples = []
     if texts:
         samples.append(RawSample("status", ("zpool", "status"), 0, "".join(texts.values())))
@@ -89,16 +105,16 @@ def _samples(texts: dict, lists: dict, iostats: dict, datasets: dict) -> tuple[R
     return tuple(samples)
 
 
-def _fix_names(run: Run, status: dict, lists: dict, iostats: dict) -> None:
-    for table in (lists, iostats):
-        for name, entries in table.items():
-            names, guessed = fix_names(entries, status.get(name, (None, None))[0])
-            table[name] = [dataclasses.replace(e, name=nm) for e, nm in zip(entries, names)]
-            if guessed:
-                run.notes.append(
-                    f"pool {name}: interior vdevs printed without their id (older zpool "
-                    "list/iostat) were numbered by position"
-                )
+def _fix_names(run: Run, status: dict[str, tuple[Pool, str]], table: dict[str, list[Entry]]) -> None:
+    """Rows of a list or iostat table named as the pool's status tree names them."""
+    for name, entries in table.items():
+        names, guessed = fix_names(entries, status[name][0] if name in status else None)
+        table[name] = [dataclasses.replace(e, name=nm) for e, nm in zip(entries, names)]
+        if guessed:
+            run.notes.append(
+                f"pool {name}: interior vdevs printed without their id (older zpool "
+                "list/iostat) were numbered by position"
+            )
 
 
 def _account(run: Run) -> None:

@@ -11,14 +11,23 @@ and why; nothing is dropped silently.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar, Literal, TypeAlias
 
 from zdash.paste.lines import MARKUP, clean_lines, is_imported, prompt_command
 from zdash.paste.stray import stray_reason, timestamp
-from zdash.paste.zfs_list import is_zfs_header, take_zfs
-from zdash.paste.zpool_iostat import is_histogram_header, is_iostat_header, take_histogram, take_iostat
-from zdash.paste.zpool_list import is_list_header, take_list
-from zdash.paste.zpool_status import is_config_header, starts_status, take_status
+from zdash.paste.table import Unreadable
+from zdash.paste.zfs_list import ZfsRows, is_zfs_header, take_zfs
+from zdash.paste.zpool_iostat import (
+    IostatEntry,
+    is_histogram_header,
+    is_iostat_header,
+    take_histogram,
+    take_iostat,
+)
+from zdash.paste.zpool_list import ListEntry, is_list_header, take_list
+from zdash.paste.zpool_status import StatusPool, is_config_header, starts_status, take_status
 
 _TABLE = re.compile(r"NAME(?:\s+[A-Z][A-Z0-9_%@/-]*)+")
 
@@ -33,26 +42,56 @@ class Unread:
         return f"line {self.line}: {self.text.strip()} ({self.why})"
 
 
+# What a line can start: the four outputs an import reads, and three it recognises to report
+# (a `zpool iostat -w/-r` histogram, a config table without its pool: lines, another table).
+BlockKind: TypeAlias = Literal["status", "list", "iostat", "zfs", "histogram", "config", "table"]
+ReadKind: TypeAlias = Literal["status", "list", "iostat", "zfs"]
+
+
 @dataclass
 class Block:
-    kind: str  # status | list | iostat | zfs
+    """One command output found in the paste; the subclass holds what was read from it."""
+
+    kind: ClassVar[ReadKind]
     first: int  # line number of its first line
     last: int
     command: tuple[str, ...] | None  # the prompt's command line, when pasted
-    payload: object = None  # per kind: list[StatusPool], list[ListEntry],
-    # list[list[IostatEntry]], dict[str, dict]
+
+
+@dataclass
+class StatusPaste(Block):
+    kind: ClassVar[ReadKind] = "status"
+    pools: list[StatusPool] = field(default_factory=list)
+
+
+@dataclass
+class ListPaste(Block):
+    kind: ClassVar[ReadKind] = "list"
+    entries: list[ListEntry] = field(default_factory=list)
+
+
+@dataclass
+class IostatPaste(Block):
+    kind: ClassVar[ReadKind] = "iostat"
+    reports: list[list[IostatEntry]] = field(default_factory=list)  # an interval paste has several
+
+
+@dataclass
+class ZfsPaste(Block):
+    kind: ClassVar[ReadKind] = "zfs"
+    rows: ZfsRows = field(default_factory=ZfsRows)
 
 
 @dataclass
 class PastedDoc:
     lines: list[str]
-    blocks: list[Block] = field(default_factory=list)
+    blocks: list[StatusPaste | ListPaste | IostatPaste | ZfsPaste] = field(default_factory=list)
     unread: list[Unread] = field(default_factory=list)
     used: set[int] = field(default_factory=set)  # line numbers a block or prompt used
     times: list[float] = field(default_factory=list)  # `-T u` / `-T d` timestamps seen
 
 
-def _block_at(lines: list[str], i: int) -> str | None:
+def _block_at(lines: list[str], i: int) -> BlockKind | None:
     line = lines[i]
     if not line.strip():
         return None
@@ -77,14 +116,17 @@ def split_pasted(text: str) -> PastedDoc:
     doc = PastedDoc(clean_lines(text))
     # Blocks are found in a view where Markdown/HTML lines (fences, <pre>, rules) are blank:
     # they neither start nor break a block, and are reported for what they are.
-    lines = []
+    lines: list[str] = []
     for n, line in enumerate(doc.lines, 1):
         markup = bool(line.strip()) and MARKUP.fullmatch(line.strip()) is not None
         if markup:
             doc.unread.append(Unread(n, line, "Markdown/HTML formatting, not command output"))
         lines.append("" if markup else line)
     command: tuple[str, ...] | None = None
-    ends = lambda j: _block_at(lines, j) is not None or prompt_command(lines[j])[0]  # noqa: E731
+
+    def ends(j: int) -> bool:
+        return _block_at(lines, j) is not None or prompt_command(lines[j])[0]
+
     i = 0
     while i < len(lines):
         line, n = lines[i], i + 1
@@ -99,7 +141,7 @@ def split_pasted(text: str) -> PastedDoc:
     return doc
 
 
-def _loose_line(doc: PastedDoc, n: int, line: str, command):
+def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | None) -> tuple[str, ...] | None:
     """A line outside every block: a prompt, a timestamp, a known message or a stray."""
     is_cmd, argv = prompt_command(line)
     if is_cmd:
@@ -122,26 +164,15 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command):
     return command
 
 
-def _take(doc: PastedDoc, kind: str, lines: list[str], i: int, command, ends) -> int:
-    unread: list[tuple[int, str, str]] = []
-    payload: object = None
-    if kind in ("status", "config"):
-        taken = take_status(
-            lines,
-            i,
-            lambda j: _block_at(lines, j) not in (None, "status", "config"),
-            headless=kind == "config",
-        )
-        kind = "status"
-        end, payload, unread = taken.end, taken.pools, taken.unread
-        used = {n for p in taken.pools for n in p.used}
-    elif kind == "list":
-        end, payload, unread = take_list(lines, i, ends)
-    elif kind == "iostat":
-        end, payload, unread = take_iostat(lines, i, ends)
-    elif kind == "zfs":
-        end, payload, unread = take_zfs(lines, i, ends)
-    else:
+def _take(
+    doc: PastedDoc,
+    kind: BlockKind,
+    lines: list[str],
+    i: int,
+    command: tuple[str, ...] | None,
+    ends: Callable[[int], bool],
+) -> int:
+    if kind in ("histogram", "table"):
         end = take_histogram(lines, i, ends) if kind == "histogram" else _table_end(lines, i, ends)
         words = lines[i].split()
         why = (
@@ -155,17 +186,38 @@ def _take(doc: PastedDoc, kind: str, lines: list[str], i: int, command, ends) ->
             if lines[j].strip():
                 doc.unread.append(Unread(j + 1, lines[j], why))
         return end
-    if kind != "status":
+    unread: list[Unreadable]
+    block: StatusPaste | ListPaste | IostatPaste | ZfsPaste  # its last line is set below
+    if kind in ("status", "config"):
+        taken = take_status(
+            lines,
+            i,
+            lambda j: _block_at(lines, j) not in (None, "status", "config"),
+            headless=kind == "config",
+        )
+        end, unread = taken.end, taken.unread
+        used = {n for p in taken.pools for n in p.used}
+        block = StatusPaste(i + 1, 0, command, taken.pools)
+    else:
+        if kind == "list":
+            end, entries, unread = take_list(lines, i, ends)
+            block = ListPaste(i + 1, 0, command, entries)
+        elif kind == "iostat":
+            end, reports, unread = take_iostat(lines, i, ends)
+            block = IostatPaste(i + 1, 0, command, reports)
+        else:
+            end, rows, unread = take_zfs(lines, i, ends)
+            block = ZfsPaste(i + 1, 0, command, rows)
         reported = {n for n, _, _ in unread}
         used = {j + 1 for j in range(i, end) if lines[j].strip() and j + 1 not in reported}
     doc.used |= used
     doc.unread += [Unread(n, t, w) for n, t, w in unread]
-    last = max([*used, *(n for n, _, _ in unread)], default=i + 1)
-    doc.blocks.append(Block(kind, i + 1, last, command, payload))
+    block.last = max([*used, *(n for n, _, _ in unread)], default=i + 1)
+    doc.blocks.append(block)
     return end
 
 
-def _table_end(lines: list[str], i: int, ends) -> int:
+def _table_end(lines: list[str], i: int, ends: Callable[[int], bool]) -> int:
     j = i + 1
     while j < len(lines) and lines[j].strip() and not ends(j):
         j += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Protocol, TypeAlias
 
 from zdash.parse import ParseError
 from zdash.parse.units import parse_duration_ns, parse_size
@@ -22,6 +23,26 @@ CLASS_WORDS = {
 _DASHES = re.compile(r"-{2,}(?:\s+-{2,})*")
 _PCT = re.compile(r"([0-9]{1,3}(?:\.[0-9]{1,4})?)%?", re.ASCII)
 _RATIO = re.compile(r"([0-9]{1,9}(?:\.[0-9]{1,4})?)x?", re.ASCII)
+
+
+# A line of a block that could not be read: (line number, its text, why).
+Unreadable: TypeAlias = tuple[int, str, str]
+
+
+class TreeRow(Protocol):
+    """A row of a pasted vdev table (zpool list -v, zpool iostat -v): where it sits in the tree."""
+
+    @property
+    def n(self) -> int: ...  # line number in the paste
+
+    @property
+    def depth(self) -> int: ...  # 0: the pool row
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def vclass(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +109,7 @@ def ratio(token: str) -> float | None:
     return _matched(token, _RATIO, "ratio")
 
 
-def _matched(token: str, pattern: re.Pattern, what: str) -> float | None:
+def _matched(token: str, pattern: re.Pattern[str], what: str) -> float | None:
     """A number in one of zpool's decorated forms ('11.9%', '1.00x'); '-' is no value."""
     token = decimal(token)
     if token == "-":

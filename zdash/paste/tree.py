@@ -12,8 +12,10 @@ numbered by position, which is right unless vdevs were removed or logs added fir
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from zdash.model import Pool, Vdev
+from zdash.paste.table import TreeRow
 
 _ANON = re.compile(r"(mirror|raidz[1-3]?|draid[1-3]?(?::[0-9a-z:]*)?|replacing|spare)")
 STATUS_CLASS = {"log": "logs", "dedup": "dedup", "special": "special", "cache": "cache", "spare": "spares"}
@@ -23,12 +25,13 @@ def is_anonymous(name: str) -> bool:
     return _ANON.fullmatch(name) is not None
 
 
-def fix_names(entries: list, pool: Pool | None) -> tuple[list[str], bool]:
-    """New names for a pool's entries (entry 0: the pool; each has .depth, .name, .vclass),
-    and whether any anonymous name had to be numbered by position."""
+def fix_names(entries: Sequence[TreeRow], pool: Pool | None) -> tuple[list[str], bool]:
+    """New names for a pool's entries (entry 0: the pool), and whether any anonymous name had
+    to be numbered by position."""
     names = [e.name for e in entries]
     guessed = False
-    stack: list[tuple[int, Vdev | None, list]] = [(0, pool.root if pool else None, [])]
+    # (depth, the status vdev matched at that depth, its children matched so far)
+    stack: list[tuple[int, Vdev | None, list[Vdev]]] = [(0, pool.root if pool else None, [])]
     counters: dict[int, int] = {}
     for k, e in enumerate(entries[1:], 1):
         while len(stack) > 1 and stack[-1][0] >= e.depth:
@@ -46,7 +49,7 @@ def fix_names(entries: list, pool: Pool | None) -> tuple[list[str], bool]:
     return names, guessed
 
 
-def _match(entry, parent: Vdev, used: list) -> Vdev | None:
+def _match(entry: TreeRow, parent: Vdev, used: list[Vdev]) -> Vdev | None:
     anon = is_anonymous(entry.name)
     for child in parent.children:
         if any(child is u for u in used):
@@ -79,7 +82,7 @@ def _short(name: str) -> set[str]:
     }
 
 
-def synth_status(name: str, state: str | None, entries: list, states: list[str | None]) -> str:
+def synth_status(name: str, state: str | None, entries: Sequence[TreeRow], states: list[str | None]) -> str:
     """A `zpool status` text with the tree and the states a list/iostat paste gave: no
     counters (unknown), vdev states from HEALTH, else ONLINE under an ONLINE pool (a pool is
     ONLINE only when every vdev under its root is; cache and spares stay UNKNOWN)."""

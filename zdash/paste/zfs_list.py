@@ -10,10 +10,13 @@ the same dataset (`zfs list` then `zfs list -o space`) are merged, the later one
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
-from zdash.paste.table import num, ratio, size
+from zdash.paste.table import Unreadable, num, ratio, size
 
 # Header word -> property (the columns `zfs list` prints; §6 and zfs_prop.c column names).
 HEADERS = {
@@ -79,11 +82,24 @@ def is_zfs_header(line: str) -> bool:
     )
 
 
-def take_zfs(lines: list[str], i: int, ends) -> tuple[int, dict[str, dict], list[tuple[int, str, str]]]:
+# A dataset's properties as pasted (ZFS_LIST_FIELDS names, mountpoint), values in -H -p form.
+Props: TypeAlias = dict[str, str]
+
+
+@dataclass
+class ZfsRows:
+    """A pasted zfs list table: each dataset's properties in paste order, and the line each was
+    last read from."""
+
+    datasets: dict[str, Props] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def take_zfs(lines: list[str], i: int, ends: Callable[[int], bool]) -> tuple[int, ZfsRows, list[Unreadable]]:
     """Header at lines[i]: {dataset: {property: value}} in paste order, and unread lines."""
     header = lines[i].split()
-    out: dict[str, dict] = {}
-    unread: list[tuple[int, str, str]] = []
+    out = ZfsRows()
+    unread: list[Unreadable] = []
     j = i + 1
     while j < len(lines) and lines[j].strip() and not ends(j):
         words = lines[j].split()
@@ -96,15 +112,16 @@ def take_zfs(lines: list[str], i: int, ends) -> tuple[int, dict[str, dict], list
         except ParseError as e:
             unread.append((j + 1, lines[j], f"zfs list: {e}"))
         else:
-            out.setdefault(props["name"], {}).update(props, _n=j + 1)
+            out.datasets.setdefault(props["name"], {}).update(props)
+            out.lines[props["name"]] = j + 1
         j += 1
     return j, out, unread
 
 
-def _row(header: list[str], words: list[str]) -> dict:
+def _row(header: list[str], words: list[str]) -> Props:
     if len(words) != len(header):
         raise ParseError(f"{len(words)} fields, the header has {len(header)}")
-    props: dict = {}
+    props: Props = {}
     for h, w in zip(header, words):
         key = HEADERS.get(h)
         if key is None:
@@ -120,7 +137,7 @@ def _row(header: list[str], words: list[str]) -> dict:
     return props
 
 
-def kind(props: dict) -> str:
+def kind(props: Props) -> str:
     if props.get("type") in ("filesystem", "volume", "snapshot", "bookmark"):
         return props["type"]
     name = props["name"]
@@ -131,7 +148,7 @@ def kind(props: dict) -> str:
     return "volume" if props.get("mountpoint") == "-" else "filesystem"
 
 
-def zfs_text(datasets: dict[str, dict]) -> str:
+def zfs_text(datasets: dict[str, Props]) -> str:
     """`zfs list -H -p -o <ZFS_LIST_FIELDS>` rows."""
     rows = []
     for props in datasets.values():

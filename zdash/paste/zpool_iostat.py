@@ -12,11 +12,14 @@ pool is kept (the first is the average since import, §2.1). `-w`/`-r` histogram
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from zdash.parse import ParseError
 from zdash.paste.table import (
     CLASS_WORDS,
+    Row,
+    Unreadable,
     count,
     is_class_row,
     is_dashes,
@@ -41,14 +44,7 @@ LATENCY = (
     "trim_wait",
     "rebuild_wait",
 )
-_DEFAULT = (
-    "capacity_alloc",
-    "capacity_free",
-    "operations_read",
-    "operations_write",
-    "bandwidth_read",
-    "bandwidth_write",
-)
+_RATES = ("operations_read", "operations_write", "bandwidth_read", "bandwidth_write")
 _NS = re.compile(r"[0-9]{1,20}", re.ASCII)
 
 
@@ -85,15 +81,19 @@ class IostatEntry:
     depth: int
     name: str
     vclass: str
-    values: dict  # column key -> bytes, ops/s, bytes/s or ns (None: '-')
+    alloc: int | None = None  # capacity, bytes; None for '-'
+    free: int | None = None
+    rates: dict[str, float] = field(default_factory=dict)  # _RATES key -> ops/s or bytes/s
+    latency: dict[str, int | None] = field(default_factory=dict)  # LATENCY key -> ns (None: '-')
 
 
 def take_iostat(
-    lines: list[str], i: int, ends
-) -> tuple[int, list[list[IostatEntry]], list[tuple[int, str, str]]]:
+    lines: list[str], i: int, ends: Callable[[int], bool]
+) -> tuple[int, list[list[IostatEntry]], list[Unreadable]]:
     """Header at lines[i]: the block's reports (each a list of entries) and its unread lines."""
     keys = columns(lines[i], lines[i + 1])
-    rows, j = [], i + 2
+    rows: list[Row] = []
+    j = i + 2
     while j < min(len(lines), i + 5) and not lines[j].strip():
         j += 1  # Markdown turned the dashes into rules between blank lines
     while j < len(lines) and lines[j].strip() and not ends(j):
@@ -104,8 +104,8 @@ def take_iostat(
         j += 1
     depth = ranks(rows)
     reports: list[list[IostatEntry]] = [[]]
-    unread: list[tuple[int, str, str]] = []
-    vclass, seen = "normal", set()
+    unread: list[Unreadable] = []
+    vclass, seen = "normal", set[str]()
     for r in rows:
         if is_class_row(r.words):
             vclass = CLASS_WORDS[r.words[0]]
@@ -121,30 +121,36 @@ def take_iostat(
             unread.append((r.n, lines[r.n - 1], "zpool iostat: vdev row before any pool row"))
             continue
         try:
-            values = _values(r.words[1:], keys)
+            entry = _entry(r, d, vclass, keys)
         except ParseError as e:
             unread.append((r.n, lines[r.n - 1], f"zpool iostat: {e}"))
             continue
-        reports[-1].append(IostatEntry(r.n, d, r.words[0], vclass, values))
+        reports[-1].append(entry)
     return j, [rep for rep in reports if rep], unread
 
 
-def _values(tokens: tuple[str, ...], keys: list[str]) -> dict:
+def _entry(r: Row, depth: int, vclass: str, keys: list[str]) -> IostatEntry:
+    """The row's values by the header's column keys; -q queue and -c script columns are skipped."""
+    tokens = r.words[1:]
     if len(tokens) < len(keys):
         raise ParseError(f"{len(tokens) + 1} fields, the header has {len(keys) + 1}")
-    out = {}
+    alloc = free = None
+    rates: dict[str, float] = {}
+    waits: dict[str, int | None] = {}
     for key, token in zip(keys, tokens):
-        if key.startswith("capacity_"):
-            out[key] = size(token)
-        elif key in _DEFAULT:
-            out[key] = count(token)
+        if key == "capacity_alloc":
+            alloc = size(token)
+        elif key == "capacity_free":
+            free = size(token)
+        elif key in _RATES:
+            rates[key] = count(token)
         elif key in LATENCY:
-            out[key] = int(token) if _NS.fullmatch(token) else latency(token)
-    return out
+            waits[key] = int(token) if _NS.fullmatch(token) else latency(token)
+    return IostatEntry(r.n, depth, r.words[0], vclass, alloc, free, rates, waits)
 
 
 def has_latency(entries: list[IostatEntry]) -> bool:
-    return any(k in e.values for e in entries for k in LATENCY)
+    return any(e.latency for e in entries)
 
 
 def iostat_text(pools: list[list[IostatEntry]]) -> tuple[str, bool]:
@@ -152,7 +158,7 @@ def iostat_text(pools: list[list[IostatEntry]]) -> tuple[str, bool]:
     latency, 10 columns (0.8-2.1 layout) or 11 when any row has rebuild (2.2+)."""
     entries = [e for p in pools for e in p]
     lat = has_latency(entries)
-    wide = any("rebuild_wait" in e.values for e in entries)
+    wide = any("rebuild_wait" in e.latency for e in entries)
     out: list[str] = []
     for pool in pools:
         vclass = "normal"
@@ -160,14 +166,14 @@ def iostat_text(pools: list[list[IostatEntry]]) -> tuple[str, bool]:
             if e.vclass != vclass:
                 vclass = e.vclass
                 out.append("")
-            cells = [num(e.values.get(k)) for k in _DEFAULT]
+            cells = [num(e.alloc), num(e.free)] + [num(e.rates.get(k)) for k in _RATES]
             if lat:
-                cells += [num(e.values.get(k)) for k in LATENCY[: 11 if wide else 10]]
+                cells += [num(e.latency.get(k)) for k in LATENCY[: 11 if wide else 10]]
             out.append("\t".join([e.name] + cells))
     return ("\n".join(out) + "\n" if out else ""), lat
 
 
-def take_histogram(lines: list[str], i: int, ends) -> int:
+def take_histogram(lines: list[str], i: int, ends: Callable[[int], bool]) -> int:
     j = i + 2
     while j < len(lines) and lines[j].strip() and not ends(j):
         j += 1

@@ -10,12 +10,14 @@ Human sizes are nicenum (3 significant digits), so converted bytes are that prec
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from zdash.parse import ParseError
 from zdash.paste.table import (
     CLASS_WORDS,
     Row,
+    Unreadable,
     is_class_row,
     looks_like_row,
     num,
@@ -45,18 +47,6 @@ _FIXED_VDEV = {
     7: POOL_COLUMNS[:7],
     6: ("SIZE", "ALLOC", "FREE", "EXPANDSZ", "FRAG", "CAP"),
 }
-_PARSE = {
-    "SIZE": size,
-    "ALLOC": size,
-    "FREE": size,
-    "CKPOINT": size,
-    "EXPANDSZ": size,
-    "FRAG": pct,
-    "CAP": pct,
-    "DEDUP": ratio,
-    "HEALTH": lambda t: None if t == "-" else t,
-    "ALTROOT": lambda t: t,
-}
 
 
 def is_list_header(line: str) -> bool:
@@ -70,15 +60,34 @@ def is_list_header(line: str) -> bool:
 
 
 @dataclass
+class ListValues:
+    """A row's columns (POOL_COLUMNS), None where not printed or '-'. Percents as printed
+    (a vdev's CAP is permyriad-precise: 11.9)."""
+
+    size: int | None = None
+    alloc: int | None = None
+    free: int | None = None
+    ckpoint: int | None = None
+    expandsz: int | None = None
+    frag: float | None = None
+    cap: float | None = None
+    dedup: float | None = None
+    health: str | None = None
+    altroot: str | None = None
+
+
+@dataclass
 class ListEntry:
     n: int
     depth: int  # 0 = pool row
     name: str
     vclass: str = "normal"
-    values: dict = field(default_factory=dict)  # column -> parsed value
+    values: ListValues = field(default_factory=ListValues)
 
 
-def take_list(lines: list[str], i: int, ends) -> tuple[int, list[ListEntry], list[tuple[int, str, str]]]:
+def take_list(
+    lines: list[str], i: int, ends: Callable[[int], bool]
+) -> tuple[int, list[ListEntry], list[Unreadable]]:
     """Header at lines[i]; rows up to a blank line or where ends(j) says something else starts."""
     columns = lines[i].split()[1:]
     rows: list[Row] = []
@@ -89,7 +98,7 @@ def take_list(lines: list[str], i: int, ends) -> tuple[int, list[ListEntry], lis
     depth = ranks(rows)
     default = all(c in POOL_COLUMNS for c in columns)
     entries: list[ListEntry] = []
-    unread: list[tuple[int, str, str]] = []
+    unread: list[Unreadable] = []
     vclass = "normal"
     for r in rows:
         text = lines[r.n - 1]
@@ -113,7 +122,7 @@ def take_list(lines: list[str], i: int, ends) -> tuple[int, list[ListEntry], lis
     return j, entries, unread
 
 
-def _values(tokens: tuple[str, ...], columns: list[str], pool: bool, default: bool) -> dict:
+def _values(tokens: tuple[str, ...], columns: list[str], pool: bool, default: bool) -> ListValues:
     if len(tokens) == len(columns) or (
         not pool and default and len(tokens) in _FIXED_VDEV and len(tokens) < len(columns)
     ):
@@ -122,7 +131,30 @@ def _values(tokens: tuple[str, ...], columns: list[str], pool: bool, default: bo
         layout = list(_FIXED_VDEV[len(tokens)])
     else:
         raise ParseError(f"{len(tokens) + 1} fields, the header has {len(columns) + 1}")
-    return {c: _PARSE[c](t) for c, t in zip(layout, tokens) if c in _PARSE}
+    out = ListValues()
+    for c, t in zip(layout, tokens):  # other columns (GUID, BOOTFS, ...) are not kept
+        match c:
+            case "SIZE":
+                out.size = size(t)
+            case "ALLOC":
+                out.alloc = size(t)
+            case "FREE":
+                out.free = size(t)
+            case "CKPOINT":
+                out.ckpoint = size(t)
+            case "EXPANDSZ":
+                out.expandsz = size(t)
+            case "FRAG":
+                out.frag = pct(t)
+            case "CAP":
+                out.cap = pct(t)
+            case "DEDUP":
+                out.dedup = ratio(t)
+            case "HEALTH":
+                out.health = None if t == "-" else t
+            case "ALTROOT":
+                out.altroot = t
+    return out
 
 
 _CLASS_HEADER = {"log": "logs", "dedup": "dedup", "special": "special", "cache": "cache", "spare": "spare"}
@@ -133,25 +165,25 @@ def list_text(pools: list[list[ListEntry]]) -> str:
     out: list[str] = []
     for entries in pools:
         pool, vclass = entries[0].values, "normal"
-        out.append(
-            "\t".join([entries[0].name] + _cells(pool, POOL_COLUMNS[:9]) + [pool.get("ALTROOT") or "-"])
-        )
+        out.append("\t".join([entries[0].name, *_cells(pool), pool.altroot or "-"]))
         for e in entries[1:]:
             if e.vclass != vclass:
                 vclass = e.vclass
                 out.append(_CLASS_HEADER.get(vclass, vclass) + "  -" * 9)
-            out.append("\t" + "\t".join([e.name] + _cells(e.values, POOL_COLUMNS[:9], vdev=True)))
+            out.append("\t" + "\t".join([e.name, *_cells(e.values, vdev=True)]))
     return "\n".join(out) + "\n" if out else ""
 
 
-def _cells(values: dict, columns, vdev: bool = False) -> list[str]:
-    cells = []
-    for c in columns:
-        v = values.get(c)
-        if c == "HEALTH":
-            cells.append(v or "-")
-        elif c == "DEDUP" or (c == "CAP" and vdev):
-            cells.append(num(v, integer=False))
-        else:
-            cells.append(num(v))
-    return cells
+def _cells(v: ListValues, vdev: bool = False) -> list[str]:
+    """The first 9 of POOL_COLUMNS, as -H -p prints them."""
+    return [
+        num(v.size),
+        num(v.alloc),
+        num(v.free),
+        num(v.ckpoint),
+        num(v.expandsz),
+        num(v.frag),
+        num(v.cap, integer=not vdev),
+        num(v.dedup, integer=False),
+        v.health or "-",
+    ]

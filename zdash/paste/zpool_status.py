@@ -11,9 +11,12 @@ part of a status report are returned as unread, never dropped.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
 
 from zdash.paste.lines import prompt_command, width
+from zdash.paste.table import Unreadable
 
 LABELS = (
     "pool",
@@ -91,51 +94,61 @@ class StatusPool:
 class StatusBlock:
     end: int  # index after the block's last line
     pools: list[StatusPool]
-    unread: list[tuple[int, str, str]]  # (line number, text, why)
+    unread: list[Unreadable]
 
 
-def take_status(lines: list[str], i: int, other_block, headless: bool = False) -> StatusBlock:
+# What the lines being read belong to: labelled fields, the config: label (its header comes
+# next), the config rows, the -D dedup table, the permanent-error file list, or after errors:.
+_Mode: TypeAlias = Literal["fields", "config", "rows", "dedup", "files", "done"]
+_LABEL_MODE: dict[str, _Mode] = {"config": "config", "dedup": "dedup"}
+
+
+def take_status(
+    lines: list[str], i: int, other_block: Callable[[int], bool], headless: bool = False
+) -> StatusBlock:
     """Read a status report starting at lines[i] (a `pool:` line, or with headless a config
     table's NAME STATE header). other_block(j) says whether another kind of block starts at
-    line j; that, a prompt, or an unindented stray ends it."""
+    line j; that, a prompt, or an unindented stray ends it. The pool being read is pools[-1]:
+    the first line always opens one."""
     pools: list[StatusPool] = []
-    unread: list[tuple[int, str, str]] = []
-    mode, pool, j, last = "fields", None, i, ""
+    unread: list[Unreadable] = []
+    mode: _Mode = "fields"
+    j, last = i, ""
     if headless:
-        pool, mode = StatusPool(None, i + 1, headless=True), "config"
-        pools.append(pool)
+        pools.append(StatusPool(None, i + 1, headless=True))
+        mode = "config"
     while j < len(lines):
         line, n = lines[j], j + 1
         text = line.strip()
         if not text:
-            if mode == "rows" and pool.rows and not _more_rows(lines, j, other_block):
-                _flush_rows(pool)
+            if mode == "rows" and pools[-1].rows and not _more_rows(lines, j, other_block):
+                _flush_rows(pools[-1])
                 mode = "fields"
             j += 1
             continue
         lab = label_of(line)
         if lab is not None and (lab[0] != "pool" or starts_status(line)):
-            if pool is not None and mode == "rows":
-                _flush_rows(pool)
+            if mode == "rows":
+                _flush_rows(pools[-1])
             label, value = lab
             last = label
             if label == "pool":
-                pool = StatusPool(value, n)
-                pools.append(pool)
+                pools.append(StatusPool(value, n))
+            pool = pools[-1]
             pool.used.append(n)
             value = _decimal(value) if label in ("scan", "scrub") else value
             pool.out.append(f"{label:>6}: {value}".rstrip() if len(label) <= 6 else f"{label}: {value}")
-            mode = {
-                "config": "config",
-                "dedup": "dedup",
-                "errors": "files" if value.startswith("Permanent errors") else "done",
-            }.get(label, "fields")
+            if label == "errors":
+                mode = "files" if value.startswith("Permanent errors") else "done"
+            else:
+                mode = _LABEL_MODE.get(label, "fields")
             j += 1
             continue
         if j > i and (other_block(j) or prompt_command(line)[0]):
             break
         fit = _fits(mode, line, text) if mode != "fields" or last in _CONTINUED else None
         if fit == "row":
+            pool = pools[-1]
             if mode == "config":
                 pool.out += ["", "\t" + text]
                 mode = "rows"
@@ -143,6 +156,7 @@ def take_status(lines: list[str], i: int, other_block, headless: bool = False) -
                 pool.rows.append((n, line))
             pool.used.append(n)
         elif fit == "keep":
+            pool = pools[-1]
             pool.out.append("\t" + (_decimal(text) if mode == "fields" else text))
             pool.used.append(n)
         elif fit is not None:
@@ -152,12 +166,12 @@ def take_status(lines: list[str], i: int, other_block, headless: bool = False) -
         else:
             break
         j += 1
-    if pool is not None and mode == "rows":
-        _flush_rows(pool)
+    if mode == "rows":
+        _flush_rows(pools[-1])
     return StatusBlock(j, pools, unread)
 
 
-def _more_rows(lines: list[str], j: int, other_block) -> bool:
+def _more_rows(lines: list[str], j: int, other_block: Callable[[int], bool]) -> bool:
     """A blank line inside a config table (double-spaced pastes) does not end it when the next
     line is another row."""
     k = j + 1
