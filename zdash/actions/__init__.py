@@ -8,9 +8,19 @@ from __future__ import annotations
 from zdash.actions.audit import AuditLog, default_path
 from zdash.actions.catalog import UnknownAction, build_plan
 from zdash.actions.confirm import accepted_answers, confirmation_ok, prompt
-from zdash.actions.executor import Outcome, execute
+from zdash.actions.executor import Mode, Outcome, OutcomeStatus, execute
 from zdash.actions.fresh import fresh_snapshot
-from zdash.actions.plan import ACTIONS, ActionPlan, Check, Request, difference, fingerprint
+from zdash.actions.plan import (
+    ACTIONS,
+    ActionName,
+    ActionPlan,
+    Check,
+    Mark,
+    Request,
+    difference,
+    fingerprint,
+    is_action,
+)
 from zdash.actions.probe import DeviceInfo, HostProbe, ReplayProbe
 from zdash.actions.progress import Progress, progress
 from zdash.actions.suggest import NotGuided, needs_new_device, request_from_suggestion
@@ -27,13 +37,17 @@ async def plan_now(request: Request, probe: HostProbe | None = None) -> ActionPl
 
 __all__ = [
     "ACTIONS",
+    "ActionName",
     "ActionPlan",
     "AuditLog",
     "Check",
     "DeviceInfo",
     "HostProbe",
+    "Mark",
+    "Mode",
     "NotGuided",
     "Outcome",
+    "OutcomeStatus",
     "Progress",
     "ReplayProbe",
     "Request",
@@ -46,6 +60,7 @@ __all__ = [
     "execute",
     "fingerprint",
     "fresh_snapshot",
+    "is_action",
     "needs_new_device",
     "plan_now",
     "progress",

@@ -7,7 +7,7 @@ on local filesystems). fsync after each line: the log matters most right after s
 wrong, which is also when the machine may go down.
 
 Fields (schema 1): time (ISO 8601 UTC), user, sudo_user, host, mode, action, pool, device,
-new_device, argv, shell, via, outcome (ok, failed, refused, timeout), refused_reason,
+new_device, argv, shell, via, outcome (ok, failed, refused), refused_reason,
 difference (what changed since the plan), exit_code, stderr, stdout, duration_s, preflight
 (the checks of the plan as confirmed) and preflight_fresh (as re-validated right before running).
 """
@@ -19,6 +19,7 @@ import getpass
 import json
 import os
 import socket
+from collections.abc import Mapping
 
 SCHEMA = 1
 
@@ -44,8 +45,10 @@ class AuditLog:
         except OSError as e:
             raise AuditError(e.errno, f"cannot write the audit log {self.path}: {e.strerror}") from None
 
-    def write(self, record: dict, fd: int | None = None) -> dict:
-        full = {
+    def write(self, record: Mapping[str, object], fd: int | None = None) -> dict[str, object]:
+        """Appends `record` with the common fields (schema, time, user, sudo_user, host) in
+        front; `fd` from open() when the caller opened the log before acting."""
+        full: dict[str, object] = {
             "schema": SCHEMA,
             "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds"),
             "user": _user(),
@@ -54,27 +57,28 @@ class AuditLog:
             **record,
         }
         line = (json.dumps(full, ensure_ascii=False, default=str) + "\n").encode()
-        own = fd is None
-        fd = self.open() if own else fd
+        out = self.open() if fd is None else fd
         try:
             while line:  # one write() per line in practice; loop only on a partial write
-                line = line[os.write(fd, line) :]
-            os.fsync(fd)
+                line = line[os.write(out, line) :]
+            os.fsync(out)
         finally:
-            if own:
-                os.close(fd)
+            if fd is None:
+                os.close(out)
         return full
 
-    def read(self) -> list[dict]:
+    def read(self) -> list[dict[str, object]]:
         """Every complete record (a torn last line is skipped): for tests and `zdash` history views."""
-        out = []
+        out: list[dict[str, object]] = []
         try:
             with open(self.path, encoding="utf-8") as f:
                 for line in f:
                     try:
-                        out.append(json.loads(line))
+                        record = json.loads(line)
                     except ValueError:
                         continue
+                    if isinstance(record, dict):  # a torn line can still parse (as a number)
+                        out.append(record)
         except FileNotFoundError:
             pass
         return out

@@ -8,13 +8,19 @@ nor a `-f`: a check that zpool would override with -f is a reason to stop, not t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from zdash.actions import disks, rules
 from zdash.actions import preflight as pf
 from zdash.actions.estimate import scrub_time
-from zdash.actions.plan import ACTIONS, ActionPlan, Check, Request, argv_for, fingerprint
+from zdash.actions.plan import ACTIONS, ActionName, ActionPlan, Check, Request, argv_for, fingerprint
 from zdash.actions.probe import HostProbe
 from zdash.actions.promote import promote_checks, promote_via
-from zdash.model import Snapshot
+from zdash.model import Pool, Snapshot
+
+# A plan builder: the snapshot, the pool named by the request, the request, the probe for the
+# new disk, and the checks every plan starts with (fresh state, pool usable).
+Builder = Callable[[Snapshot, Pool, Request, HostProbe, tuple[Check, ...]], ActionPlan]
 
 
 class UnknownAction(ValueError):
@@ -46,7 +52,7 @@ def build_plan(snap: Snapshot, request: Request, probe: HostProbe | None = None)
     return BUILDERS[request.action](snap, pool, request, probe or HostProbe(), tuple(base))
 
 
-def _clear(snap, pool, r, probe, base):
+def _clear(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple[Check, ...]) -> ActionPlan:
     checks = list(base)
     place = None
     if r.device:
@@ -71,10 +77,11 @@ def _clear(snap, pool, r, probe, base):
     )
 
 
-def _scrub(snap, pool, r, probe, base):
+def _scrub(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple[Check, ...]) -> ActionPlan:
     r = Request(r.action, r.pool)
     check, alternatives = rules.scrub_state(pool, r.action)
-    text = {
+    # action -> (title verb, summary, duration, disruptive)
+    texts: dict[ActionName, tuple[str, str, str, bool]] = {
         "scrub": (
             "Scrub",
             f"Every block in {pool.name} is read and checked against its checksum; "
@@ -95,14 +102,15 @@ def _scrub(snap, pool, r, probe, base):
             "seconds",
             True,
         ),
-    }[r.action]
+    }
+    verb, summary, duration, disruptive = texts[r.action]
     return ActionPlan(
         r,
         argv_for(r),
-        f"{text[0]} {pool.name}",
-        text[1],
-        text[2],
-        text[3],
+        f"{verb} {pool.name}",
+        summary,
+        duration,
+        disruptive,
         None,
         (*base, check),
         fingerprint(pool),
@@ -110,7 +118,7 @@ def _scrub(snap, pool, r, probe, base):
     )
 
 
-def _promote(snap, pool, r, probe, base):
+def _promote(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple[Check, ...]) -> ActionPlan:
     checks, summary = promote_checks(snap, pool, r.device)
     return ActionPlan(
         r,
@@ -126,7 +134,7 @@ def _promote(snap, pool, r, probe, base):
     )
 
 
-BUILDERS = {
+BUILDERS: dict[ActionName, Builder] = {
     "attach": disks.attach,
     "detach": disks.detach,
     "replace": disks.replace,

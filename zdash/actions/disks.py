@@ -11,8 +11,8 @@ import os
 from zdash.actions import preflight as pf
 from zdash.actions import rules
 from zdash.actions.estimate import resilver_time
-from zdash.actions.plan import ActionPlan, Check, Request, argv_for, fingerprint
-from zdash.actions.probe import HostProbe
+from zdash.actions.plan import WARN, ActionPlan, Check, Request, argv_for, fingerprint
+from zdash.actions.probe import DeviceInfo, HostProbe
 from zdash.actions.tree import Place, arg, locate
 from zdash.model import Pool, Snapshot
 
@@ -33,7 +33,7 @@ def _old_size(place: Place, probe: HostProbe) -> int | None:
 def _new_disk_checks(
     snap: Snapshot,
     place: Place | None,
-    info,
+    info: DeviceInfo,
     probe: HostProbe,
     in_place_of: Pool | None = None,
     spare_of: str | None = None,
@@ -58,13 +58,12 @@ def _new_disk_checks(
     return checks
 
 
-def attach(snap, pool, r, probe, base):
+def attach(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple[Check, ...]) -> ActionPlan:
     place, r, found = device(pool, r)
     checks = [*base, found]
     if place is not None:
         checks.append(rules.attachable(place))
         checks.append(rules.no_resilver_running(pool))
-    info = None
     if r.new_device is None:
         checks.append(
             Check(
@@ -102,7 +101,7 @@ def attach(snap, pool, r, probe, base):
     )
 
 
-def detach(snap, pool, r, probe, base):
+def detach(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple[Check, ...]) -> ActionPlan:
     place, r, found = device(pool, r)
     checks = [*base, found]
     summary = f"{r.device} leaves {pool.name} at once (its data is not wiped)."
@@ -134,7 +133,7 @@ def detach(snap, pool, r, probe, base):
     )
 
 
-def replace(snap, pool, r, probe, base):
+def replace(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple[Check, ...]) -> ActionPlan:
     place, r, found = device(pool, r)
     checks = [*base, found]
     if place is not None:
@@ -163,7 +162,7 @@ def replace(snap, pool, r, probe, base):
     )
 
 
-def offline(snap, pool, r, probe, base):
+def offline(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple[Check, ...]) -> ActionPlan:
     place, r, found = device(pool, r)
     checks = [*base, found]
     if place is not None:
@@ -190,7 +189,7 @@ def offline(snap, pool, r, probe, base):
     )
 
 
-def online(snap, pool, r, probe, base):
+def online(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple[Check, ...]) -> ActionPlan:
     place, r, found = device(pool, r)
     checks = [*base, found]
     if place is not None:
@@ -201,7 +200,7 @@ def online(snap, pool, r, probe, base):
                     "device present",
                     False,
                     f"{place.leaf.path} does not exist: online will leave it UNAVAIL",
-                    "warn",
+                    WARN,
                 )
             )
     summary = f"ZFS reopens {r.device} and resilvers the writes it missed while away."

@@ -14,24 +14,65 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from typing import Literal, Protocol, TypeAlias, TypedDict
 
 from zdash.actions.audit import AuditError, AuditLog
 from zdash.actions.catalog import build_plan
 from zdash.actions.fresh import fresh_snapshot
-from zdash.actions.plan import ActionPlan, difference
+from zdash.actions.plan import ActionName, ActionPlan, CheckDict, Via, difference
 from zdash.actions.probe import HostProbe
 from zdash.actions.promote import lzc_promote
 from zdash.model import Snapshot
 from zdash.sources.runner import Runner
 
+# Where the plan was made: on the live host, from a recording (or the demo), on a wall display.
+# Only "live" ever runs anything.
+Mode: TypeAlias = Literal["live", "replay", "wall"]
+# ok: the command ran and exited 0; failed: it ran and did not (or timed out); refused: nothing ran.
+OutcomeStatus: TypeAlias = Literal["ok", "failed", "refused"]
+
+
+class Target(Protocol):
+    """What fresh state is read for: a plan, or the request a plan is about to be built from."""
+
+    @property
+    def pool(self) -> str: ...
+
+    @property
+    def action(self) -> ActionName: ...
+
+
+# How the executor reads the host right before running (tests and the UI inject their own).
 FreshState = Callable[[ActionPlan], Awaitable[Snapshot]]
 _running = False  # one action at a time per process: a double submit must not run twice
+
+
+class AuditRecord(TypedDict):
+    """The executor's line in the audit log (AuditLog.write adds schema, time, user, host)."""
+
+    mode: Mode
+    action: ActionName
+    pool: str
+    device: str | None
+    new_device: str | None
+    argv: list[str]
+    shell: str
+    via: Via
+    outcome: OutcomeStatus
+    refused_reason: str | None
+    difference: list[str]
+    exit_code: int | None
+    stderr: str
+    stdout: str
+    duration_s: float
+    preflight: list[CheckDict]  # the checks of the plan as confirmed
+    preflight_fresh: list[CheckDict] | None  # as re-validated right before running
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     plan: ActionPlan  # the re-validated plan that ran (or the one refused)
-    status: str  # ok, failed, refused
+    status: OutcomeStatus
     rc: int | None = None
     stdout: str = ""
     stderr: str = ""
@@ -45,13 +86,14 @@ class Outcome:
         return self.status == "ok"
 
 
-async def default_fresh_state(plan: ActionPlan) -> Snapshot:
-    return await fresh_snapshot(plan.pool, datasets=plan.action == "promote")
+async def default_fresh_state(target: Target) -> Snapshot:
+    """A FreshState that also serves a Request (the state a plan is first built against)."""
+    return await fresh_snapshot(target.pool, datasets=target.action == "promote")
 
 
 async def execute(
     plan: ActionPlan,
-    mode: str,
+    mode: Mode,
     *,
     fresh_state: FreshState = default_fresh_state,
     probe: HostProbe | None = None,
@@ -152,34 +194,34 @@ async def _revalidate_and_run(
             )
     sample = await runner.run("action", fresh.argv, timeout)
     stderr = sample.stderr or (sample.error or "")
-    status = "ok" if sample.rc == 0 else "failed"
+    status: OutcomeStatus = "ok" if sample.rc == 0 else "failed"
     return Outcome(fresh, status, sample.rc, sample.stdout, stderr, started=started, finished=time.time())
 
 
-def _log(audit: AuditLog, fd: int, mode: str, confirmed: ActionPlan, out: Outcome) -> Outcome:
-    if out.finished is None:
-        out = replace(out, finished=time.time())
+def _log(audit: AuditLog, fd: int, mode: Mode, confirmed: ActionPlan, out: Outcome) -> Outcome:
+    finished = out.finished
+    if finished is None:
+        finished = time.time()
+        out = replace(out, finished=finished)
     p = out.plan
-    audit.write(
-        {
-            "mode": mode,
-            "action": p.action,
-            "pool": p.pool,
-            "device": p.request.device,
-            "new_device": p.request.new_device,
-            "argv": list(p.argv),
-            "shell": p.shell_text,
-            "via": p.via,
-            "outcome": out.status,
-            "refused_reason": out.refused_reason,
-            "difference": list(out.difference),
-            "exit_code": out.rc,
-            "stderr": out.stderr,
-            "stdout": out.stdout,
-            "duration_s": round(out.finished - out.started, 3),
-            "preflight": [c.to_dict() for c in confirmed.checks],
-            "preflight_fresh": [c.to_dict() for c in p.checks] if p is not confirmed else None,
-        },
-        fd,
-    )
+    record: AuditRecord = {
+        "mode": mode,
+        "action": p.action,
+        "pool": p.pool,
+        "device": p.request.device,
+        "new_device": p.request.new_device,
+        "argv": list(p.argv),
+        "shell": p.shell_text,
+        "via": p.via,
+        "outcome": out.status,
+        "refused_reason": out.refused_reason,
+        "difference": list(out.difference),
+        "exit_code": out.rc,
+        "stderr": out.stderr,
+        "stdout": out.stdout,
+        "duration_s": round(finished - out.started, 3),
+        "preflight": [c.to_dict() for c in confirmed.checks],
+        "preflight_fresh": [c.to_dict() for c in p.checks] if p is not confirmed else None,
+    }
+    audit.write(record, fd)
     return out

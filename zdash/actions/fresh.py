@@ -13,7 +13,7 @@ import contextlib
 import time
 
 from zdash.builder import SnapshotBuilder
-from zdash.model import Snapshot
+from zdash.model import Pool, Snapshot
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
 from zdash.parse.zpool_status import parse_status
@@ -53,7 +53,7 @@ async def fresh_snapshot(
             )
         )
     samples = [version, *await asyncio.gather(*jobs)]
-    pools = ()
+    pools: tuple[Pool, ...] = ()
     if samples[1].ok:
         with contextlib.suppress(ParseError):
             pools = parse_status(list(samples[1].argv), samples[1].stdout)

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
+from typing import Final, Literal, TypeAlias, TypedDict, TypeGuard, get_args
 
 from zdash.model import Pool, Vdev
 
 # Catalog names. Scrub is three actions because start, pause and stop are different commands
 # with different risks, and a running scrub turns "start" into a choice between the other two.
-ACTIONS = (
+# (zdash.cli keeps a copy for a cheap --help; tests/commands/test_cli.py holds them equal.)
+ActionName: TypeAlias = Literal[
     "attach",
     "detach",
     "replace",
@@ -23,9 +25,55 @@ ACTIONS = (
     "scrub-pause",
     "scrub-stop",
     "promote",
-)
-FAIL, WARN = "fail", "warn"
+]
+ACTIONS: tuple[ActionName, ...] = get_args(ActionName)
+
+# How much a failed check weighs: "fail" blocks the plan, "warn" is shown but does not.
+Severity: TypeAlias = Literal["fail", "warn"]
+FAIL: Final = "fail"
+WARN: Final = "warn"
+# A check's result as `zdash plan` prints it (lower-cased in JSON and the audit log).
+Mark: TypeAlias = Literal["PASS", "FAIL", "WARN"]
+# How the command runs: the zpool/zfs CLI, or pyzfs for promote (see promote.py).
+Via: TypeAlias = Literal["cli", "libzfs_core"]
 SCHEMA_VERSION = 1
+
+
+def is_action(name: str) -> TypeGuard[ActionName]:
+    """Whether `name` is a catalog action (a suggestion or a command line says it is)."""
+    return name in ACTIONS
+
+
+class CheckDict(TypedDict):
+    """A check in `zdash plan --json` and the audit log."""
+
+    name: str
+    ok: bool
+    severity: Severity
+    result: str  # pass, fail, warn
+    reason: str
+
+
+class PlanDict(TypedDict):
+    """`zdash plan --json` and the audit log (schema 1; fields are only ever added)."""
+
+    schema: int
+    action: ActionName
+    pool: str
+    device: str | None
+    new_device: str | None
+    argv: list[str]
+    shell: str
+    title: str
+    summary: str
+    duration: str
+    disruptive: bool
+    confirm_token: str | None
+    via: Via
+    alternatives: list[ActionName]
+    ok: bool
+    checks: list[CheckDict]
+    based_on: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,17 +84,17 @@ class Check:
     name: str
     ok: bool
     reason: str
-    severity: str = FAIL
+    severity: Severity = FAIL
 
     @property
     def blocks(self) -> bool:
         return not self.ok and self.severity == FAIL
 
     @property
-    def mark(self) -> str:
+    def mark(self) -> Mark:
         return "PASS" if self.ok else ("FAIL" if self.severity == FAIL else "WARN")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> CheckDict:
         return {
             "name": self.name,
             "ok": self.ok,
@@ -60,7 +108,7 @@ class Check:
 class Request:
     """What the admin asked for; a plan is re-built from it against fresh state."""
 
-    action: str
+    action: ActionName
     pool: str
     device: str | None = None  # leaf path/name/GUID; the dataset for promote
     new_device: str | None = None  # attach and replace
@@ -77,11 +125,11 @@ class ActionPlan:
     confirm_token: str | None  # text the admin must type; None: an explicit key will do
     checks: tuple[Check, ...]
     based_on: tuple[str, ...]  # fingerprint of the pool this plan was made from
-    via: str = "cli"  # "cli", or "libzfs_core" (promote when pyzfs is importable)
-    alternatives: tuple[str, ...] = ()  # actions to offer instead (a running scrub: pause, stop)
+    via: Via = "cli"  # libzfs_core: promote when pyzfs is importable
+    alternatives: tuple[ActionName, ...] = ()  # to offer instead (a running scrub: pause, stop)
 
     @property
-    def action(self) -> str:
+    def action(self) -> ActionName:
         return self.request.action
 
     @property
@@ -105,7 +153,7 @@ class ActionPlan:
     def warnings(self) -> tuple[Check, ...]:
         return tuple(c for c in self.checks if not c.ok and c.severity == WARN)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PlanDict:
         """`zdash plan --json` and the audit log (schema 1; fields are only ever added)."""
         r = self.request
         return {
@@ -131,7 +179,11 @@ class ActionPlan:
 
 def argv_for(r: Request) -> tuple[str, ...]:
     """What runs, from the request alone (names resolved by the builders before this)."""
-    verb = {"scrub": ("scrub",), "scrub-pause": ("scrub", "-p"), "scrub-stop": ("scrub", "-s")}
+    verb: dict[ActionName, tuple[str, ...]] = {
+        "scrub": ("scrub",),
+        "scrub-pause": ("scrub", "-p"),
+        "scrub-stop": ("scrub", "-s"),
+    }
     if r.action == "promote":
         return ("zfs", "promote", r.device or "")
     if r.action in verb:

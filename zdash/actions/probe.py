@@ -15,6 +15,7 @@ import os
 import stat
 import subprocess
 from dataclasses import dataclass
+from typing import Literal, TypeAlias
 
 from zdash.sources.runner import command_env
 
@@ -32,11 +33,18 @@ SEARCH = (
 )
 
 
+# What is at a path: a block device, a regular file, nothing, something else (a directory, a
+# character device); unknown: not looked at, there is no host to probe (replay).
+DeviceKind: TypeAlias = Literal["block", "file", "missing", "other", "unknown"]
+# (kernel name, TYPE, LABEL) of one blkid signature: ("sdb1", "zfs_member", "tank").
+Signature: TypeAlias = tuple[str, str, str]
+
+
 @dataclass(frozen=True, slots=True)
 class DeviceInfo:
     path: str  # absolute, as the argv will carry it
     exists: bool
-    kind: str = "missing"  # block, file, missing, other; unknown: no host (replay)
+    kind: DeviceKind = "missing"
     realpath: str | None = None
     kernel: str | None = None  # sdb1, loop3, dm-0
     size: int | None = None  # bytes; 0 for a detached loop device / no medium
@@ -46,7 +54,7 @@ class DeviceInfo:
     partitions: tuple[str, ...] = ()
     holders: tuple[str, ...] = ()  # dm / md devices stacked on it or its partitions
     mounts: tuple[str, ...] = ()  # mountpoints (or "swap") of it or its partitions
-    signatures: tuple[tuple[str, str, str], ...] = ()  # (kernel name, TYPE, LABEL) per blkid
+    signatures: tuple[Signature, ...] = ()
     probe_error: str | None = None  # why signatures are unknown (no blkid...)
     stable_aliases: tuple[str, ...] = ()  # /dev/disk/by-id links to the same node
 
@@ -177,8 +185,9 @@ class HostProbe:
     def _is(dev_path: str, family: tuple[str, ...]) -> bool:
         return os.path.basename(os.path.realpath(dev_path)) in family
 
-    def _signatures(self, family: tuple[str, ...]) -> tuple[tuple, str | None]:
-        sigs = []
+    def _signatures(self, family: tuple[str, ...]) -> tuple[tuple[Signature, ...], str | None]:
+        """Each on-disk signature of the disk and its partitions, or () and why not known."""
+        sigs: list[Signature] = []
         for k in family:
             if not os.access(f"/dev/{k}", os.R_OK):  # blkid says "nothing found" (2) then too
                 return (), f"cannot read /dev/{k} (not root?): on-disk labels were not checked"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from zdash.actions.plan import ActionPlan
 from zdash.actions.tree import healthy, locate, running_scan
 from zdash.model import Pool, Snapshot
 
@@ -18,7 +19,7 @@ class Progress:
     pct: float | None = None
 
 
-def progress(plan, snap: Snapshot, since: float | None = None) -> Progress:
+def progress(plan: ActionPlan, snap: Snapshot, since: float | None = None) -> Progress:
     pool = snap.pool(plan.pool)
     a = plan.action
     if a == "promote":
@@ -45,7 +46,7 @@ def progress(plan, snap: Snapshot, since: float | None = None) -> Progress:
     return Progress(True, "done")  # clear: the command's exit is the result
 
 
-def _resilver(plan, pool: Pool) -> Progress:
+def _resilver(plan: ActionPlan, pool: Pool) -> Progress:
     scan = running_scan(pool, "resilver", "rebuild")
     if scan is not None:
         pct = scan.pct_done

@@ -5,13 +5,22 @@ that is what an admin reviews and what the audit log should read like.
 
 from __future__ import annotations
 
-from zdash.actions.plan import Check
+import importlib
+from types import ModuleType
+
+from zdash.actions.plan import Check, Via
 from zdash.model import Pool, Snapshot
 
 
-def promote_via() -> str:
+def _binding() -> ModuleType:
+    """The distro package python3-pyzfs (never the PyPI 'pyzfs'). Imported by name: it ships
+    no type information, and most hosts (and CI) do not have it."""
+    return importlib.import_module("libzfs_core")
+
+
+def promote_via() -> Via:
     try:
-        import libzfs_core  # noqa: F401  (distro package python3-pyzfs; never the PyPI 'pyzfs')
+        _binding()
     except Exception:  # noqa: BLE001 - ImportError, or a CFFI load failure against a missing libzfs_core.so
         return "cli"
     return "libzfs_core"
@@ -19,9 +28,7 @@ def promote_via() -> str:
 
 def lzc_promote(dataset: str) -> None:
     """Raises the binding's typed exception on failure (the executor records it as stderr)."""
-    import libzfs_core
-
-    libzfs_core.lzc_promote(dataset.encode())
+    _binding().lzc_promote(dataset.encode())
 
 
 def promote_checks(snap: Snapshot, pool: Pool, name: str | None) -> tuple[tuple[Check, ...], str]:

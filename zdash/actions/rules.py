@@ -4,7 +4,7 @@ grow, which scrub command makes sense now. Pure functions of the snapshot.
 
 from __future__ import annotations
 
-from zdash.actions.plan import WARN, Check
+from zdash.actions.plan import WARN, ActionName, Check
 from zdash.actions.tree import Place, healthy, running_scan, whole_without
 from zdash.model import Pool
 
@@ -118,7 +118,7 @@ def state_is(place: Place, wanted: tuple[str, ...], verb: str) -> Check:
     return Check("device state", False, f"{leaf.label} is {leaf.state}: nothing to {verb}")
 
 
-def scrub_state(pool: Pool, action: str) -> tuple[Check, tuple[str, ...]]:
+def scrub_state(pool: Pool, action: ActionName) -> tuple[Check, tuple[ActionName, ...]]:
     """(the check, actions to offer instead). zpool refuses a scrub during a resilver and a
     second scrub during a scrub; pause and stop need one running."""
     scrub = running_scan(pool, "scrub", "errorscrub")

@@ -5,11 +5,14 @@ replace the new disk is optional (none: in place, after swapping the disk in the
 
 from __future__ import annotations
 
-from zdash.actions.plan import Request
+from typing import Literal, TypeAlias
+
+from zdash.actions.plan import ActionName, Request, is_action
 from zdash.checks.finding import SuggestedAction
 
 # What the confirm screen must ask for before a plan can be built.
-NEW_DEVICE = {"attach": "required", "replace": "optional"}
+NewDevice: TypeAlias = Literal["required", "optional"]
+NEW_DEVICE: dict[ActionName, NewDevice] = {"attach": "required", "replace": "optional"}
 
 
 class NotGuided(ValueError):
@@ -18,7 +21,7 @@ class NotGuided(ValueError):
 
 def request_from_suggestion(s: SuggestedAction, new_device: str | None = None) -> Request:
     argv, action = tuple(s.argv), s.action
-    if action is None or len(argv) < 3:
+    if action is None or not is_action(action) or len(argv) < 3:
         raise NotGuided(f"{s.label!r} is not a guided action")
     if action == "promote":  # zfs promote DATASET
         return Request("promote", argv[-1].split("/", 1)[0].split("@", 1)[0], argv[-1])
@@ -32,6 +35,6 @@ def request_from_suggestion(s: SuggestedAction, new_device: str | None = None) -
     return Request(action, pool, device, new)
 
 
-def needs_new_device(action: str) -> str | None:
-    """'required' (attach), 'optional' (replace) or None."""
-    return NEW_DEVICE.get(action)
+def needs_new_device(action: str) -> NewDevice | None:
+    """'required' (attach), 'optional' (replace) or None (any other action, or none)."""
+    return NEW_DEVICE.get(action) if is_action(action) else None

@@ -7,11 +7,10 @@ holds a full copy, and a plan that counts it as a copy could detach the only com
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from zdash.model import Pool, Scan, Vdev
-
-REDUNDANT = ("mirror", "replacing", "spare")
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +28,8 @@ def locate(pool: Pool, name: str) -> Place | None:
     """A leaf by what an admin may type: its path, zpool's name for it, its GUID, the last path
     component, or its kernel name (sdb when the path is a by-id link). An ambiguous short name
     matches nothing rather than the wrong disk."""
-    exact, loose = [], []
+    exact: list[Place] = []
+    loose: list[Place] = []
     for top in pool.top_level:
         for parent, leaf in _leaves_with_parent(top, pool.root):
             if name in (leaf.path, leaf.name, leaf.guid):
@@ -40,7 +40,7 @@ def locate(pool: Pool, name: str) -> Place | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def _leaves_with_parent(v: Vdev, parent: Vdev):
+def _leaves_with_parent(v: Vdev, parent: Vdev) -> Iterator[tuple[Vdev, Vdev]]:
     if v.is_leaf:
         yield parent, v
     for c in v.children:
