@@ -32,7 +32,8 @@ def bundled_dir(name: str) -> Path:
     override = os.environ.get(_ENV[name])
     if override:
         return Path(override)
-    installed = Path(str(resources.files("zdash").joinpath("_bundled", name)))
+    # One name per joinpath(): before 3.11 a Traversable (a zip import's) takes only one.
+    installed = Path(str(resources.files("zdash").joinpath("_bundled").joinpath(name)))
     if installed.is_dir():
         return installed
     source = _CHECKOUT / name

@@ -30,12 +30,11 @@ class IostatStream:
         self.reports: asyncio.Queue[RawSample] = asyncio.Queue(maxsize=4)
         self.error: str | None = None
         self._proc: asyncio.subprocess.Process | None = None
-        self._started = 0.0
 
     async def run(self) -> None:
         """Read until the process ends; a dead stream leaves `error` set for the caller."""
         try:
-            self._proc = await asyncio.create_subprocess_exec(
+            self._proc = proc = await asyncio.create_subprocess_exec(
                 *self.argv,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
@@ -49,14 +48,15 @@ class IostatStream:
         except OSError as e:
             self.error = f"cannot run {self.argv[0]}: {e.strerror or e}"
             return
-        self._started = time.time()
+        stdout, stderr = proc.stdout, proc.stderr
+        assert stdout is not None and stderr is not None  # both are PIPEs, asked for above
         # One splitter for the live stream and the tests: it holds at most 1 MiB between epoch
         # lines, so a zpool that prints no `-T u` stamps cannot grow the buffer without end.
         splitter = StreamSplitter()
         try:
             while True:
                 try:
-                    chunk = await asyncio.wait_for(self._proc.stdout.read(1 << 16), QUIET)
+                    chunk = await asyncio.wait_for(stdout.read(1 << 16), QUIET)
                 except asyncio.TimeoutError:
                     self._push(splitter.flush())  # the pipe went quiet: the report is whole
                     continue
@@ -65,8 +65,8 @@ class IostatStream:
                 for report in splitter.feed(chunk.decode("utf-8", "replace")):
                     self._push(report)
             self._push(splitter.flush())
-            err = (await self._proc.stderr.read()).decode("utf-8", "replace").strip()
-            rc = await self._proc.wait()
+            err = (await stderr.read()).decode("utf-8", "replace").strip()
+            rc = await proc.wait()
             first = err.splitlines()[0] if err else f"exit code {rc}"
             self.error = f"zpool iostat stopped: {first}"
         except ParseError as e:

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import socket
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
@@ -42,12 +42,12 @@ class LiveSource:
         self.host = socket.gethostname()
         self.version: tuple[int, int, int] | None = None
         self._pending: list[RawSample] = []
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._due: dict[str, float] = {}
         self._leaves: frozenset[str] = frozenset()
         self._pool_names: frozenset[str] | None = None
         self._stream: IostatStream | None = None
-        self._stream_task: asyncio.Task | None = None
+        self._stream_task: asyncio.Task[None] | None = None
         self._stream_retry_at = 0.0
 
     # -- command selection by version (reference §11) -------------------------------------
@@ -171,7 +171,7 @@ class LiveSource:
         samples, self._pending = tuple(self._pending), []
         return Tick(now, samples)
 
-    async def ticks(self) -> AsyncIterator[Tick]:
+    async def ticks(self) -> AsyncGenerator[Tick, None]:
         try:
             yield await self.start()
             while True:

@@ -16,9 +16,9 @@ import datetime as _dt
 import gzip
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Literal
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
@@ -55,9 +55,9 @@ def _text(s: str) -> str:
     return DoubleQuotedScalarString(s) if _NOT_LITERAL.search(s) else LiteralScalarString(s)
 
 
-def _open(path: str, mode: str) -> IO[str]:
+def _open(path: str, mode: Literal["r", "w"]) -> IO[str]:
     if path.endswith(".gz"):
-        return io.TextIOWrapper(gzip.open(path, mode + "b"), encoding="utf-8")
+        return io.TextIOWrapper(gzip.open(path, "rb" if mode == "r" else "wb"), encoding="utf-8")
     return open(path, mode, encoding="utf-8")
 
 
@@ -77,7 +77,7 @@ class SessionWriter:
         self._yaml.width = 1 << 20  # never fold long lines (status JSON is one line)
         self._f.write(f"# zdash session, format {FORMAT_VERSION} (see README, 'Session files')\n")
         created = created or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        header = {
+        header: dict[str, object] = {
             "zdash_session": FORMAT_VERSION,
             "created": created,
             "host": host,
@@ -88,7 +88,7 @@ class SessionWriter:
             header["description"] = _text(description)
         self._dump(header)
 
-    def _dump(self, doc: dict) -> None:
+    def _dump(self, doc: Mapping[str, object]) -> None:
         self._f.write("---\n")
         self._yaml.dump(doc, self._f)
         self._f.flush()
@@ -123,20 +123,46 @@ class SessionWriter:
         self.close()
 
 
-def _sample(d: dict) -> RawSample:
+def _sample(d: object) -> RawSample:
+    """A sample as read back from YAML; TypeError/KeyError/ValueError on a damaged one."""
+    if not isinstance(d, dict):
+        raise TypeError("a sample is not a mapping")
+    argv, rc, error = d["argv"], d.get("rc"), d.get("error")
+    if not isinstance(argv, list) or (rc is not None and not isinstance(rc, int)):
+        raise TypeError("a sample's argv is not a list or its rc not an integer")
     return RawSample(
         str(d["key"]),
-        tuple(str(a) for a in d["argv"]),
-        d.get("rc"),
-        d.get("stdout") or "",
-        d.get("stderr") or "",
-        float(d.get("time") or 0),
-        float(d.get("duration") or 0),
-        d.get("error"),
+        tuple(str(a) for a in argv),
+        rc,
+        _output(d.get("stdout")),
+        _output(d.get("stderr")),
+        _seconds(d.get("time")),
+        _seconds(d.get("duration")),
+        None if error is None else str(error),
     )
 
 
-def read_session(path: str) -> tuple[SessionHeader, Iterator[Tick]]:
+def _output(value: object) -> str:
+    if not value:
+        return ""
+    if not isinstance(value, str):
+        raise TypeError("a sample's output is not text")
+    return value
+
+
+def _seconds(value: object) -> float:
+    if not value:
+        return 0.0
+    if not isinstance(value, (int, float, str)):
+        raise TypeError("a sample's time is not a number")
+    return float(value)
+
+
+def _optional_str(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def read_session(path: str) -> tuple[SessionHeader, Generator[Tick, None, None]]:
     """Header now, ticks lazily. A truncated last tick ends the iteration quietly."""
     try:
         f = _open(path, "r")
@@ -153,16 +179,17 @@ def read_session(path: str) -> tuple[SessionHeader, Iterator[Tick]]:
             f"{path}: session format {head['zdash_session']} is not supported "
             f"(this zdash reads format {FORMAT_VERSION})"
         )
+    interval = head.get("interval")
     header = SessionHeader(
         FORMAT_VERSION,
         str(head.get("created")),
-        head.get("host"),
-        head.get("interval"),
-        head.get("zdash_version"),
-        head.get("description"),
+        _optional_str(head.get("host")),
+        interval if isinstance(interval, (int, float)) and not isinstance(interval, bool) else None,
+        _optional_str(head.get("zdash_version")),
+        _optional_str(head.get("description")),
     )
 
-    def ticks() -> Iterator[Tick]:
+    def ticks() -> Generator[Tick, None, None]:
         try:
             for doc in docs:
                 if not isinstance(doc, dict) or "t" not in doc:
