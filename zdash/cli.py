@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 
 
 def _positive(text: str) -> float:
@@ -74,7 +75,9 @@ examples:
 SHELLS = ("bash", "zsh", "fish")
 
 
-def _sub(sub, name: str, help_text: str) -> argparse.ArgumentParser:
+def _sub(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help_text: str
+) -> argparse.ArgumentParser:
     return sub.add_parser(
         name,
         help=help_text,
@@ -97,9 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
 
     rp = _sub(sub, "replay", "the dashboard on a recorded session file or a bundled scenario")
-    rp.add_argument(
-        "file", nargs="?", help="session file (.yaml or .yaml.gz), or a scenario name"
-    ).completer = _complete_sessions  # type: ignore[attr-defined]
+    _completes(
+        rp.add_argument("file", nargs="?", help="session file (.yaml or .yaml.gz), or a scenario name"),
+        _complete_sessions,
+    )
     rp.add_argument("--list", action="store_true", help="list the bundled scenarios and exit")
     _dashboard_options(rp, live=False)
     rp.add_argument("--speed", type=_positive, default=1.0, help="playback speed, 0.25 to 64 (default 1)")
@@ -117,11 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
     c = _sub(sub, "check", "diagnose once and exit like a Nagios plugin (0/1/2/3)")
     c.add_argument("--json", action="store_true", help="print the report as JSON (schema 1)")
     src = c.add_mutually_exclusive_group()
-    src.add_argument(
-        "--replay",
-        metavar="FILE",
-        help="diagnose a recording (or a bundled scenario) instead of the live host",
-    ).completer = _complete_sessions  # type: ignore[attr-defined]
+    _completes(
+        src.add_argument(
+            "--replay",
+            metavar="FILE",
+            help="diagnose a recording (or a bundled scenario) instead of the live host",
+        ),
+        _complete_sessions,
+    )
     src.add_argument("--text", metavar="FILE", help="diagnose pasted zpool/zfs output ('-': stdin)")
     c.add_argument(
         "--at",
@@ -135,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     _pools_arg(c, "pools to report on (default: all)")
 
     s = _sub(sub, "summary", "print one line per tick of a session file (headless)")
-    s.add_argument("file").completer = _complete_sessions  # type: ignore[attr-defined]
+    _completes(s.add_argument("file"), _complete_sessions)
 
     im = _sub(
         sub, "import", "turn pasted zpool status/list/iostat, zfs list output into a one-tick session file"
@@ -151,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(exit 0 all pass, 1 a check fails, 3 cannot read the pool)",
     )
     pl.add_argument("action", choices=_PLAN_ACTIONS, metavar="ACTION", help=", ".join(_PLAN_ACTIONS))
-    pl.add_argument("pool", metavar="POOL").completer = _complete_pools  # type: ignore[attr-defined]
+    _completes(pl.add_argument("pool", metavar="POOL"), _complete_pools)
     pl.add_argument(
         "device",
         nargs="?",
@@ -172,10 +179,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _pools_arg(p: argparse.ArgumentParser, help_text: str) -> None:
-    p.add_argument("pools", nargs="*", metavar="POOL", help=help_text).completer = _complete_pools  # type: ignore[attr-defined]
+    _completes(p.add_argument("pools", nargs="*", metavar="POOL", help=help_text), _complete_pools)
 
 
-def _complete_pools(**_kwargs) -> list[str]:
+def _completes(action: argparse.Action, complete: Callable[..., list[str]]) -> None:
+    """Tab completion for one argument. argcomplete reads `action.completer`, an attribute
+    argparse.Action does not declare, hence vars()."""
+    vars(action)["completer"] = complete
+
+
+def _complete_pools(**_kwargs: object) -> list[str]:
     """Pool names for tab completion: `zpool list`, briefly (a hung zpool must not hang a shell)."""
     import subprocess
 
@@ -188,7 +201,7 @@ def _complete_pools(**_kwargs) -> list[str]:
     return out.split()
 
 
-def _complete_sessions(prefix: str = "", **_kwargs) -> list[str]:
+def _complete_sessions(prefix: str = "", **_kwargs: object) -> list[str]:
     """Bundled scenario names, then session files in the current directory."""
     import glob
 
@@ -198,7 +211,9 @@ def _complete_sessions(prefix: str = "", **_kwargs) -> list[str]:
     return [n for n in names() if n.startswith(prefix)] + sorted(files)
 
 
-# Kept here, not imported from zdash.actions, so `zdash --help` stays cheap.
+# zdash.actions.plan.ACTIONS, copied: importing zdash.actions (asyncio, the parsers, the
+# builder) would make every `zdash --help` and completion slower. tests/commands/test_cli.py
+# holds the two equal.
 _PLAN_ACTIONS = (
     "attach",
     "detach",
@@ -267,7 +282,7 @@ def _version() -> str:
 
 
 # The module under zdash.commands that runs each command; None is the dashboard itself.
-COMMANDS = {
+COMMANDS: dict[str | None, str] = {
     None: "dashboard",
     "replay": "replay",
     "record": "record",

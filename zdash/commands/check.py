@@ -26,6 +26,7 @@ import json
 import sys
 from argparse import Namespace
 from collections.abc import Sequence
+from typing import Literal, TypeAlias, TypedDict
 
 from zdash import __version__
 from zdash.builder import SnapshotBuilder
@@ -35,7 +36,60 @@ from zdash.config import CheckConfig
 from zdash.model import Snapshot
 from zdash.perfdata import PerfDatum, perfdata, perfdata_text
 
-STATUS = {0: "OK", 1: "WARNING", 2: "CRITICAL", 3: "UNKNOWN"}
+# The status word line 1 starts with, by exit code (Nagios plugin guidelines).
+Status: TypeAlias = Literal["OK", "WARNING", "CRITICAL", "UNKNOWN"]
+STATUS: dict[int, Status] = {0: "OK", 1: "WARNING", 2: "CRITICAL", 3: "UNKNOWN"}
+
+
+class ActionJson(TypedDict):
+    label: str
+    argv: list[str]
+    action: str | None
+
+
+class FindingJson(TypedDict):
+    check: str
+    severity: str  # info, warning, unknown, critical
+    pool: str | None
+    subject: str
+    subject_kind: str
+    topic: str
+    title: str
+    why: str
+    evidence: list[list[str]]  # [label, value] pairs
+    actions: list[ActionJson]
+
+
+class PoolJson(TypedDict):
+    name: str
+    state: str
+    cap_pct: int | None
+
+
+class UnreadJson(TypedDict):
+    line: int
+    text: str
+    why: str
+
+
+class _Report(TypedDict):
+    schema: int
+    zdash_version: str
+    time: float | None
+    source: str
+    status: Status
+    exit_code: int
+    summary: str
+    pools: list[PoolJson]
+    problems: list[str]
+    findings: list[FindingJson]
+    perfdata: list[dict[str, float | str | None]]  # PerfDatum.to_dict()
+
+
+class Report(_Report, total=False):
+    """`zdash check --json`, schema 1 (see the module docstring)."""
+
+    unread: list[UnreadJson]  # --text: the lines of the paste that could not be read
 
 
 async def live_history(samples: int, interval: float, pools: tuple[str, ...]) -> list[Snapshot]:
@@ -63,7 +117,7 @@ def exit_code(history: Sequence[Snapshot], findings: Sequence[Finding], pools: t
     return worst.exit_code
 
 
-def finding_json(f: Finding) -> dict:
+def finding_json(f: Finding) -> FindingJson:
     return {
         "check": f.check,
         "severity": f.severity.name.lower(),
@@ -111,18 +165,23 @@ def summary(
     )
 
 
+def perf_of(history: Sequence[Snapshot], cfg: CheckConfig, pools: tuple[str, ...] = ()) -> list[PerfDatum]:
+    """The last snapshot's performance data, of the given pools only when some are named."""
+    perf = perfdata(history[-1], cfg) if history else []
+    if pools:
+        perf = [d for d in perf if any(d.label.startswith(p + "_") for p in pools)]
+    return perf
+
+
 def report(
     history: Sequence[Snapshot],
     findings: Sequence[Finding],
     code: int,
     source: str,
-    cfg: CheckConfig | None = None,
+    perf: Sequence[PerfDatum] = (),
     pools: tuple[str, ...] = (),
-) -> dict:
+) -> Report:
     last = history[-1] if history else None
-    perf: list[PerfDatum] = perfdata(last, cfg or CheckConfig()) if last else []
-    if pools:
-        perf = [d for d in perf if any(d.label.startswith(p + "_") for p in pools)]
     return {
         "schema": 1,
         "zdash_version": __version__,
@@ -140,10 +199,10 @@ def report(
     }
 
 
-def text_report(doc: dict) -> str:
+def text_report(doc: Report, perf: Sequence[PerfDatum]) -> str:
     """Plugin output: status line with perfdata, then the long text (Nagios 3+ reads it all)."""
-    perf = perfdata_text([PerfDatum(**d) for d in doc.get("perfdata", ())])
-    lines = [f"ZDASH {doc['status']} - {doc['summary']}" + (f" | {perf}" if perf else "")]
+    perf_text = perfdata_text(list(perf))
+    lines = [f"ZDASH {doc['status']} - {doc['summary']}" + (f" | {perf_text}" if perf_text else "")]
     lines += [f"! {msg}" for msg in doc["problems"]]
     lines += [f"[{f['severity'].upper():8}] {f['title']}" for f in doc["findings"]]
     return "\n".join(lines)
@@ -184,8 +243,9 @@ def run_check(
     # A pool filter narrows only what is reported.
     findings = [f for f in all_findings if not pools or f.pool in pools or f.pool is None]
     code = exit_code(history, findings, pools)
-    doc = report(history, findings, code, source, cfg, pools)
-    print(json.dumps(doc, indent=2) if as_json else text_report(doc))
+    perf = perf_of(history, cfg, pools)
+    doc = report(history, findings, code, source, perf, pools)
+    print(json.dumps(doc, indent=2) if as_json else text_report(doc, perf))
     return code
 
 
@@ -201,9 +261,10 @@ def run_check_text(path: str, as_json: bool, pools: tuple[str, ...], cfg: CheckC
     cfg = dataclasses.replace(cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, len(history)))
     findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]
     code = exit_code(history, findings, pools)
-    doc = report(history, findings, code, f"text:{path}", cfg, pools)
+    perf = perf_of(history, cfg, pools)
+    doc = report(history, findings, code, f"text:{path}", perf, pools)
     doc["unread"] = [{"line": u.line, "text": u.text, "why": u.why} for u in imported.unread]
-    print(json.dumps(doc, indent=2) if as_json else text_report(doc))
+    print(json.dumps(doc, indent=2) if as_json else text_report(doc, perf))
     return code
 
 

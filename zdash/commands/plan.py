@@ -12,11 +12,12 @@ import asyncio
 import json
 import sys
 import textwrap
+from argparse import Namespace
 
 from zdash.actions.catalog import build_plan
 from zdash.actions.confirm import prompt
 from zdash.actions.fresh import fresh_snapshot
-from zdash.actions.plan import ActionPlan, Request
+from zdash.actions.plan import ActionName, ActionPlan, Request
 
 
 def exit_code(plan: ActionPlan) -> int:
@@ -55,7 +56,7 @@ def render(plan: ActionPlan, width: int = 100) -> str:
     return "\n".join(lines)
 
 
-def run_plan(action: str, pool: str, device: str | None, new_device: str | None, as_json: bool) -> int:
+def run_plan(action: ActionName, pool: str, device: str | None, new_device: str | None, as_json: bool) -> int:
     from zdash import __version__
 
     request = Request(action, pool, device, new_device)
@@ -72,5 +73,5 @@ def run_plan(action: str, pool: str, device: str | None, new_device: str | None,
     return code
 
 
-def run(args) -> int:
+def run(args: Namespace) -> int:
     return run_plan(args.action, args.pool, args.device, args.new_device, args.json)
