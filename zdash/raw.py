@@ -7,12 +7,25 @@ applies to every old recording and every recording is a test fixture.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, NewType, TypeAlias
+
+# What a sample is for: the keys zdash itself gives its samples, plus "ashift:<pool>" for the
+# per-pool ashift (ashift_key), and "action" for a guided action's command (never recorded).
+SampleKey: TypeAlias = Literal[
+    "version", "status", "list", "iostat", "diskstats", "devices", "datasets", "action"
+]
+AshiftKey = NewType("AshiftKey", str)
+
+
+def ashift_key(pool: str) -> AshiftKey:
+    return AshiftKey(f"ashift:{pool}")
 
 
 @dataclass(frozen=True, slots=True)
 class RawSample:
-    key: str  # what it is for: version, status, list, iostat, diskstats, devices,
-    # datasets, ashift:<pool>
+    # A SampleKey or an AshiftKey when zdash made it; str, because a recording read back may
+    # come from a newer zdash with keys this one does not know (the builder ignores them).
+    key: str
     argv: tuple[str, ...]  # the exact command (or ("cat", "/proc/diskstats") for files)
     rc: int | None  # exit code; None for a stream chunk or a failure to start
     stdout: str

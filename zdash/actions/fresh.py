@@ -18,7 +18,7 @@ from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
 from zdash.parse.zpool_status import parse_status
 from zdash.parse.zpool_version import parse_version
-from zdash.raw import Tick
+from zdash.raw import Tick, ashift_key
 from zdash.sources.live import LiveSource
 from zdash.sources.procfs import describe_devices
 
@@ -59,5 +59,5 @@ async def fresh_snapshot(
             pools = parse_status(list(samples[1].argv), samples[1].stdout)
     samples.append(describe_devices([v.path for p in pools for v in p.leaves() if v.path]))
     if pool and any(p.name == pool for p in pools):
-        samples.append(await run(f"ashift:{pool}", src.ashift_argv(pool)))
+        samples.append(await run(ashift_key(pool), src.ashift_argv(pool)))
     return SnapshotBuilder(1.0, src.host).feed(Tick(time.time(), tuple(samples)))

@@ -19,7 +19,7 @@ from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
 from zdash.parse.zpool_status import parse_status
 from zdash.parse.zpool_version import parse_version
-from zdash.raw import RawSample, Tick
+from zdash.raw import AshiftKey, RawSample, SampleKey, Tick, ashift_key
 from zdash.sources.iostat_stream import IostatStream, iostat_argv
 from zdash.sources.procfs import describe_devices, read_diskstats
 from zdash.sources.runner import Busy, Runner
@@ -62,7 +62,7 @@ class LiveSource:
         return ("zdb", "-C", pool)
 
     # -- background commands ----------------------------------------------------------------
-    def _spawn(self, key: str, argv: tuple[str, ...]) -> None:
+    def _spawn(self, key: SampleKey | AshiftKey, argv: tuple[str, ...]) -> None:
         if self.runner.busy(key):
             return  # the previous run is still going: keep its last good data
 
@@ -123,7 +123,7 @@ class LiveSource:
             )
         if self._pool_names and self._due_now("ashift", self.rare_every, now):
             for pool in sorted(self._pool_names):
-                self._spawn(f"ashift:{pool}", self.ashift_argv(pool))
+                self._spawn(ashift_key(pool), self.ashift_argv(pool))
         if self._leaves and self._due_now("devices", self.rare_every, now):
             self._pending.append(describe_devices(sorted(self._leaves)))
 

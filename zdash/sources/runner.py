@@ -14,7 +14,7 @@ import contextlib
 import os
 import time
 
-from zdash.raw import RawSample
+from zdash.raw import AshiftKey, RawSample, SampleKey
 
 NAME_VARS = ("ZPOOL_VDEV_NAME_PATH", "ZPOOL_VDEV_NAME_GUID", "ZPOOL_VDEV_NAME_FOLLOW_LINKS")
 
@@ -38,7 +38,7 @@ class Runner:
         return key in self._in_flight
 
     async def run(
-        self, key: str, argv: list[str] | tuple[str, ...], timeout: float | None = None
+        self, key: SampleKey | AshiftKey, argv: list[str] | tuple[str, ...], timeout: float | None = None
     ) -> RawSample:
         if key in self._in_flight:
             raise Busy(key)
