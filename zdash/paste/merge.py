@@ -108,6 +108,8 @@ def _latest(
     parse: Callable[[str], object],
     layout: Callable[[list[list[Entry]]], str],
 ) -> dict[str, list[Entry]]:
+    """Each pool's group of rows from the last report holding a group the parser accepts, once
+    the pool's rows are laid out as the real command prints them (layout)."""
     out: dict[str, list[Entry]] = {}
     count: dict[str, int] = {}
     for report in reports:

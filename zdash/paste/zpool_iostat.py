@@ -134,7 +134,8 @@ def _entry(r: Row, depth: int, vclass: str, keys: list[str]) -> IostatEntry:
     tokens = r.words[1:]
     if len(tokens) < len(keys):
         raise ParseError(f"{len(tokens) + 1} fields, the header has {len(keys) + 1}")
-    alloc = free = None
+    alloc: int | None = None
+    free: int | None = None
     rates: dict[str, float] = {}
     waits: dict[str, int | None] = {}
     for key, token in zip(keys, tokens):
