@@ -2,11 +2,14 @@
 the last good data stays (marked stale) and ticks keep coming. A stand-in zpool
 (tests/fakes/bin) replays real captured output and misbehaves on demand."""
 
+import asyncio
 import os
+import types
 
 import pytest
 
 from zdash.builder import SnapshotBuilder
+from zdash.sources import iostat_stream
 from zdash.sources.live import LiveSource
 
 FAKES = os.path.join(os.path.dirname(__file__), "..", "fakes", "bin")
@@ -80,3 +83,34 @@ async def test_failing_status_keeps_last_good_data_marked_stale(monkeypatch, mod
 
     kept = snap.pool("healthy")  # the last good tree is still shown
     assert kept is not None and tree(kept) == tree(good.pool("healthy"))
+
+
+async def test_closing_ends_the_iostat_stream_even_when_its_cancel_is_lost(monkeypatch):
+    """Python 3.11's asyncio.wait_for drops a cancellation that arrives just as its read
+    completes, and the stream then reads on. Closing the source (the end of `zdash check`
+    and `zdash record`) must still stop zpool iostat instead of waiting for it forever."""
+    _path(monkeypatch, FAKE_ZPOOL_SCENARIO="healthy")
+    real_wait_for = asyncio.wait_for
+
+    async def deaf_wait_for(aw, timeout):  # that race, every time
+        read = asyncio.ensure_future(aw)
+        try:
+            return await real_wait_for(asyncio.shield(read), timeout)
+        except asyncio.TimeoutError:
+            read.cancel()
+            raise
+        except asyncio.CancelledError:
+            return await read  # the chunk instead of the cancellation
+
+    deaf = types.SimpleNamespace(**{**vars(asyncio), "wait_for": deaf_wait_for})
+    monkeypatch.setattr(iostat_stream, "asyncio", deaf)
+    src = LiveSource(0.2, structure_every=0.2, timeout=2.0)
+    gen = src.ticks()
+    for _ in range(3):
+        await gen.__anext__()
+    closing = asyncio.ensure_future(gen.aclose())
+    done, _ = await asyncio.wait({closing}, timeout=10)
+    if not done:  # leave no zpool behind, then fail
+        await src._stream.stop()
+        await closing
+    assert done and src._stream_task.done()

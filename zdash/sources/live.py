@@ -188,6 +188,10 @@ class LiveSource:
     async def close(self) -> None:
         if self._stream_task:
             self._stream_task.cancel()
+            if self._stream is not None:
+                # Python 3.11's wait_for can drop the cancel when a read completes with it; with
+                # zpool killed the stream reads EOF and ends either way.
+                await self._stream.stop()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._stream_task
         for t in list(self._tasks):
