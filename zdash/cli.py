@@ -169,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--json", action="store_true", help="print the plan as JSON (schema 1)")
 
     cv = _sub(sub, "convert", "convert a recording between .zdash and .yaml[.gz]")
-    cv.add_argument("file", help="recording to read (or a scenario name)").completer = _complete_sessions  # type: ignore[attr-defined]
+    _completes(cv.add_argument("file", help="recording to read (or a scenario name)"), _complete_sessions)
     cv.add_argument("-o", "--output", required=True, help="recording to write: .zdash or .yaml/.yaml.gz")
     cv.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
 

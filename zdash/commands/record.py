@@ -16,6 +16,7 @@ import time
 from argparse import Namespace
 
 from zdash.builder import SnapshotBuilder
+from zdash.checks.finding import Finding
 from zdash.checks.registry import FOLD_VERSION, CheckEngine
 from zdash.commands.summary import line
 from zdash.model import Snapshot
@@ -47,7 +48,7 @@ def open_writer(
 
 def write_tick(
     writer: SessionWriter | StoreWriter, n: int, tick: Tick, builder: SnapshotBuilder, engine: CheckEngine
-) -> tuple[Snapshot, tuple]:
+) -> tuple[Snapshot, tuple[Finding, ...]]:
     """Write tick n (with a keyframe of the fold's state before it, every KEYFRAME_EVERY ticks
     of a .zdash file), then fold it."""
     if isinstance(writer, StoreWriter):
