@@ -167,6 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.add_argument("new_device", nargs="?", metavar="NEW_DEVICE", help="the new disk (attach, replace)")
     pl.add_argument("--json", action="store_true", help="print the plan as JSON (schema 1)")
+    pl.add_argument(
+        "--accept-risk",
+        action="store_true",
+        help="accept what an ACCEPT check names (taking away a vdev's last redundancy)",
+    )
 
     cv = _sub(sub, "convert", "convert a recording between .zdash and .yaml[.gz]")
     _completes(cv.add_argument("file", help="recording to read (or a scenario name)"), _complete_sessions)

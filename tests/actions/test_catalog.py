@@ -186,11 +186,25 @@ def detach(p, device, **kw):
     return build_plan(snap(p, **kw), Request("detach", p.name, device), FakeProbe())
 
 
-def test_detach_from_a_healthy_two_way_mirror():
+def test_detach_from_a_healthy_two_way_mirror_needs_the_risk_accepted():
+    """Taking away a vdev's last redundancy is never PASS: it fails until accepted."""
     plan = detach(two_way(), "/dev/sdb")
-    assert plan.ok and plan.argv == ("zpool", "detach", "tank", "/dev/sdb")
-    assert plan.confirm_token == "/dev/sdb" and plan.disruptive
-    assert "no redundancy" in plan.summary
+    c = check(plan, "redundancy kept")
+    assert not plan.ok and c.mark == "FAIL" and c.needs_acceptance
+    assert "mirror-0 has no redundancy left: it runs on /dev/sda alone" in c.reason
+    assert plan.needs_acceptance == (c,)
+    accepted = build_plan(snap(two_way()), Request("detach", "tank", "/dev/sdb", accept_risk=True), FakeProbe())
+    assert accepted.ok and check(accepted, "redundancy kept").mark == "ACCEPTED"
+    assert accepted.argv == ("zpool", "detach", "tank", "/dev/sdb")
+    assert accepted.confirm_token == "/dev/sdb" and accepted.disruptive
+    assert "no redundancy" in accepted.summary
+
+
+def test_detach_from_a_three_way_mirror_says_what_is_left():
+    three = pool("tank", mirror(0, sdisk("sda"), sdisk("sdb"), sdisk("sdc")))
+    plan = detach(three, "/dev/sdb")
+    c = check(plan, "redundancy kept")
+    assert plan.ok and c.ok and c.reason == "without /dev/sdb, mirror-0 can still lose 1 more disk"
 
 
 def test_detach_never_removes_the_last_healthy_member():
@@ -291,16 +305,22 @@ def simple(action, p, device=None, **kw):
 
 
 def test_offline_boundaries():
-    assert simple("offline", two_way(), "/dev/sda").ok
+    one_side = simple("offline", two_way(), "/dev/sda")  # the last redundancy: accept it first
+    assert not one_side.ok and one_side.needs_acceptance
     assert not simple("offline", two_way(states=("ONLINE", "OFFLINE")), "/dev/sda").ok
     already = simple("offline", two_way(states=("ONLINE", "OFFLINE")), "/dev/sdb")
     assert "nothing to offline" in check(already, "device state").reason
     rz1 = pool("tank", raidz(0, sdisk("sda", state="OFFLINE"), sdisk("sdb"), sdisk("sdc")))
-    assert not simple("offline", rz1, "/dev/sdb").ok  # a second column gone
+    rz1_gone = simple("offline", rz1, "/dev/sdb")
+    assert not rz1_gone.ok and not rz1_gone.needs_acceptance  # a second column gone: never
+    rz1_whole = pool("tank", raidz(0, sdisk("sda"), sdisk("sdb"), sdisk("sdc")))
+    assert simple("offline", rz1_whole, "/dev/sdb").needs_acceptance  # raidz1: its only parity
     rz2 = pool(
         "tank", raidz(0, sdisk("sda", state="OFFLINE"), sdisk("sdb"), sdisk("sdc"), sdisk("sdd"), parity=2)
     )
-    assert simple("offline", rz2, "/dev/sdb").ok
+    assert simple("offline", rz2, "/dev/sdb").needs_acceptance  # raidz2 already missing one
+    rz2_whole = pool("tank", raidz(0, sdisk("sda"), sdisk("sdb"), sdisk("sdc"), sdisk("sdd"), parity=2))
+    assert simple("offline", rz2_whole, "/dev/sdb").ok
     assert simple("offline", two_way(), "/dev/sda").confirm_token == "/dev/sda"
 
 

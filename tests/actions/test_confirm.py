@@ -9,16 +9,20 @@ from zdash.actions.confirm import accepted_answers
 NEW = "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"
 
 
-def plan(action, p=None, device=None, new=None):
+def plan(action, p=None, device=None, new=None, accept_risk=False):
     p = p or two_way()
     return build_plan(
-        snap(p), Request(action, p.name, device, new), FakeProbe({NEW: disk(NEW, GiB, kernel="sdz")})
+        snap(p),
+        Request(action, p.name, device, new, accept_risk),
+        FakeProbe({NEW: disk(NEW, GiB, kernel="sdz")}),
     )
 
 
+# Offline/detach of one side of a 2-way mirror takes away its last redundancy: those plans run
+# only with the risk accepted (test_catalog checks that refusal); here they are accepted.
 DISRUPTIVE = {
-    "detach": lambda: plan("detach", device="/dev/sdb"),
-    "offline": lambda: plan("offline", device="/dev/sdb"),
+    "detach": lambda: plan("detach", device="/dev/sdb", accept_risk=True),
+    "offline": lambda: plan("offline", device="/dev/sdb", accept_risk=True),
     "replace": lambda: plan("replace", device="/dev/sdb", new=NEW),
     "attach": lambda: plan("attach", single_disk_pool(), "/dev/sdb", NEW),
 }

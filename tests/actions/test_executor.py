@@ -95,7 +95,7 @@ async def test_failed_command_keeps_stderr(audit):
 
 async def test_a_changed_pool_is_refused_with_the_difference(audit):
     runner = FakeRunner()
-    plan = build_plan(snap(two_way()), Request("detach", "tank", "/dev/sdb"), probe())
+    plan = build_plan(snap(two_way()), Request("detach", "tank", "/dev/sdb", accept_risk=True), probe())
     assert plan.ok
     changed = two_way(states=("OFFLINE", "ONLINE"))
     out = await execute(plan, "live", fresh_state=fresh(changed), probe=probe(), audit=audit, runner=runner)

@@ -32,7 +32,7 @@ async def test_no_zpool_means_no_pool(monkeypatch):
 async def test_a_failing_command_reports_its_stderr(monkeypatch, tmp_path):
     """The fake zpool has no `offline`: it exits 2 with a message, as a real refusal would."""
     _fake_host(monkeypatch)
-    plan = await plan_now(Request("offline", "healthy", "/tmp/zl/healthy/d1"))
+    plan = await plan_now(Request("offline", "healthy", "/tmp/zl/healthy/d1", accept_risk=True))
     assert plan.ok
     audit = AuditLog(str(tmp_path / "audit.jsonl"))
     out = await execute(plan, "live", audit=audit)

@@ -40,7 +40,12 @@ def test_exit_codes_and_text(host, capsys):
 
 def test_json(host, capsys):
     host["snap"] = snap(two_way())
-    assert main(["plan", "offline", "tank", "sdb", "--json"]) == 0
+    assert main(["plan", "offline", "tank", "sdb", "--json"]) == 1  # the last redundancy: not without
+    refused = json.loads(capsys.readouterr().out)
+    assert {"name": "redundancy kept", "ok": False, "severity": "accept", "result": "fail"}.items() <= next(
+        c for c in refused["checks"] if c["name"] == "redundancy kept"
+    ).items()
+    assert main(["plan", "offline", "tank", "sdb", "--json", "--accept-risk"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert (
         doc["schema"] == 1
@@ -66,7 +71,17 @@ def test_end_to_end_on_a_fake_zpool_and_nothing_runs(tmp_path):
         "XDG_STATE_HOME": str(tmp_path),
     }
     r = subprocess.run(
-        [sys.executable, "-m", "zdash", "plan", "offline", "healthy", "/tmp/zl/healthy/d1", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "zdash",
+            "plan",
+            "offline",
+            "healthy",
+            "/tmp/zl/healthy/d1",
+            "--json",
+            "--accept-risk",
+        ],
         capture_output=True,
         text=True,
         env=env,

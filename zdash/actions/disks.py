@@ -6,6 +6,7 @@ short name was typed) and checks the new disk, when there is one, as it is on th
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 from zdash.actions import preflight as pf
@@ -20,7 +21,7 @@ from zdash.model import Pool, Snapshot
 def device(pool: Pool, r: Request) -> tuple[Place | None, Request, Check]:
     place = locate(pool, r.device) if r.device else None
     if place is not None:  # the argv names the leaf the way zpool status -P does
-        r = Request(r.action, r.pool, arg(place.leaf), r.new_device)
+        r = dataclasses.replace(r, device=arg(place.leaf))
     return place, r, rules.leaf_found(pool, r.device or "(none given)", place)
 
 
@@ -108,7 +109,7 @@ def detach(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple
     if place is not None:
         checks += [
             rules.detachable(place),
-            rules.keeps_a_copy(place, "detach"),
+            rules.keeps_a_copy(pool, place, "detach", r.accept_risk),
             rules.not_resilver_source(pool, place),
         ]
         left = len(place.parent.children) - 1
@@ -168,7 +169,7 @@ def offline(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tupl
     if place is not None:
         checks += [
             rules.state_is(place, ("ONLINE", "DEGRADED", "FAULTED"), "offline"),
-            rules.keeps_a_copy(place, "offline"),
+            rules.keeps_a_copy(pool, place, "offline", r.accept_risk),
             rules.not_resilver_source(pool, place),
         ]
     summary = (

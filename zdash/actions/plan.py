@@ -28,12 +28,15 @@ ActionName: TypeAlias = Literal[
 ]
 ACTIONS: tuple[ActionName, ...] = get_args(ActionName)
 
-# How much a failed check weighs: "fail" blocks the plan, "warn" is shown but does not.
-Severity: TypeAlias = Literal["fail", "warn"]
+# How much a failed check weighs: "fail" blocks the plan, "warn" is shown but does not, "accept"
+# blocks until the admin explicitly accepts the risk it names (taking away a vdev's last
+# redundancy: possible, sometimes right, never routine).
+Severity: TypeAlias = Literal["fail", "warn", "accept"]
 FAIL: Final = "fail"
 WARN: Final = "warn"
+ACCEPT: Final = "accept"
 # A check's result as `zdash plan` prints it (lower-cased in JSON and the audit log).
-Mark: TypeAlias = Literal["PASS", "FAIL", "WARN"]
+Mark: TypeAlias = Literal["PASS", "FAIL", "WARN", "ACCEPTED"]
 # How the command runs: the zpool/zfs CLI, or pyzfs for promote (see promote.py).
 Via: TypeAlias = Literal["cli", "libzfs_core"]
 SCHEMA_VERSION = 1
@@ -85,14 +88,23 @@ class Check:
     ok: bool
     reason: str
     severity: Severity = FAIL
+    accepted: bool = False  # an "accept" check the admin accepted (Request.accept_risk)
 
     @property
     def blocks(self) -> bool:
-        return not self.ok and self.severity == FAIL
+        return not self.ok and (self.severity == FAIL or (self.severity == ACCEPT and not self.accepted))
+
+    @property
+    def needs_acceptance(self) -> bool:
+        return not self.ok and self.severity == ACCEPT and not self.accepted
 
     @property
     def mark(self) -> Mark:
-        return "PASS" if self.ok else ("FAIL" if self.severity == FAIL else "WARN")
+        if self.ok:
+            return "PASS"
+        if self.severity == WARN:
+            return "WARN"
+        return "ACCEPTED" if self.severity == ACCEPT and self.accepted else "FAIL"
 
     def to_dict(self) -> CheckDict:
         return {
@@ -112,6 +124,7 @@ class Request:
     pool: str
     device: str | None = None  # leaf path/name/GUID; the dataset for promote
     new_device: str | None = None  # attach and replace
+    accept_risk: bool = False  # the admin explicitly accepted what an "accept" check names
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +161,11 @@ class ActionPlan:
     @property
     def failures(self) -> tuple[Check, ...]:
         return tuple(c for c in self.checks if c.blocks)
+
+    @property
+    def needs_acceptance(self) -> tuple[Check, ...]:
+        """Checks that block only until the admin accepts the risk (and nothing else blocks)."""
+        return tuple(c for c in self.checks if c.needs_acceptance)
 
     @property
     def warnings(self) -> tuple[Check, ...]:

@@ -4,9 +4,10 @@ grow, which scrub command makes sense now. Pure functions of the snapshot.
 
 from __future__ import annotations
 
-from zdash.actions.plan import WARN, ActionName, Check
-from zdash.actions.tree import Place, healthy, running_scan, whole_without
+from zdash.actions.plan import ACCEPT, WARN, ActionName, Check
+from zdash.actions.tree import Place, healthy, running_scan
 from zdash.model import Pool
+from zdash.redundancy import margin, resilver_running
 
 
 def leaf_found(pool: Pool, name: str, place: Place | None) -> Check:
@@ -20,23 +21,50 @@ def leaf_found(pool: Pool, name: str, place: Place | None) -> Check:
     return Check("device in pool", True, f"{place.leaf.label} is {place.leaf.state}, {where}")
 
 
-def keeps_a_copy(place: Place, verb: str) -> Check:
-    """Never take away the last complete copy (zpool says 'no valid replicas', but only after
-    the admin meant to do it; on raidz it counts the parity)."""
-    name = place.leaf.label
+def keeps_a_copy(pool: Pool, place: Place, verb: str, accept_risk: bool = False) -> Check:
+    """What taking `place.leaf` away leaves its vdev, by the one redundancy model
+    (zdash.redundancy): never the last complete copy (FAIL: zpool would answer 'no valid
+    replicas'); never silently the last *redundancy* (a 2-way mirror left on one side, a raidz1
+    on exactly its data disks): that fails until the admin accepts the risk; else PASS with what
+    is left."""
+    name, top = place.leaf.label, place.top
     if place.single:
         return Check(
             "redundancy kept",
             False,
             f"{name} is a single-disk vdev: it is the only copy of its data, so it cannot be {verb}ed",
         )
-    if not whole_without(place.top, place.leaf):
-        if place.top.kind.startswith(("raidz", "draid")):
-            why = f"without it {place.top.name} would miss more members than its parity covers"
+    resilvering = resilver_running(pool)
+    before = margin(top, resilvering=resilvering)
+    after = margin(top, without=place.leaf, resilvering=resilvering)
+    if after.left == before.left and before.left >= 0:
+        return Check(
+            "redundancy kept",
+            True,
+            f"{name} holds no complete copy now ({place.leaf.state}): {top.name} keeps what it has",
+        )
+    if after.left < 0:
+        if top.kind.startswith(("raidz", "draid")):
+            why = f"without it {top.name} would miss more members than its parity covers"
         else:
-            why = f"it is the last healthy member of {place.top.name}: without it that vdev loses data"
+            why = f"it is the last healthy member of {top.name}: without it that vdev loses data"
         return Check("redundancy kept", False, f"{name}: {why}")
-    return Check("redundancy kept", True, f"{place.top.name} stays whole on its other members")
+    if after.left == 0 and after.design > 0:
+        runs_on = ", ".join(leaf.label for leaf in after.whole) or "its remaining members"
+        return Check(
+            "redundancy kept",
+            False,
+            f"without {name}, {top.name} has no redundancy left: it runs on {runs_on} alone and one "
+            "more failure there loses data. Replace the disk instead (it stays in service until the "
+            "new one is resilvered), or accept the risk explicitly",
+            severity=ACCEPT,
+            accepted=accept_risk,
+        )
+    return Check(
+        "redundancy kept",
+        True,
+        f"without {name}, {top.name} can still lose {after.left} more disk{'s' if after.left > 1 else ''}",
+    )
 
 
 def not_resilver_source(pool: Pool, place: Place) -> Check:

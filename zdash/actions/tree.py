@@ -57,26 +57,6 @@ def healthy(v: Vdev) -> bool:
     return v.state == "ONLINE" and "resilvering" not in (v.aux or "")
 
 
-def whole_without(top: Vdev, gone: Vdev) -> bool:
-    """Does the top-level vdev still hold every block if `gone` stops serving? A mirror needs
-    one complete column; raidzN survives N missing columns; a replacing/spare pair counts as
-    one column that is whole when either side is."""
-
-    def column_ok(v: Vdev) -> bool:
-        if v is gone:
-            return False
-        if v.is_leaf:
-            return healthy(v)
-        return any(column_ok(c) for c in v.children)
-
-    if top.is_leaf:
-        return column_ok(top)
-    if top.kind.startswith(("raidz", "draid")):
-        parity = int(top.kind[5]) if top.kind[:5] == "raidz" and top.kind[5:6].isdigit() else 1
-        return sum(not column_ok(c) for c in top.children) <= parity
-    return any(column_ok(c) for c in top.children)
-
-
 def running_scan(pool: Pool, *functions: str) -> Scan | None:
     return next(
         (s for s in pool.scans if s.function in functions and s.state in ("scanning", "paused")), None

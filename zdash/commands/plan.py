@@ -48,18 +48,34 @@ def render(plan: ActionPlan, width: int = 100) -> str:
         lines.append(f"\nInstead: {', '.join(f'zdash plan {a} {plan.pool}' for a in plan.alternatives)}")
     n = len(plan.failures)
     lines.append("")
-    lines.append(
-        f"{n} check(s) failed: this plan would not run."
-        if n
-        else "All checks passed" + (f" ({len(plan.warnings)} warning(s))." if plan.warnings else ".")
-    )
+    if n and len(plan.needs_acceptance) == n:
+        lines.append(
+            f"{n} check(s) failed: this plan runs only if you accept the risk it names "
+            "(--accept-risk here; in the dashboard, press a on the plan)."
+        )
+    elif n:
+        lines.append(f"{n} check(s) failed: this plan would not run.")
+    else:
+        accepted = [c for c in plan.checks if c.mark == "ACCEPTED"]
+        lines.append(
+            "All checks passed"
+            + (f" ({len(plan.warnings)} warning(s))" if plan.warnings else "")
+            + (f"; {len(accepted)} risk(s) accepted." if accepted else ".")
+        )
     return "\n".join(lines)
 
 
-def run_plan(action: ActionName, pool: str, device: str | None, new_device: str | None, as_json: bool) -> int:
+def run_plan(
+    action: ActionName,
+    pool: str,
+    device: str | None,
+    new_device: str | None,
+    as_json: bool,
+    accept_risk: bool = False,
+) -> int:
     from zdash import __version__
 
-    request = Request(action, pool, device, new_device)
+    request = Request(action, pool, device, new_device, accept_risk)
     snap = asyncio.run(fresh_snapshot(pool, datasets=action == "promote"))
     plan = build_plan(snap, request)
     code = exit_code(plan)
@@ -74,4 +90,4 @@ def run_plan(action: ActionName, pool: str, device: str | None, new_device: str 
 
 
 def run(args: Namespace) -> int:
-    return run_plan(args.action, args.pool, args.device, args.new_device, args.json)
+    return run_plan(args.action, args.pool, args.device, args.new_device, args.json, args.accept_risk)
