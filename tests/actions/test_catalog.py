@@ -193,7 +193,9 @@ def test_detach_from_a_healthy_two_way_mirror_needs_the_risk_accepted():
     assert not plan.ok and c.mark == "FAIL" and c.needs_acceptance
     assert "mirror-0 has no redundancy left: it runs on /dev/sda alone" in c.reason
     assert plan.needs_acceptance == (c,)
-    accepted = build_plan(snap(two_way()), Request("detach", "tank", "/dev/sdb", accept_risk=True), FakeProbe())
+    accepted = build_plan(
+        snap(two_way()), Request("detach", "tank", "/dev/sdb", accept_risk=True), FakeProbe()
+    )
     assert accepted.ok and check(accepted, "redundancy kept").mark == "ACCEPTED"
     assert accepted.argv == ("zpool", "detach", "tank", "/dev/sdb")
     assert accepted.confirm_token == "/dev/sdb" and accepted.disruptive

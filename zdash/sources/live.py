@@ -20,6 +20,7 @@ from zdash.parse.zfs_list import ZFS_LIST_FIELDS
 from zdash.parse.zpool_status import parse_status
 from zdash.parse.zpool_version import parse_version
 from zdash.raw import AshiftKey, RawSample, SampleKey, Tick, ashift_key
+from zdash.sources.events_stream import EventsStream
 from zdash.sources.iostat_stream import IostatStream, iostat_argv
 from zdash.sources.procfs import describe_devices, read_diskstats
 from zdash.sources.runner import Busy, Runner
@@ -49,6 +50,9 @@ class LiveSource:
         self._stream: IostatStream | None = None
         self._stream_task: asyncio.Task[None] | None = None
         self._stream_retry_at = 0.0
+        self._events: EventsStream | None = None
+        self._events_task: asyncio.Task[None] | None = None
+        self._events_retry_at = 0.0
 
     # -- command selection by version (reference §11) -------------------------------------
     def status_argv(self) -> tuple[str, ...]:
@@ -128,6 +132,22 @@ class LiveSource:
             self._pending.append(describe_devices(sorted(self._leaves)))
 
     # -- the iostat stream ------------------------------------------------------------------
+    def _ensure_events(self, now: float) -> None:
+        """ZFS's event log, followed; restarted after a minute if it dies (a denied or old zpool
+        must not cost a process per tick)."""
+        if self._events_task and not self._events_task.done():
+            return
+        if self._events and self._events.error:
+            self._pending.append(
+                RawSample("events", self._events.argv, None, "", "", now, 0.0, self._events.error)
+            )
+            self._events = None
+            self._events_retry_at = now + max(60.0, 5 * self.interval)
+        if now < self._events_retry_at:
+            return
+        self._events = EventsStream()
+        self._events_task = asyncio.get_running_loop().create_task(self._events.run())
+
     def _ensure_stream(self, now: float) -> None:
         if self._stream_task and not self._stream_task.done():
             return
@@ -167,6 +187,8 @@ class LiveSource:
         return self._tick(time.time())
 
     def _tick(self, now: float) -> Tick:
+        if self._events is not None and (events := self._events.take()) is not None:
+            self._pending.append(events)
         self._pending.append(read_diskstats())
         samples, self._pending = tuple(self._pending), []
         return Tick(now, samples)
@@ -177,6 +199,7 @@ class LiveSource:
             while True:
                 now = time.time()
                 self._ensure_stream(now)
+                self._ensure_events(now)
                 self._schedule(now)
                 report = await self._next_report()
                 if report is not None:
@@ -186,6 +209,12 @@ class LiveSource:
             await self.close()
 
     async def close(self) -> None:
+        if self._events_task:
+            self._events_task.cancel()
+            if self._events is not None:
+                await self._events.stop()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._events_task
         if self._stream_task:
             self._stream_task.cancel()
             if self._stream is not None:
