@@ -234,8 +234,10 @@ def run_check(
             print(f"zdash: {e}", file=sys.stderr)
             return 3
         history, all_findings = [folded.snapshot], list(folded.findings)
+        damage = rec.report.summary()
         source = f"replay:{replay}" + (f"@{at:g}s" if at is not None else "")
     else:
+        damage = None
         history = asyncio.run(live_history(samples, interval, pools))
         source = "live"
         # Checks see the whole history (sustained slowness, trends, error growth).
@@ -245,6 +247,8 @@ def run_check(
     code = exit_code(history, findings, pools)
     perf = perf_of(history, cfg, pools)
     doc = report(history, findings, code, source, perf, pools)
+    if damage:  # what could not be read is said, never silently dropped
+        doc["problems"].insert(0, f"recording: {damage}")
     print(json.dumps(doc, indent=2) if as_json else text_report(doc, perf))
     return code
 

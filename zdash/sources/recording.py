@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from zdash.raw import Tick
-from zdash.sources.session import SessionError, SessionHeader, read_session
+from zdash.sources.session import SessionError, SessionHeader, SessionReport, read_session
 from zdash.sources.store import StoreError, StoreReader, is_store
 
 Keyframe = tuple[int, dict[str, Any], "dict[str, Any] | None"]
@@ -18,6 +18,7 @@ Keyframe = tuple[int, dict[str, Any], "dict[str, Any] | None"]
 
 class Recording(Protocol):
     header: SessionHeader
+    report: SessionReport  # what could not be read (damaged or cut-off ticks)
 
     def count(self) -> int: ...
     def times(self) -> list[float]: ...
@@ -32,7 +33,8 @@ class YamlRecording:
     """Format 1: every tick in memory (the reader is a stream; seeking needs them all)."""
 
     def __init__(self, path: str) -> None:
-        self.header, ticks = read_session(path)
+        self.report = SessionReport()
+        self.header, ticks = read_session(path, self.report)
         self._ticks = list(ticks)
         self._times = [t.time for t in self._ticks]
 
@@ -63,6 +65,7 @@ class StoreRecording:
 
     def __init__(self, path: str) -> None:
         self._store = StoreReader(path)
+        self.report = SessionReport()
         m = self._store.meta
         self.header = SessionHeader(
             2,

@@ -6,18 +6,26 @@ Format (version 1), a YAML stream of documents, gzip-compressed when the name en
   each further document, one tick:  t (epoch s), samples: a list of
       {key, argv (list), rc (int | null), time, duration, error (str | null), stdout, stderr}
 Outputs are stored verbatim (literal blocks where YAML allows, quoted escapes otherwise).
-Ticks are appended and flushed one document at a time, so a recording cut short by a crash or
-Ctrl-C is still readable up to its last complete tick.
+
+Crash safety: every document is appended and flushed on its own, and in a `.gz` file each one
+is its own gzip member (concatenated members are one valid gzip file: `zcat` reads it), so a
+writer killed mid-tick (SIGKILL, a dropped ssh session) leaves every earlier tick decodable.
+The reader decodes member by member and parses document by document: a damaged tick (a bad byte,
+a malformed field) is skipped and counted, never the end of the file. One writer at a time (an
+exclusive lock); `SessionReport` says what could not be read.
 """
 
 from __future__ import annotations
 
+import codecs
 import datetime as _dt
+import fcntl
 import gzip
 import io
 import re
+import zlib
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Literal
 
 from ruamel.yaml import YAML
@@ -48,6 +56,31 @@ class SessionHeader:
     description: str | None = None
 
 
+@dataclass
+class SessionReport:
+    """What reading a recording could not use, for the admin (filled in as ticks are read)."""
+
+    read: int = 0
+    damaged: list[str] = field(default_factory=list)  # "tick 3: unreadable (...), skipped"
+    truncated: str | None = None  # why the file ends early, if it does
+
+    def summary(self) -> str | None:
+        if not self.damaged and not self.truncated:
+            return None
+        parts = []
+        if self.damaged:
+            parts.append(
+                f"{len(self.damaged)} of {self.read + len(self.damaged)} ticks unreadable, skipped "
+                f"({self.damaged[0]}{'; …' if len(self.damaged) > 1 else ''})"
+            )
+        if self.truncated:
+            parts.append(self.truncated)
+        return "; ".join(parts)
+
+
+MAX_DOCUMENT = 64 << 20  # one tick's text: far beyond any real one (a 5,000-disk status is ~5 MB)
+
+
 def _text(s: str) -> str:
     if not s:
         return s
@@ -72,10 +105,17 @@ class SessionWriter:
     ) -> None:
         from zdash import __version__
 
-        self._f = _open(path, "w")
+        self.path = path
+        self._gz = path.endswith(".gz")
+        self._f = open(path, "wb")  # noqa: SIM115 - kept open for the recording's life
+        try:
+            fcntl.flock(self._f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._f.close()
+            raise OSError(f"{path} is being written by another zdash: refusing a second writer") from None
         self._yaml = YAML()
         self._yaml.width = 1 << 20  # never fold long lines (status JSON is one line)
-        self._f.write(f"# zdash session, format {FORMAT_VERSION} (see README, 'Session files')\n")
+        self._raw(f"# zdash session, format {FORMAT_VERSION} (see README, 'Recording files')\n")
         created = created or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         header: dict[str, object] = {
             "zdash_session": FORMAT_VERSION,
@@ -88,10 +128,17 @@ class SessionWriter:
             header["description"] = _text(description)
         self._dump(header)
 
-    def _dump(self, doc: Mapping[str, object]) -> None:
-        self._f.write("---\n")
-        self._yaml.dump(doc, self._f)
+    def _raw(self, text: str) -> None:
+        data = text.encode("utf-8")
+        # One gzip member per document: whatever is cut off, the members before it decode.
+        self._f.write(gzip.compress(data, mtime=0) if self._gz else data)
         self._f.flush()
+
+    def _dump(self, doc: Mapping[str, object]) -> None:
+        buf = io.StringIO()
+        buf.write("---\n")
+        self._yaml.dump(doc, buf)
+        self._raw(buf.getvalue())
 
     def write(self, tick: Tick) -> None:
         self._dump(
@@ -162,15 +209,85 @@ def _optional_str(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def read_session(path: str) -> tuple[SessionHeader, Generator[Tick, None, None]]:
-    """Header now, ticks lazily. A truncated last tick ends the iteration quietly."""
+def _chunks(path: str, report: SessionReport) -> Generator[str, None, None]:
+    """The file's text in pieces: a `.gz` decoded member by member, each handed over only once
+    whole (a member cut short by a killed writer, or damaged, ends the file with everything
+    before it kept); plain files as they are. Invalid UTF-8 is replaced, never an exception."""
     try:
-        f = _open(path, "r")
-        docs = YAML(typ="safe").load_all(f)
-        head = next(docs, None)
-    except (OSError, EOFError, gzip.BadGzipFile) as e:
-        raise SessionError(f"cannot read session {path}: {e}") from None
-    except YAMLError as e:
+        f = open(path, "rb")  # noqa: SIM115 - closed by the generator
+    except OSError as e:
+        raise SessionError(f"cannot read session {path}: {e.strerror or e}") from None
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    with f:
+        gz = f.read(2) == b"\x1f\x8b"
+        f.seek(0)
+        if not gz:
+            while block := f.read(1 << 20):
+                yield decoder.decode(block)
+            yield decoder.decode(b"", final=True)
+            return
+        z, member = zlib.decompressobj(wbits=31), []
+        while block := f.read(1 << 20):
+            while block:
+                try:
+                    member.append(z.decompress(block))
+                except zlib.error as e:
+                    report.truncated = (
+                        f"the compressed data is damaged from here on ({e}); what came before was read"
+                    )
+                    return
+                if z.eof:  # one member (one document) complete; the next starts in the rest
+                    yield decoder.decode(b"".join(member))
+                    block, z, member = z.unused_data, zlib.decompressobj(wbits=31), []
+                else:
+                    block = b""
+        if any(member):
+            report.truncated = "the last tick was cut off (the writer stopped mid-tick)"
+        yield decoder.decode(b"", final=True)
+
+
+def _documents(path: str, report: SessionReport) -> Generator[str, None, None]:
+    """YAML documents as text, split at the `---` lines the writer puts before each: the
+    writer never writes `---` at the start of a line inside a document (literal blocks are
+    indented, other strings escaped)."""
+    pending = ""
+    for chunk in _chunks(path, report):
+        pending += chunk
+        parts = re.split(r"(?m)^---\n", pending)
+        pending = parts.pop()
+        for doc in parts:
+            if _has_content(doc):
+                yield doc
+        if len(pending) > MAX_DOCUMENT:
+            report.truncated = f"a document over {MAX_DOCUMENT >> 20} MiB: not a zdash recording from here on"
+            return
+    if _has_content(pending):
+        yield pending
+
+
+def _has_content(doc: str) -> bool:
+    """Not only blank lines and comments (the file's first line is a comment)."""
+    return any(line.strip() and not line.lstrip().startswith("#") for line in doc.splitlines())
+
+
+def _load(text: str) -> object:
+    try:
+        return YAML(typ="safe").load(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def read_session(
+    path: str, report: SessionReport | None = None
+) -> tuple[SessionHeader, Generator[Tick, None, None]]:
+    """Header now, ticks lazily. A damaged tick is skipped and counted in `report`; a file cut
+    short ends the iteration after its last complete tick."""
+    report = report if report is not None else SessionReport()
+    docs = _documents(path, report)
+    try:
+        first = next(docs, None)
+        head = _load(first) if first is not None else None
+    except (YAMLError, ValueError) as e:
         raise SessionError(f"{path} is not a zdash session (YAML error: {str(e).splitlines()[0]})") from None
     if not isinstance(head, dict) or "zdash_session" not in head:
         raise SessionError(f"{path} is not a zdash session (no zdash_session header)")
@@ -180,24 +297,40 @@ def read_session(path: str) -> tuple[SessionHeader, Generator[Tick, None, None]]
             f"(this zdash reads format {FORMAT_VERSION})"
         )
     interval = head.get("interval")
+    if interval is not None and (
+        isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0 < interval < 86400
+    ):
+        raise SessionError(f"{path}: the header's interval {interval!r} is not a number of seconds")
     header = SessionHeader(
         FORMAT_VERSION,
         str(head.get("created")),
         _optional_str(head.get("host")),
-        interval if isinstance(interval, (int, float)) and not isinstance(interval, bool) else None,
+        float(interval) if interval is not None else None,
         _optional_str(head.get("zdash_version")),
         _optional_str(head.get("description")),
     )
 
     def ticks() -> Generator[Tick, None, None]:
-        try:
-            for doc in docs:
-                if not isinstance(doc, dict) or "t" not in doc:
-                    continue
-                yield Tick(float(doc["t"]), tuple(_sample(s) for s in doc.get("samples") or ()))
-        except (YAMLError, EOFError, OSError, KeyError, TypeError, ValueError):
-            return  # a recording cut short: everything before the damage has been yielded
-        finally:
-            f.close()
+        n = 0
+        nxt = next(docs, None)
+        while nxt is not None:
+            doc, nxt = nxt, next(docs, None)
+            n += 1
+            try:
+                data = _load(doc)
+                if not isinstance(data, dict) or "t" not in data:
+                    raise ValueError("not a tick")
+                samples = data.get("samples") or ()
+                if not isinstance(samples, list):
+                    raise TypeError("samples is not a list")
+                tick = Tick(float(data["t"]), tuple(_sample(s) for s in samples))
+            except (YAMLError, KeyError, TypeError, ValueError) as e:
+                if nxt is None and not doc.endswith("\n"):
+                    report.truncated = "the last tick was cut off (the writer stopped mid-tick)"
+                    return
+                report.damaged.append(f"tick {n}: unreadable ({' '.join(str(e).split())[:80]})")
+                continue
+            report.read += 1
+            yield tick
 
     return header, ticks()
