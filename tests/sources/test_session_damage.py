@@ -112,7 +112,7 @@ def test_check_replay_says_what_it_could_not_read(tmp_path):
     "content, says",
     [
         (bytes(random.Random(1).randrange(256) for _ in range(4096)), "not a zdash session"),
-        ("zdash_session: 1\ninterval: fast\n".encode(), "interval 'fast' is not a number"),
+        (b"zdash_session: 1\ninterval: fast\n", "interval 'fast' is not a number"),
         (b"\xff\xfe\x00garbage\x80\x81", "not a zdash session"),
         (("zdash_session: 1\nx: " + "[" * 20000 + "]" * 20000 + "\n").encode(), "not a zdash session"),
     ],
