@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -48,7 +49,7 @@ def test_a_round_trip_is_exact_and_zcat_reads_the_gz(tmp_path, name):
     ticks, report = _read(path)
     assert ticks == [_tick(i) for i in range(5)] and report.summary() is None
     if name.endswith(".gz"):
-        assert gzip.decompress(open(path, "rb").read()).count(b"\n---\n") == 6  # one valid gzip file
+        assert gzip.decompress(Path(path).read_bytes()).count(b"\n---\n") == 6  # one valid gzip file
 
 
 def test_a_writer_killed_at_random_moments_loses_no_complete_tick(tmp_path):
@@ -73,7 +74,7 @@ def test_a_writer_killed_at_random_moments_loses_no_complete_tick(tmp_path):
         time.sleep(rng.uniform(0.0, 0.5))
         child.kill()
         child.wait()
-        committed = int(open(done).read() or 0)
+        committed = int(Path(done).read_text() or 0)
         ticks, _ = _read(path)
         assert len(ticks) >= committed and ticks == [_tick(i) for i in range(len(ticks))], trial
 
@@ -81,9 +82,9 @@ def test_a_writer_killed_at_random_moments_loses_no_complete_tick(tmp_path):
 def test_a_damaged_member_in_the_middle_costs_the_rest_of_the_gz_and_says_so(tmp_path):
     path = str(tmp_path / "d.yaml.gz")
     _write(path, 9)
-    data = bytearray(open(path, "rb").read())
+    data = bytearray(Path(path).read_bytes())
     data[len(data) // 2] ^= 0xFF
-    open(path, "wb").write(bytes(data))
+    Path(path).write_bytes(bytes(data))
     ticks, report = _read(path)
     assert 0 < len(ticks) < 9 and report.truncated and "damaged" in report.truncated
 
