@@ -45,6 +45,7 @@ EXPECTED = ("status", "list", "iostat")
 # degrading a disk is 10 minutes), bounded in count like the kernel's own ring buffer.
 EVENTS_KEEP_S = 3600.0
 EVENTS_KEEP = 2000
+_NONE: dict[str, Any] = {}  # one empty mapping: "no list/devices yet" keeps one identity
 STALE_AFTER = {
     "iostat": 3,
     "diskstats": 3,
@@ -99,7 +100,7 @@ PARSERS: dict[str, Callable[[RawSample], Any]] = {
     "status": lambda s: parse_status(list(s.argv), s.stdout),
     "list": lambda s: parse_list(s.stdout),
     "iostat": _parse_iostat,
-    "diskstats": lambda s: parse_diskstats(s.stdout),
+    "diskstats": lambda s: parse_diskstats(s.stdout),  # the builder passes its wanted devices
     "devices": lambda s: parse_devices(s.stdout),
     "datasets": lambda s: parse_zfs_list(s.stdout, _fields_of(s.argv)),
     "version": lambda s: parse_version(s.stdout),
@@ -143,6 +144,11 @@ class SnapshotBuilder:
         self._disk_rates: dict[str, DiskIo] = {}
         self._version_text: str | None = None
         self._iostat_names: tuple[str, ...] | None = None
+        self._structure_key: tuple[object, ...] = ()
+        self._wanted_for: object = None
+        self._wanted: frozenset[str] = frozenset()
+        self._structure: tuple[Pool, ...] = ()
+        self._structure_id = 0
         self._events: dict[tuple[float, int | None, str], ZEvent] = {}
         self._ticks = 0
 
@@ -153,7 +159,9 @@ class SnapshotBuilder:
             slot.error = s.error or f"{' '.join(s.argv[:2])} exited {s.rc}"
             return
         try:
-            value = PARSERS[kind](s)
+            value = (
+                parse_diskstats(s.stdout, self._wanted_devices()) if kind == "diskstats" else PARSERS[kind](s)
+            )
         except ParseError as e:
             slot.error = f"{' '.join(s.argv[:2])}: unreadable output ({e})"
             return
@@ -170,6 +178,16 @@ class SnapshotBuilder:
             self._on_events(value)
         if kind == "version":
             self._version_text = s.stdout.splitlines()[0].strip() if s.stdout.strip() else None
+
+    def _wanted_devices(self) -> frozenset[str] | None:
+        """The kernel names of the pools' disks (from the devices sample), None until known."""
+        devices = self._slots.get("devices")
+        if devices is None or not devices.value:
+            return None
+        if devices.value is not self._wanted_for:
+            self._wanted_for = devices.value
+            self._wanted = frozenset(f.device for f in devices.value.values() if f.device)
+        return self._wanted
 
     def _sane_iostat(self, rows: tuple[IostatRow, ...]) -> tuple[IostatRow, ...]:
         """The report's rows, or () ("no rate this tick") when the interval spans a tree change or
@@ -207,7 +225,7 @@ class SnapshotBuilder:
                     if dev in prev:
                         r = disk_rates(prev[dev], cur, dt)
                         if r is not None:
-                            rates[dev] = dataclasses.replace(r, device=dev)
+                            rates[dev] = r  # disk_rates names it after the device already
             self._disk_rates = rates
         self._prev_disk = (t, counters)
 
@@ -220,6 +238,7 @@ class SnapshotBuilder:
             "interval": self.interval,
             "host": self.host,
             "ticks": self._ticks,
+            "structure_id": self._structure_id,
             "version_text": self._version_text,
             "iostat_names": list(self._iostat_names) if self._iostat_names is not None else None,
             "slots": {
@@ -239,11 +258,17 @@ class SnapshotBuilder:
     def restore(cls, state: dict[str, Any]) -> SnapshotBuilder:
         """A builder that continues exactly where the checkpointed one stood."""
         b = cls(float(state["interval"]), state.get("host"))
-        for key, saved in state["slots"].items():
+        # devices first: diskstats is parsed for the devices they name, as it was when fed
+        for key, saved in sorted(state["slots"].items(), key=lambda kv: kv[0] != "devices"):
             slot = b._slots.setdefault(key, _Slot())
             raw = _sample_from(saved["raw"]) if saved.get("raw") else None
             if raw is not None:
-                value = PARSERS[key.split(":", 1)[0]](raw)
+                kind = key.split(":", 1)[0]
+                value = (
+                    parse_diskstats(raw.stdout, b._wanted_devices())
+                    if kind == "diskstats"
+                    else PARSERS[kind](raw)
+                )
                 slot.value, slot.good_time, slot.raw = (() if saved.get("dropped") else value), raw.time, raw
                 slot.dropped = bool(saved.get("dropped"))
             slot.error = saved.get("error")
@@ -256,6 +281,8 @@ class SnapshotBuilder:
         b._iostat_names = tuple(names) if names is not None else None
         b._events = {(e["time"], e["eid"], e["cls"]): ZEvent(**e) for e in state.get("events", [])}
         b._ticks = int(state["ticks"])
+        b._structure_id = int(state.get("structure_id", 0))
+        b._refresh_structure(0.0, bump=False)  # the same structure, under the same number
         return b
 
     def feed(self, tick: Tick) -> Snapshot:
@@ -272,21 +299,39 @@ class SnapshotBuilder:
             return None
         return slot.value
 
-    def _build(self, now: float) -> Snapshot:
+    def _refresh_structure(self, now: float, bump: bool = True) -> tuple[Dataset, ...]:
+        """The tree with its space, ashift and device facts changes only when one of those
+        commands answers (every few seconds to minutes): built once per change, not per tick,
+        and numbered (Snapshot.structure_id) so checks of structure alone can reuse their work."""
         status: tuple[Pool, ...] = self._value("status", now) or ()
-        listed = self._value("list", now) or {}
-        devices = self._value("devices", now) or {}
-        rows = self._value("iostat", now, IO_KEEP_TICKS) or ()
-        by_pool = join.split_iostat_by_pool(rows, {p.name for p in status})
-        disks = self._disk_rates if self._value("diskstats", now, IO_KEEP_TICKS) else {}
-        pools = []
-        for p in status:
-            p = join.attach_space(p, listed.get(p.name))
-            p = join.attach_ashift(p, self._value(f"ashift:{p.name}", now))
-            p = join.attach_host(p, devices, disks)
-            p = join.attach_io(p, by_pool.get(p.name))
-            pools.append(p)
+        listed = self._value("list", now) or _NONE
+        devices = self._value("devices", now) or _NONE
+        ashifts = {p.name: self._value(f"ashift:{p.name}", now) for p in status}
         datasets: tuple[Dataset, ...] = self._value("datasets", now) or ()
+        key = (
+            id(status),
+            id(listed),
+            id(devices),
+            id(datasets),
+            tuple((n, id(a)) for n, a in ashifts.items()),
+        )
+        if key != self._structure_key:
+            self._structure_key = key
+            self._structure_id += bump
+            self._structure = tuple(
+                join.attach_facts(
+                    join.attach_ashift(join.attach_space(p, listed.get(p.name)), ashifts[p.name]), devices
+                )
+                for p in status
+            )
+        return datasets
+
+    def _build(self, now: float) -> Snapshot:
+        datasets = self._refresh_structure(now)
+        rows = self._value("iostat", now, IO_KEEP_TICKS) or ()
+        by_pool = join.split_iostat_by_pool(rows, {p.name for p in self._structure})
+        disks = self._disk_rates if self._value("diskstats", now, IO_KEEP_TICKS) else {}
+        pools = [join.attach_measurements(p, by_pool.get(p.name), disks) for p in self._structure]
         return Snapshot(
             time=now,
             pools=tuple(pools),
@@ -296,6 +341,7 @@ class SnapshotBuilder:
             host=self.host,
             zfs_version=self._version_text,
             interval=self.interval,
+            structure_id=self._structure_id,
         )
 
     def _source_states(self, now: float) -> tuple[SourceState, ...]:

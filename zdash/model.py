@@ -8,8 +8,11 @@ interval has latency None, a file vdev has no kernel disk, a first sample has no
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 # Vdev classes whose top-level vdevs hold pool data (log, cache and spare hold none).
 DATA_CLASSES = ("normal", "special", "dedup")
@@ -257,6 +260,10 @@ class Snapshot:
     host: str | None = None
     zfs_version: str | None = None  # userland, e.g. zfs-2.3.2-2~bpo12+2
     interval: float | None = None
+    # Changes whenever the tree, space, device facts or datasets change (status, list, ashift,
+    # devices or zfs list answered): what depends on those alone can be reused until it does.
+    # 0 means unknown (a snapshot built by hand): never reuse.
+    structure_id: int = 0
 
     def pool(self, name: str) -> Pool | None:
         return next((p for p in self.pools if p.name == name), None)
@@ -264,3 +271,23 @@ class Snapshot:
     @property
     def problems(self) -> tuple[SourceState, ...]:
         return tuple(s for s in self.sources if not s.ok)
+
+
+_T = TypeVar("_T")
+_FIELDS: dict[type, tuple[operator.attrgetter[tuple[object, ...]], dict[str, int]]] = {}
+
+
+def evolve(obj: _T, **changes: object) -> _T:
+    """`dataclasses.replace` for the model's frozen classes, about three times as fast (every
+    field read by one C-level attrgetter, the class built positionally): it matters for a
+    1,000-disk tree rebuilt every tick. The model's classes have no __post_init__ to skip."""
+    cls = type(obj)
+    known = _FIELDS.get(cls)
+    if known is None:
+        names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+        known = _FIELDS[cls] = (operator.attrgetter(*names), {n: i for i, n in enumerate(names)})
+    getter, index = known
+    values = list(getter(obj))
+    for name, value in changes.items():
+        values[index[name]] = value
+    return cls(*values)

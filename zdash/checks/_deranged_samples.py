@@ -99,6 +99,7 @@ def sample_pool(pool: Pool, cfg: CheckConfig) -> dict[str, LeafSample]:
         by_top.setdefault(id(top), []).append(leaf)
     # Pool-wide groups are shared by every leaf of one class and media type: build them once.
     groups: dict[tuple[str, bool | None], tuple[list[Vdev], list[list[float]]]] = {}
+    top_sorted: dict[int, list[list[float]]] = {}
     out: dict[str, LeafSample] = {}
     for top, leaf in pairs:
         gkey = (top.vclass, leaf.rotational)
@@ -112,11 +113,22 @@ def sample_pool(pool: Pool, cfg: CheckConfig) -> dict[str, LeafSample]:
                 ],
             )
         members, sorted_metrics = groups[gkey]
-        vdev_peers = [lf for lf in by_top[id(top)] if lf is not leaf and _alike(lf, leaf)]
+        mates = by_top[id(top)]
+        vdev_peers = [lf for lf in mates if lf is not leaf and _alike(lf, leaf)]
+        # A vdev of like disks (the usual case) sorts its metrics once; each leaf's peers' median
+        # is then that list without its own value (O(log n) per leaf, not a list and a sort).
+        vdev_sorted = None
+        if len(vdev_peers) == len(mates) - 1:
+            vdev_sorted = top_sorted.get(id(top))
+            if vdev_sorted is None:
+                vdev_sorted = top_sorted[id(top)] = [
+                    sorted(v for lf in mates if (v := metrics[id(lf)][m]) is not None)
+                    for m in (UTIL, READ_WAIT, WRITE_WAIT, BYTES)
+                ]
         # Only a leaf alone in its vdev is compared with the pool's other leaves (built lazily:
         # a list per leaf would cost O(n^2) on a pool of 1,000 single-disk vdevs).
         pool_others = [] if vdev_peers else [lf for lf in members if lf is not leaf]
-        out[leaf.key] = _judge(leaf, vdev_peers, pool_others, sorted_metrics, metrics, cfg)
+        out[leaf.key] = _judge(leaf, vdev_peers, pool_others, sorted_metrics, metrics, cfg, vdev_sorted)
     return out
 
 
@@ -127,6 +139,7 @@ def _judge(
     pool_sorted: list[list[float]],
     metrics: dict[int, tuple[float | None, float | None, float | None, float | None]],
     cfg: CheckConfig,
+    vdev_sorted: list[list[float]] | None = None,
 ) -> LeafSample:
     mine = metrics[id(leaf)]
     refs, verdicts, why = [], [], ""
@@ -151,7 +164,11 @@ def _judge(
     )
     for n, (index, ratio, floor, name, fmt) in enumerate(specs):
         value = mine[index]
-        vdev_ref = median_or_none(metrics[id(p)][index] for p in vdev_peers)
+        vdev_ref = (
+            _median_without(vdev_sorted[n], value)
+            if vdev_sorted is not None
+            else median_or_none(metrics[id(p)][index] for p in vdev_peers)
+        )
         pool_ref = _median_without(pool_sorted[n], value)
         # An idle vdev peer has no latency this second: fall back to the pool's other leaves.
         ref = vdev_ref if vdev_ref is not None else pool_ref
@@ -172,7 +189,11 @@ def _judge(
         peer_util=refs[0],
         peer_read_wait=refs[1],
         peer_write_wait=refs[2],
-        peer_bytes=median_or_none(metrics[id(p)][BYTES] for p in used_peers),
+        peer_bytes=(
+            _median_without(vdev_sorted[3], mine[BYTES])
+            if vdev_sorted is not None and vdev_peers
+            else median_or_none(metrics[id(p)][BYTES] for p in used_peers)
+        ),
         peers=tuple(p.label for p in used_peers[:PEERS_SHOWN])
         + ((f"{len(used_peers) - PEERS_SHOWN} more",) if len(used_peers) > PEERS_SHOWN else ()),
         slow=any(verdicts) if verdicts else None,

@@ -132,6 +132,6 @@ def _small(pool: Pool, tops: list[Vdev], cfg: CheckConfig) -> Finding:
     )
 
 
-class Tracker(tracker.Tracker):
-    def findings(self, snap: Snapshot) -> list[Finding]:
+class Tracker(tracker.StructuralTracker):
+    def judge(self, snap: Snapshot) -> list[Finding]:
         return check([snap], self.cfg)

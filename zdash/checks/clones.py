@@ -135,6 +135,6 @@ def _diverged(d: Dataset, by_name: dict[str, Dataset], cfg: CheckConfig) -> Find
     )
 
 
-class Tracker(tracker.Tracker):
-    def findings(self, snap: Snapshot) -> list[Finding]:
+class Tracker(tracker.StructuralTracker):
+    def judge(self, snap: Snapshot) -> list[Finding]:
         return check([snap], self.cfg)

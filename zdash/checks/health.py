@@ -92,12 +92,19 @@ def _status_time(snap: Snapshot) -> float:
     return snap.time - age
 
 
-class Tracker(tracker.Tracker):
+class Tracker(tracker.StructuralTracker):
+    """Its memory (error counters) changes only when `zpool status` answers, so its findings are
+    reused until the structure changes."""
+
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
         self._pools: dict[str, _Pool] = {}
+        self._observed = 0
 
     def observe(self, snap: Snapshot) -> None:
+        if snap.structure_id and snap.structure_id == self._observed:
+            return  # the same status as last time: no counter can have moved
+        self._observed = snap.structure_id
         seen = set()
         read_at = _status_time(snap)
         for pool in snap.pools:
@@ -130,7 +137,7 @@ class Tracker(tracker.Tracker):
         for gone in set(self._pools) - seen:
             del self._pools[gone]
 
-    def findings(self, snap: Snapshot) -> list[Finding]:
+    def judge(self, snap: Snapshot) -> list[Finding]:
         out: list[Finding] = []
         for pool in snap.pools:
             out.extend(self._pool(pool, self._pools.get(pool.name, _Pool())))
@@ -138,9 +145,10 @@ class Tracker(tracker.Tracker):
 
     def _pool(self, pool: Pool, state: _Pool) -> list[Finding]:
         out: list[Finding] = []
-        vdev_findings = [f for m in margins(pool) if (f := _redundancy(pool, m)) is not None]
-        covered = {leaf.key for m in margins(pool) if m.reduced for leaf in m.lost + m.degraded}
-        spare_findings = _spares(pool)
+        pool_margins = margins(pool)
+        vdev_findings = [f for m in pool_margins if (f := _redundancy(pool, m)) is not None]
+        covered = {leaf.key for m in pool_margins if m.reduced for leaf in m.lost + m.degraded}
+        spare_findings = _spares(pool, pool_margins)
         if (f := _pool_state(pool, explained=bool(vdev_findings or spare_findings))) is not None:
             out.append(f)
         if (f := _data_errors(pool)) is not None:
@@ -378,7 +386,7 @@ def _unusable_spare(pool: Pool, spare: Vdev) -> Finding:
     )
 
 
-def _spares(pool: Pool) -> list[Finding]:
+def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
     out = [
         _unusable_spare(pool, spare)
         for top in pool.top_level
@@ -386,7 +394,7 @@ def _spares(pool: Pool) -> list[Finding]:
         for spare in ((top,) if top.is_leaf else tuple(top.leaves()))
         if spare.state in ("FAULTED", "UNAVAIL", "REMOVED")
     ]
-    for m in margins(pool):
+    for m in pool_margins:
         if m.spares and not m.reduced:
             stand_ins = [leaf.label for leaf in m.spares]
             replaced = [leaf for leaf in m.top.leaves() if leaf.state in OUT_OF_SERVICE]

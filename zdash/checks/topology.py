@@ -160,6 +160,6 @@ def _mixed_types(pool: Pool) -> Finding | None:
     )
 
 
-class Tracker(tracker.Tracker):
-    def findings(self, snap: Snapshot) -> list[Finding]:
+class Tracker(tracker.StructuralTracker):
+    def judge(self, snap: Snapshot) -> list[Finding]:
         return check([snap], self.cfg)

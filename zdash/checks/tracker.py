@@ -31,6 +31,27 @@ class Tracker:
         raise NotImplementedError
 
 
+class StructuralTracker(Tracker):
+    """A check whose findings depend only on the pool's structure (tree, states, counters,
+    space, device facts, datasets) and on memory that changes only with it: its findings are
+    reused until the snapshot's structure_id changes (status runs every few seconds; a 1,000-disk
+    pool need not be re-judged in between). Subclasses implement `judge`."""
+
+    def __init__(self, cfg: CheckConfig) -> None:
+        super().__init__(cfg)
+        self._memo: tuple[int, list[Finding]] | None = None
+
+    def findings(self, snap: Snapshot) -> list[Finding]:
+        if snap.structure_id and self._memo is not None and self._memo[0] == snap.structure_id:
+            return list(self._memo[1])
+        found = self.judge(snap)
+        self._memo = (snap.structure_id, found) if snap.structure_id else None
+        return list(found)
+
+    def judge(self, snap: Snapshot) -> list[Finding]:
+        raise NotImplementedError
+
+
 def fold(tracker: type[Tracker], history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
     """One check over a history, as the engine runs it (for tests and single-check callers)."""
     if not history:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Container
 from dataclasses import dataclass, fields
 
 from zdash.model import DiskIo
@@ -36,21 +37,29 @@ class DiskCounters:
 _COUNTERS = tuple(f.name for f in fields(DiskCounters) if f.name not in ("device", "in_flight"))
 
 
-def parse_diskstats(text: str) -> dict[str, DiskCounters]:
+def parse_diskstats(text: str, wanted: Container[str] | None = None) -> dict[str, DiskCounters]:
     """Malformed lines are skipped (a reader may catch a line mid-update, psutil fallbacks
-    differ); text with no valid line at all is an error."""
+    differ); text with no valid line at all is an error. `wanted`: the kernel names to keep
+    (the pools' disks), so a host with thousands of block devices costs only its pools'."""
     if not isinstance(text, str):
         raise ParseError(f"/proc/diskstats: expected text, got {type(text).__name__}")
     out: dict[str, DiskCounters] = {}
+    seen_valid = False
     for line in text.splitlines():
         f = line.split()
-        if len(f) not in (14, 18, 20) or not all(_COUNT.fullmatch(x) for x in f[3:14]):
+        if len(f) not in (14, 18, 20):
+            continue
+        if wanted is not None and f[2] not in wanted:
+            seen_valid = True
+            continue
+        digits = "".join(f[3:14])  # one C-level check for the eleven counters
+        if not (digits.isdigit() and digits.isascii()) or max(map(len, f[3:14])) > 20:
             continue
         n = [int(x) for x in f[3:14]]
         if max(n) >= 1 << 64:  # counters are unsigned long: anything bigger is junk
             continue
         out[f[2]] = DiskCounters(f[2], n[0], n[2], n[3], n[4], n[6], n[7], n[8], n[9], n[10])
-    if not out and text.strip():
+    if not out and not seen_valid and text.strip():
         raise ParseError("/proc/diskstats: no line with 14, 18 or 20 numeric fields")
     return out
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 
-from zdash.model import DiskIo, IoStats, Pool, Vdev
+from zdash.model import DiskIo, IoStats, Pool, Vdev, evolve
 from zdash.parse.devices import DeviceFacts
 from zdash.parse.zpool_iostat import IostatRow
 from zdash.parse.zpool_list import ListPool
@@ -19,7 +19,7 @@ from zdash.parse.zpool_list import ListPool
 def map_tree(v: Vdev, fn: Callable[[Vdev, int], Vdev], depth: int = 0) -> Vdev:
     """Rebuild a vdev tree bottom-up, letting fn replace fields of each node."""
     kids = tuple(map_tree(c, fn, depth + 1) for c in v.children)
-    node = dataclasses.replace(v, children=kids) if kids != v.children else v
+    node = evolve(v, children=kids) if any(a is not b for a, b in zip(kids, v.children)) else v
     return fn(node, depth)
 
 
@@ -70,25 +70,16 @@ def attach_ashift(pool: Pool, ashift: Mapping[str, int] | None) -> Pool:
     return dataclasses.replace(pool, root=map_tree(pool.root, fn))
 
 
-def attach_host(pool: Pool, devices: Mapping[str, DeviceFacts], disks: Mapping[str, DiskIo]) -> Pool:
-    """Kernel device, sector size and rotational flag per leaf, then its diskstats rates."""
+def attach_facts(pool: Pool, devices: Mapping[str, DeviceFacts]) -> Pool:
+    """Kernel device, sector size and rotational flag per leaf (they change only with the tree)."""
 
     def fn(v: Vdev, depth: int) -> Vdev:
-        if not v.is_leaf or not v.path:
-            return v
-        facts = devices.get(v.path)
-        dev = facts.device if facts else None
+        facts = devices.get(v.path) if v.is_leaf and v.path else None
         if facts is None:
             return v
-        return dataclasses.replace(
-            v,
-            device=dev,
-            native_sector=facts.native_sector,
-            rotational=facts.rotational,
-            disk=disks.get(dev) if dev else None,
-        )
+        return evolve(v, device=facts.device, native_sector=facts.native_sector, rotational=facts.rotational)
 
-    return dataclasses.replace(pool, root=map_tree(pool.root, fn))
+    return evolve(pool, root=map_tree(pool.root, fn))
 
 
 def split_iostat_by_pool(rows: Iterable[IostatRow], pool_names: Set[str]) -> dict[str, list[IostatRow]]:
@@ -104,19 +95,23 @@ def split_iostat_by_pool(rows: Iterable[IostatRow], pool_names: Set[str]) -> dic
     return out
 
 
-def attach_io(pool: Pool, rows: Sequence[IostatRow] | None) -> Pool:
-    """rows: this pool's IostatRows, the first being the pool itself."""
-    if not rows:
+def attach_measurements(pool: Pool, rows: Sequence[IostatRow] | None, disks: Mapping[str, DiskIo]) -> Pool:
+    """This tick's rates in one pass: iostat's (rows: this pool's, the first being the pool
+    itself) on every vdev, the kernel's diskstats on every leaf with a device."""
+    if not rows and not disks:
         return pool
-    pool_row, rest = rows[0], rows[1:]
     by_key: dict[str, IoStats] = {}
-    for r in rest:
-        by_key.setdefault(r.name, r.io)
+    pool_io = None
+    if rows:
+        pool_io = rows[0].io
+        for r in rows[1:]:
+            by_key.setdefault(r.name, r.io)
 
     def fn(v: Vdev, depth: int) -> Vdev:
-        if depth == 0:
-            return dataclasses.replace(v, io=pool_row.io)
-        io = by_key.get(v.name) or (by_key.get(v.path) if v.path else None)
-        return dataclasses.replace(v, io=io) if io is not None else v
+        io = pool_io if depth == 0 else (by_key.get(v.name) or (by_key.get(v.path) if v.path else None))
+        disk = disks.get(v.device) if v.device is not None else None
+        if io is None and disk is None:
+            return v
+        return evolve(v, io=io if io is not None else v.io, disk=disk if disk is not None else v.disk)
 
-    return dataclasses.replace(pool, root=map_tree(pool.root, fn))
+    return evolve(pool, root=map_tree(pool.root, fn))
