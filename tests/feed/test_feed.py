@@ -7,7 +7,7 @@ import asyncio
 
 from tests.capture_ticks import capture_tick
 from zdash.checks.registry import run_checks
-from zdash.feed.frame import History, window
+from zdash.feed.history import History, window
 from zdash.feed.live import LiveFeed
 from zdash.feed.replay import SPEEDS, ReplayFeed
 from zdash.sources.replay import load_replay

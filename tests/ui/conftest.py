@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from zdash.checks.registry import run_checks
-from zdash.feed.frame import window
+from zdash.feed.history import window
 from zdash.feed.replay import ReplayFeed
 from zdash.sources.replay import load_replay
 from zdash.ui.app import ZdashApp

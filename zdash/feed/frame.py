@@ -7,17 +7,11 @@ No Textual here: the feeds are plain asyncio and are tested without an app.
 
 from __future__ import annotations
 
-import collections
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 
 from zdash.checks.finding import Finding
 from zdash.model import Snapshot
-
-# What checks and charts look back on. Bounded so a wall display runs for weeks in flat memory;
-# long enough for the checks' windows (scan rate 60 s, fill trend, deranged lookback).
-HISTORY_SECONDS = 600.0
-HISTORY_MAX = 900
 
 CheckFn = Callable[[Sequence[Snapshot]], list[Finding]]
 
@@ -82,28 +76,3 @@ class Feed:
     def seek_index(self, i: int) -> None: ...
     def change_speed(self, direction: int) -> None: ...
     def toggle_recording(self, path: str) -> None: ...
-
-
-class History:
-    """Recent snapshots, trimmed by age and count."""
-
-    def __init__(self, seconds: float = HISTORY_SECONDS, limit: int = HISTORY_MAX) -> None:
-        self.seconds = seconds
-        self._ring: collections.deque[Snapshot] = collections.deque(maxlen=limit)
-
-    def add(self, snap: Snapshot) -> tuple[Snapshot, ...]:
-        self._ring.append(snap)
-        while self._ring and snap.time - self._ring[0].time > self.seconds:
-            self._ring.popleft()
-        return tuple(self._ring)
-
-
-def window(
-    snaps: Sequence[Snapshot], index: int, seconds: float = HISTORY_SECONDS, limit: int = HISTORY_MAX
-) -> tuple[Snapshot, ...]:
-    """The history a live run would have had at `index`: replay gives checks the same input."""
-    lo = max(0, index - limit + 1)
-    t = snaps[index].time
-    while lo < index and t - snaps[lo].time > seconds:
-        lo += 1
-    return tuple(snaps[lo : index + 1])

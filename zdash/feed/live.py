@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from zdash.builder import SnapshotBuilder
-from zdash.feed.frame import CheckFn, Feed, Frame, History
+from zdash.feed.frame import CheckFn, Feed, Frame
+from zdash.feed.history import History
 from zdash.raw import RawSample, Tick
 from zdash.sources.session import SessionWriter
 

@@ -10,7 +10,8 @@ import bisect
 import os
 from collections.abc import AsyncIterator, Callable
 
-from zdash.feed.frame import CheckFn, Feed, Frame, Position, window
+from zdash.feed.frame import CheckFn, Feed, Frame, Position
+from zdash.feed.history import window
 from zdash.model import Snapshot
 from zdash.sources.replay import load_replay
 from zdash.sources.session import SessionHeader
