@@ -11,8 +11,8 @@ from tests.feed.test_feed import FakeSource
 from tests.ui.conftest import first_tick, replay_app, wait_frame
 from zdash.checks.registry import run_checks
 from zdash.feed.live import LiveFeed
+from zdash.resources import ResourceError
 from zdash.ui.app import ZdashApp
-from zdash.ui.paths import ResourceError
 from zdash.ui.screens.dashboard import DashboardScreen
 from zdash.ui.screens.datasets import DatasetsScreen
 from zdash.ui.screens.finding import FindingScreen
@@ -253,8 +253,8 @@ async def test_theme_from_the_config_file(sessions, tmp_path, monkeypatch):
 def test_bundled_demo_recording_replays():
     """The demo (a lab recording in fixtures/) is what a newcomer sees first: it must be there,
     replay, and show its incident (a deranged disk) at some tick."""
+    from zdash.scenarios import demo_recording
     from zdash.sources.replay import load_replay
-    from zdash.ui.paths import demo_recording
 
     demo = str(demo_recording())
     header, snaps = load_replay(demo)

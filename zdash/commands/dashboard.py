@@ -11,8 +11,9 @@ from argparse import Namespace
 
 from zdash.checks.registry import run_checks
 from zdash.config import ConfigError, load_config
+from zdash.resources import ResourceError
+from zdash.scenarios import demo_recording
 from zdash.sources.session import SessionError, read_session
-from zdash.ui.paths import ResourceError, demo_recording
 from zdash.ui.settings import load_ui_settings
 
 

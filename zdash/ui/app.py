@@ -19,9 +19,9 @@ from textual.theme import BUILTIN_THEMES
 from zdash.actions import AuditLog
 from zdash.config import CheckConfig
 from zdash.feed.frame import Feed, Frame
+from zdash.resources import ResourceError
 from zdash.ui.app_actions import ActionHost
 from zdash.ui.messages import FeedFailed, FrameReady
-from zdash.ui.paths import ResourceError
 from zdash.ui.settings import UiSettings
 from zdash.ui.themes import DEFAULT_THEME, WALL_THEME, load_themes, stylesheet
 

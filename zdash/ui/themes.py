@@ -9,7 +9,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from textual.theme import Theme
 
-from zdash.ui.paths import ResourceError, themes_dir
+from zdash.resources import ResourceError, require_dir
 
 _COLOURS = (
     "primary",
@@ -26,6 +26,12 @@ _COLOURS = (
 )
 DEFAULT_THEME = "zdash-dark"
 WALL_THEME = "zdash-wall"
+
+
+def themes_dir() -> Path:
+    """The bundled themes (zdash.resources knows installed and checkout layouts; ZDASH_THEMES
+    points elsewhere)."""
+    return require_dir("themes", "*.yaml")
 
 
 def load_theme(path: Path) -> Theme:
