@@ -39,7 +39,7 @@ def load_theme(path: Path) -> Theme:
         doc = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
     except (OSError, YAMLError) as e:
         raise ResourceError(f"zdash: cannot read theme {path}: {e}") from None
-    if not isinstance(doc, dict) or "name" not in doc or "primary" not in doc:
+    if not isinstance(doc, dict) or "name" not in doc or doc.get("primary") is None:
         raise ResourceError(f"zdash: {path} is not a theme (it needs at least name and primary)")
     unknown = set(doc) - set(_COLOURS) - {"name", "dark", "variables", "description"}
     if unknown:
@@ -48,16 +48,27 @@ def load_theme(path: Path) -> Theme:
     # zdash's own variables, derived from the theme's colours when a theme leaves them out.
     variables.setdefault("zd-bar-used", str(doc["primary"]))
     variables.setdefault("zd-bar-free", str(doc.get("panel") or doc.get("surface") or doc["primary"]))
+    colour = {k: str(doc[k]) for k in _COLOURS if doc.get(k) is not None}
     return Theme(
         name=str(doc["name"]),
+        primary=colour["primary"],
+        secondary=colour.get("secondary"),
+        warning=colour.get("warning"),
+        error=colour.get("error"),
+        success=colour.get("success"),
+        accent=colour.get("accent"),
+        foreground=colour.get("foreground"),
+        background=colour.get("background"),
+        surface=colour.get("surface"),
+        panel=colour.get("panel"),
+        boost=colour.get("boost"),
         dark=bool(doc.get("dark", True)),
         variables=variables,
-        **{k: str(doc[k]) for k in _COLOURS if doc.get(k) is not None},
     )
 
 
 def load_themes() -> dict[str, Theme]:
-    themes = {}
+    themes: dict[str, Theme] = {}
     for path in sorted(themes_dir().glob("*.yaml")):
         theme = load_theme(path)
         themes[theme.name] = theme
