@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from zdash.checks.finding import Finding
 from zdash.model import Snapshot
 
 CheckFn = Callable[[Sequence[Snapshot]], list[Finding]]
+# Where a frame comes from: the live host, a recording, or the bundled demo (a recording too).
+FrameMode = Literal["live", "replay", "demo"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +49,7 @@ class Frame:
     snapshot: Snapshot
     findings: tuple[Finding, ...]
     history: tuple[Snapshot, ...]  # oldest first, ends with `snapshot`
-    mode: str  # "live" | "replay" | "demo"
+    mode: FrameMode
     source: str  # host name (live) or file name (replay)
     position: Position | None = None  # replay only
     recording: str | None = None  # live only: the session file being written
@@ -58,16 +61,32 @@ class Frame:
 
 
 class Feed:
-    """Base class. `frames()` is consumed by exactly one long-lived worker; the control methods
-    are called from the UI (same event loop) and take effect on the next frame."""
+    """Base class: everything the UI reads of a feed, with the defaults of a feed that cannot be
+    controlled or recorded. `frames()` is consumed by exactly one long-lived worker; the control
+    methods are called from the UI (same event loop) and take effect on the next frame."""
 
-    mode = "live"
-    can_control = False  # pause / step / seek / speed
-    can_record = False  # tee the raw ticks into a session file
+    mode: FrameMode = "live"
+    can_control: bool = False  # pause / step / seek / speed
+    can_record: bool = False  # tee the raw ticks into a session file
+    interval: float = 1.0  # seconds between frames when all is well (the silence banner's yardstick)
 
-    async def frames(self) -> AsyncIterator[Frame]:  # pragma: no cover - interface
+    def frames(self) -> AsyncIterator[Frame]:
+        """The frames: subclasses implement it as an async generator."""
         raise NotImplementedError
-        yield
+
+    @property
+    def recording(self) -> str | None:
+        """The session file being written (live feeds that can record)."""
+        return None
+
+    @property
+    def times(self) -> Sequence[float]:
+        """Epoch s of every snapshot (a replay; empty before it has loaded and when live)."""
+        return ()
+
+    def take_notice(self) -> str | None:
+        """One line for the viewer (a failed recording), handed out once."""
+        return None
 
     # Replay controls: no-ops by default, so the UI never branches on the feed's type.
     def toggle_pause(self) -> None: ...
