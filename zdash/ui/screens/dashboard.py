@@ -2,13 +2,14 @@
 
 Draws every frame from `app.frame`; each widget compares its input with what it shows and
 redraws only on a difference. Replay controls and recording are bound here and enabled by what
-the feed can do (check_action), so the footer shows exactly the keys that apply."""
+the feed can do (check_action), so the footer and `?` list only the keys that work: replay
+controls on a recording, recording on the live host."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -16,8 +17,9 @@ from textual.widgets import DataTable, Footer
 
 from zdash.feed.frame import Frame
 from zdash.model import Pool
+from zdash.ui.app import ZdashApp
 from zdash.ui.outliers import outlier_leaves
-from zdash.ui.screens.dashboard_actions import DashboardActions
+from zdash.ui.seek import SeekTarget
 from zdash.ui.vdev_rows import pool_key
 from zdash.ui.widgets.findings import FindingsTable
 from zdash.ui.widgets.history_chart import HistoryChart
@@ -28,9 +30,12 @@ from zdash.ui.widgets.status_bar import StatusBar
 from zdash.ui.widgets.vdev_table import VdevTable
 
 SHORT = 30  # rows below which the chart starts hidden
+REPLAY_ACTIONS = {"pause", "step", "speed", "seek", "seek_edge"}
 
 
-class DashboardScreen(DashboardActions, Screen):
+class DashboardScreen(Screen[None]):
+    app = getters.app(ZdashApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Keys", tooltip="This help: the keys that apply now"),
         Binding("space", "pause", "Play/Pause", tooltip="Pause or resume the replay"),
@@ -140,6 +145,70 @@ class DashboardScreen(DashboardActions, Screen):
         pos = self.app.frame.position if self.app.frame else None
         if pos is not None:
             self.app.feed.seek_time(pos.start + event.fraction * (pos.end - pos.start))
+
+    # -- keys: whether each applies comes from what the feed can do -------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        feed = self.app.feed
+        if action in REPLAY_ACTIONS:
+            return feed.can_control
+        if action == "record":
+            return feed.can_record
+        if action == "pool":
+            frame = self.app.frame
+            return frame is not None and len(frame.snapshot.pools) > 1
+        if action == "about":
+            return bool(self.app.frame and self.app.frame.description)
+        return True
+
+    def action_focus_panel(self, panel: str) -> None:
+        self.query_one(f"#{panel}").focus()
+
+    def action_pause(self) -> None:
+        self.app.feed.toggle_pause()
+
+    def action_step(self, n: int) -> None:
+        self.app.feed.step(n)
+
+    def action_speed(self, direction: int) -> None:
+        self.app.feed.change_speed(direction)
+
+    def action_seek_edge(self, end: int) -> None:
+        self.app.feed.seek_index(10**9 if end else 0)
+
+    def action_seek(self) -> None:
+        from zdash.ui.screens.seek import SeekScreen
+
+        pos = self.app.frame.position if self.app.frame else None
+        if pos is not None:
+            self.app.push_screen(SeekScreen(pos), self._seek)
+
+    def _seek(self, target: SeekTarget | None) -> None:
+        if target is None:
+            return
+        kind, value = target
+        if kind == "index":
+            self.app.feed.seek_index(int(value))
+        else:
+            self.app.feed.seek_time(value)
+
+    def action_record(self) -> None:
+        self.app.toggle_recording()
+
+    def action_datasets(self) -> None:
+        from zdash.ui.screens.datasets import DatasetsScreen
+
+        self.app.push_screen(DatasetsScreen())
+
+    def action_help(self) -> None:
+        from zdash.ui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self))
+
+    def action_about(self) -> None:
+        from zdash.ui.screens.help import AboutScreen
+
+        if self.app.frame and self.app.frame.description:
+            self.app.push_screen(AboutScreen(self.app.frame))
 
     # -- pools and chart --------------------------------------------------------------------
     def action_chart(self) -> None:

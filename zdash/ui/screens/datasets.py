@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -13,6 +14,7 @@ from textual.widgets import Footer, Static, Tree
 
 from zdash import fmt
 from zdash.feed.frame import Frame
+from zdash.ui.app import ZdashApp
 from zdash.ui.clonegraph import CloneGraph
 from zdash.ui.markup import tag
 from zdash.ui.widgets.clone_tree import CloneTree
@@ -65,7 +67,9 @@ def detail_markup(graph: CloneGraph, name: str | None) -> str:
     return "\n".join(lines)
 
 
-class DatasetsScreen(Screen):
+class DatasetsScreen(Screen[None]):
+    app = getters.app(ZdashApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,d", "app.pop_screen", "Dashboard", tooltip="Back to the dashboard"),
         Binding("question_mark", "help", "Keys", tooltip="This help"),

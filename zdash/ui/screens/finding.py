@@ -8,6 +8,7 @@ from __future__ import annotations
 import shlex
 from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -17,10 +18,11 @@ from textual.widgets import Static
 from zdash import fmt
 from zdash.checks.finding import Finding, SuggestedAction
 from zdash.feed.frame import Frame
+from zdash.ui.app import ActionMode, ZdashApp
 from zdash.ui.markup import tag
 from zdash.ui.palette import SEVERITY_ICON, SEVERITY_VAR
 
-GUIDED_HINT = {
+GUIDED_HINT: dict[ActionMode, str] = {
     "live": "Press its number to open a plan: zdash checks it against the pool and asks you to "
     "confirm before anything runs.",
     "replay": "Press its number to see its plan and pre-flight checks (replay: read-only, nothing runs).",
@@ -31,7 +33,7 @@ def guided(f: Finding) -> tuple[SuggestedAction, ...]:
     return tuple(a for a in f.actions if a.action is not None)[:9]
 
 
-def finding_markup(f: Finding, gone_at: float | None = None, mode: str = "wall") -> tuple[str, str]:
+def finding_markup(f: Finding, gone_at: float | None = None, mode: ActionMode = "wall") -> tuple[str, str]:
     """(title, body) markup; mode "live" or "replay" numbers the guided actions, "wall" does not."""
     title = f"{tag(SEVERITY_ICON[f.severity], 'bold ' + SEVERITY_VAR[f.severity])}  {tag(f.title, 'bold')}"
     lines = [tag(f"{f.check} · pool {f.pool or '-'} · {f.subject_kind} {f.subject}", "$foreground-muted")]
@@ -57,7 +59,9 @@ def finding_markup(f: Finding, gone_at: float | None = None, mode: str = "wall")
     return title, "\n".join(lines)
 
 
-class FindingScreen(ModalScreen):
+class FindingScreen(ModalScreen[None]):
+    app = getters.app(ZdashApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,enter", "dismiss", "Close"),
         *(Binding(str(n), f"plan({n - 1})", f"Plan {n}", show=False) for n in range(1, 10)),
@@ -69,7 +73,7 @@ class FindingScreen(ModalScreen):
         self._gone_at: float | None = None
 
     @property
-    def mode(self) -> str:
+    def mode(self) -> ActionMode:
         return self.app.action_mode  # "wall" on a wall: nothing numbered, nothing opens
 
     def compose(self) -> ComposeResult:
@@ -84,7 +88,8 @@ class FindingScreen(ModalScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "plan":
-            return self.mode != "wall" and int(parameters[0]) < len(guided(self.finding))
+            index = parameters[0]
+            return self.mode != "wall" and isinstance(index, int) and index < len(guided(self.finding))
         return True
 
     def action_plan(self, index: int) -> None:

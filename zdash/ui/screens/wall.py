@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
 
 from zdash.checks.finding import Severity
 from zdash.feed.frame import Frame
+from zdash.ui.app import ZdashApp
 from zdash.ui.markup import tag
 from zdash.ui.outliers import outlier_leaves
 from zdash.ui.palette import SEVERITY_ICON, SEVERITY_VAR
@@ -41,14 +44,15 @@ def banner_text(frame: Frame | None, silence: float | None, error: str | None) -
     return "", ""
 
 
-class WallScreen(Screen, inherit_bindings=False):
+class WallScreen(Screen[None], inherit_bindings=False):
     BINDINGS: ClassVar[list[BindingType]] = []
     AUTO_FOCUS = None
+    app = getters.app(ZdashApp)
+    focus_index: var[int] = var(0, init=False)  # which pool the detail shows (mod the pools)
 
     def __init__(self, cycle_s: float = 15.0) -> None:
         super().__init__()
         self.cycle_s = cycle_s
-        self.focus_index = 0
         self._tiles: dict[str, PoolTile] = {}
 
     def compose(self) -> ComposeResult:
@@ -66,11 +70,16 @@ class WallScreen(Screen, inherit_bindings=False):
     def on_mount(self) -> None:
         for attr in ("frame", "silence", "feed_error"):
             self.watch(self.app, attr, lambda _v: self._draw(), init=False)
-        self.set_interval(self.cycle_s, self._cycle)
+        self.run_worker(self._cycle(), group="wall-cycle")
         self._draw()
 
-    def _cycle(self) -> None:
-        self.focus_index += 1
+    async def _cycle(self) -> None:
+        """The next pool every cycle_s, on the app's clock."""
+        while True:
+            await self.app.clock.sleep(self.cycle_s)
+            self.focus_index += 1
+
+    def watch_focus_index(self) -> None:
         self._draw()
 
     def _draw(self) -> None:
