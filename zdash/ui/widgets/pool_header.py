@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from textual.widgets import Static
 
 from zdash import fmt
-from zdash.checks.scan import rolling_rate
+from zdash.checks.scan import eta, rolling_rate
 from zdash.config import CheckConfig
 from zdash.model import Pool, Scan, Snapshot
 from zdash.ui.markup import ROLE_VAR, cell_markup, merge_runs, tag
@@ -63,23 +63,17 @@ def scan_line(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig, now: fl
 
 
 def _running(pool: Pool, scan: Scan, history: Sequence[Snapshot], cfg: CheckConfig, width: int) -> str:
-    total = scan.to_examine - (scan.skipped or 0) if scan.to_examine else None
-    pct = (
-        scan.pct_done
-        if scan.pct_done is not None
-        else (100.0 * scan.issued / total if total and scan.issued is not None else 0.0)
-    )
+    rate, _span = rolling_rate(pool.name, scan, history, cfg)  # the scan check's figures
+    done, left = eta(scan, rate)
+    pct = done if done is not None else 0.0
     role = "warn" if scan.function != "scrub" else "info"
     gauge = cell_markup(_bar(pct / 100, max(10, min(30, width - 60)), role))
     head = tag(f"{scan.function}{' (paused)' if scan.state == 'paused' else ''}", "bold " + ROLE_VAR[role])
     out = f"{head} {gauge} {pct:5.1f}%"
     if scan.state == "scanning":
-        rate, _span = rolling_rate(pool.name, scan, history, cfg)
-        left = max(total - scan.issued, 0) if total and scan.issued is not None else None
-        eta = left / rate if rate and left is not None else None
         out += f"  {fmt.mbps(rate)} MB/s" if rate is not None else "  measuring rate…"
-        if eta is not None:
-            out += f"  ETA {tag(fmt.duration(eta), 'bold')}"
+        if left is not None:
+            out += f"  ETA {tag(fmt.duration(left), 'bold')}"
         if scan.zpool_eta_s is not None:
             out += tag(f" (zpool says {fmt.duration(scan.zpool_eta_s)})", "$foreground-muted")
     return out
