@@ -39,6 +39,11 @@ class ManualClock:
                 fut.set_result(None)
         self._prune()
 
+    @property
+    def waiting(self) -> int:
+        """How many sleep on this clock now."""
+        return sum(not s[2].done() for s in self._sleepers)
+
     async def sleeping(self, timeout: float = 10.0) -> None:
         """Return once something sleeps on this clock (bounded: a test never hangs)."""
         await asyncio.wait_for(self._asleep.wait(), timeout)

@@ -3,14 +3,33 @@ moves only when the test says so, waiting for a frame, the first tick at which a
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from tests.feed.clock import ManualClock
 from zdash.checks.registry import run_checks
+from zdash.feed.frame import Feed, Frame
 from zdash.feed.history import window
 from zdash.feed.replay import ReplayFeed
 from zdash.sources.replay import load_replay
 from zdash.ui.app import WallApp, ZdashApp
+
+
+class SnapFeed(Feed):
+    """A live feed of model snapshots; the test pushes more with `send`."""
+
+    def __init__(self, *snaps) -> None:
+        self.queue: asyncio.Queue = asyncio.Queue()
+        for s in snaps:
+            self.send(s)
+
+    def send(self, s) -> None:
+        self.queue.put_nowait(s)
+
+    async def frames(self):
+        while True:
+            s = await self.queue.get()
+            yield Frame(s, tuple(run_checks([s])), (s,), "live", "testhost")
 
 
 def replay_app(

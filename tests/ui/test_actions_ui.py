@@ -7,16 +7,13 @@ the executor gets a fake fresh state (the same snapshot), a FakeProbe and a fake
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from textual.widgets import Input, Static
 
 from tests.actions.helpers import FakeProbe, GiB, disk, scan, snap, two_way
-from tests.ui.conftest import replay_app, until, wait_frame
+from tests.ui.conftest import SnapFeed, replay_app, until, wait_frame
 from zdash.actions import AuditLog
-from zdash.checks.registry import run_checks
-from zdash.feed.frame import Feed, Frame
 from zdash.raw import RawSample
 from zdash.ui.app import ActionDeps, ZdashApp
 from zdash.ui.screens.finding import FindingScreen
@@ -27,25 +24,6 @@ from zdash.ui.widgets.findings import FindingsTable
 
 NEW = "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"
 FAULTED = snap(two_way(states=("ONLINE", "FAULTED")))
-
-
-class SnapFeed(Feed):
-    """A live feed of model snapshots; the test pushes more with `send`."""
-
-    mode = "live"
-
-    def __init__(self, *snaps) -> None:
-        self.queue: asyncio.Queue = asyncio.Queue()
-        for s in snaps:
-            self.send(s)
-
-    def send(self, s) -> None:
-        self.queue.put_nowait(s)
-
-    async def frames(self):
-        while True:
-            s = await self.queue.get()
-            yield Frame(s, tuple(run_checks([s])), (s,), "live", "testhost")
 
 
 class FakeRunner:

@@ -10,7 +10,8 @@ from collections.abc import Iterable
 
 from zdash.checks._common import parents
 from zdash.checks._deranged_samples import sample_pool
-from zdash.checks.deranged_disk import ID as DERANGED, resilver_target
+from zdash.checks.deranged_disk import ID as DERANGED
+from zdash.checks.deranged_disk import resilver_target
 from zdash.checks.finding import Finding
 from zdash.config import CheckConfig
 from zdash.model import Pool

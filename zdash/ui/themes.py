@@ -1,5 +1,6 @@
 """Load the zdash themes from themes/*.yaml into Textual Themes. Every colour on screen comes
-from these (through $variables in themes/zdash.tcss, or ui.palette for table cells)."""
+from these (through $variables in themes/zdash.tcss: markup, and the component classes of
+table and tree cells, see zdash.ui.roles)."""
 
 from __future__ import annotations
 

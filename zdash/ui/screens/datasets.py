@@ -85,7 +85,6 @@ class DatasetsScreen(Screen[None]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self._placed = False
         tree = self.query_one(CloneTree)
         tree.border_title = "Datasets · origin → clones"
         self.query_one("#dataset-detail-scroll").border_title = "destroy -R"
@@ -95,12 +94,7 @@ class DatasetsScreen(Screen[None]):
     def _on_frame(self, frame: Frame | None) -> None:
         if frame is None or not self.is_current:
             return
-        tree = self.query_one(CloneTree)
-        tree.show(frame.snapshot.datasets)
-        if not self._placed and frame.snapshot.datasets:
-            self._placed = True  # once: later the cursor is the viewer's
-            # Tree numbers its lines on the next refresh; place the cursor after it.
-            self.call_after_refresh(lambda: setattr(tree, "cursor_line", tree.first_interesting_line()))
+        self.query_one(CloneTree).datasets = frame.snapshot.datasets  # rebuilt now, if they changed
         self._detail()
 
     def on_screen_resume(self) -> None:

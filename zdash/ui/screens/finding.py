@@ -20,7 +20,7 @@ from zdash.checks.finding import Finding, SuggestedAction
 from zdash.feed.frame import Frame
 from zdash.ui.app import ActionMode, ZdashApp
 from zdash.ui.markup import tag
-from zdash.ui.palette import SEVERITY_ICON, SEVERITY_VAR
+from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role
 
 GUIDED_HINT: dict[ActionMode, str] = {
     "live": "Press its number to open a plan: zdash checks it against the pool and asks you to "
@@ -35,7 +35,8 @@ def guided(f: Finding) -> tuple[SuggestedAction, ...]:
 
 def finding_markup(f: Finding, gone_at: float | None = None, mode: ActionMode = "wall") -> tuple[str, str]:
     """(title, body) markup; mode "live" or "replay" numbers the guided actions, "wall" does not."""
-    title = f"{tag(SEVERITY_ICON[f.severity], 'bold ' + SEVERITY_VAR[f.severity])}  {tag(f.title, 'bold')}"
+    icon = tag(SEVERITY_ICON[f.severity], "bold " + ROLE_VAR[severity_role(f.severity)])
+    title = f"{icon}  {tag(f.title, 'bold')}"
     lines = [tag(f"{f.check} · pool {f.pool or '-'} · {f.subject_kind} {f.subject}", "$foreground-muted")]
     if gone_at is not None:
         lines.append(tag(f"No longer reported as of {fmt.clock(gone_at)}.", "bold $text-success"))
