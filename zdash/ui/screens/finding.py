@@ -12,6 +12,7 @@ from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -67,6 +68,9 @@ class FindingScreen(ModalScreen[None]):
         Binding("escape,q,enter", "dismiss", "Close"),
         *(Binding(str(n), f"plan({n - 1})", f"Plan {n}", show=False) for n in range(1, 10)),
     ]
+    # How many numbered plans the finding offers (none on a wall): keys 1..plans apply, and
+    # bindings=True re-checks them when the finding, followed live, offers a different number.
+    plans: var[int] = var(0, bindings=True)
 
     def __init__(self, finding: Finding) -> None:
         super().__init__()
@@ -90,12 +94,12 @@ class FindingScreen(ModalScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "plan":
             index = parameters[0]
-            return self.mode != "wall" and isinstance(index, int) and index < len(guided(self.finding))
+            return isinstance(index, int) and index < self.plans
         return True
 
     def action_plan(self, index: int) -> None:
         actions = guided(self.finding)
-        if self.mode != "wall" and index < len(actions):
+        if index < self.plans:
             from zdash.ui.screens.guided import open_guided
 
             open_guided(self.app, actions[index])
@@ -109,13 +113,12 @@ class FindingScreen(ModalScreen[None]):
         else:
             self.finding, self._gone_at = now, None
         self._draw()
-        self.refresh_bindings()
 
     def _draw(self) -> None:
         mode = self.mode
         title, body = finding_markup(self.finding, self._gone_at, mode)
         self.query_one("#finding-title", Static).update(title)
         self.query_one("#finding-body", Static).update(body)
-        n = len(guided(self.finding)) if mode != "wall" else 0
+        self.plans = n = len(guided(self.finding)) if mode != "wall" else 0
         keys = f" · 1–{n} plan" if n > 1 else " · 1 plan" if n == 1 else ""
         self.query_one("#finding-hint", Static).update(f"esc close · ↑↓ scroll{keys}")
