@@ -134,6 +134,7 @@ class ZdashApp(App[None]):
                 delay = min(delay * 2, 60.0)
 
     async def _count_silence(self) -> None:
+        # (Not _watch_silence: Textual would call that on every change of `silence`.)
         while True:
             await self.clock.sleep(SILENCE_CHECK_S)
             quiet = self.clock.now() - self._last_frame_at

@@ -62,15 +62,13 @@ class WallScreen(Screen[None], inherit_bindings=False):
         yield Static(id="wall-banner")
         yield Horizontal(id="tiles")
         yield Static(id="wall-findings")
-        detail = (WallScreen.frame,)
-        yield PoolHeader("no pools", id="wall-detail-header").data_bind(
-            *detail, pool_name=WallScreen.focus_pool
-        )
-        table = VdevTable(id="wall-vdevs").data_bind(*detail, pool_name=WallScreen.focus_pool)
+        detail = {"frame": WallScreen.frame, "pool_name": WallScreen.focus_pool}  # the focused pool
+        yield PoolHeader("no pools", id="wall-detail-header").data_bind(**detail)
+        table = VdevTable(id="wall-vdevs").data_bind(**detail)
         table.can_focus = False  # nothing to focus: no widget bindings become active
         table.show_cursor = False
         yield table
-        yield HistoryChart(id="wall-history").data_bind(*detail, pool_name=WallScreen.focus_pool)
+        yield HistoryChart(id="wall-history").data_bind(**detail)
 
     def on_mount(self) -> None:
         for attr in ("frame", "silence", "feed_error"):
