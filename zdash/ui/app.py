@@ -16,7 +16,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from textual.app import App
 from textual.reactive import reactive
@@ -27,6 +27,7 @@ from zdash.actions import (
     ActionPlan,
     AuditLog,
     HostProbe,
+    Mode,
     Outcome,
     ReplayProbe,
     Request,
@@ -43,10 +44,6 @@ from zdash.sources.runner import Runner
 from zdash.ui.messages import FeedFailed, FrameReady
 from zdash.ui.settings import UiSettings
 from zdash.ui.themes import DEFAULT_THEME, WALL_THEME, load_themes, stylesheet
-
-# Whether guided actions may run: "live" only on the live host outside --wall. A demo is a
-# recording: it counts as a replay, also in the audit log's mode field.
-ActionMode = Literal["live", "replay", "wall"]
 
 SILENCE_CHECK_S = 1.0
 
@@ -176,7 +173,9 @@ class ZdashApp(App[None]):
 
     # -- guided actions: the two doors --------------------------------------------------------
     @property
-    def action_mode(self) -> ActionMode:
+    def action_mode(self) -> Mode:
+        """Whether guided actions may run: "live" only on the live host outside --wall. A demo
+        is a recording: it counts as a replay, also in the audit log's mode field."""
         if self.wall:
             return "wall"
         return "live" if self.feed.mode == "live" else "replay"

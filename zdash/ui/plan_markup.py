@@ -4,10 +4,10 @@ pre-flight check with its verdict and reason, and afterwards what happened."""
 
 from __future__ import annotations
 
-from zdash.actions import ActionPlan, Outcome, Progress
+from zdash.actions import ActionPlan, Mark, Outcome, Progress
 from zdash.ui.markup import tag
 
-MARK_VAR = {"PASS": "$text-success", "FAIL": "$text-error", "WARN": "$text-warning"}
+MARK_VAR: dict[Mark, str] = {"PASS": "$text-success", "FAIL": "$text-error", "WARN": "$text-warning"}
 REPLAY_NOTE = "Replay: read-only, for training — zdash never runs actions from a recording."
 
 
@@ -55,8 +55,9 @@ def outcome_line(out: Outcome) -> str:
 def preflight_tally(plan: ActionPlan) -> str:
     """Next to the prompt, which stays in view while the checks may be scrolled away."""
     marks = [c.mark for c in plan.checks]
-    parts = [f"{marks.count(m)} {m}" for m in ("FAIL", "WARN", "PASS") if m in marks]
-    worst = next((m for m in ("FAIL", "WARN", "PASS") if m in marks), "PASS")
+    order: tuple[Mark, ...] = ("FAIL", "WARN", "PASS")  # worst first
+    parts = [f"{marks.count(m)} {m}" for m in order if m in marks]
+    worst: Mark = next((m for m in order if m in marks), "PASS")
     return tag("Pre-flight: " + ", ".join(parts) + ".", MARK_VAR[worst])
 
 

@@ -17,13 +17,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from zdash import fmt
+from zdash.actions import Mode
 from zdash.checks.finding import Finding, SuggestedAction
 from zdash.feed.frame import Frame
-from zdash.ui.app import ActionMode, ZdashApp
+from zdash.ui.app import ZdashApp
 from zdash.ui.markup import tag
 from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role
 
-GUIDED_HINT: dict[ActionMode, str] = {
+GUIDED_HINT: dict[Mode, str] = {
     "live": "Press its number to open a plan: zdash checks it against the pool and asks you to "
     "confirm before anything runs.",
     "replay": "Press its number to see its plan and pre-flight checks (replay: read-only, nothing runs).",
@@ -34,7 +35,7 @@ def guided(f: Finding) -> tuple[SuggestedAction, ...]:
     return tuple(a for a in f.actions if a.action is not None)[:9]
 
 
-def finding_markup(f: Finding, gone_at: float | None = None, mode: ActionMode = "wall") -> tuple[str, str]:
+def finding_markup(f: Finding, gone_at: float | None = None, mode: Mode = "wall") -> tuple[str, str]:
     """(title, body) markup; mode "live" or "replay" numbers the guided actions, "wall" does not."""
     icon = tag(SEVERITY_ICON[f.severity], "bold " + ROLE_VAR[severity_role(f.severity)])
     title = f"{icon}  {tag(f.title, 'bold')}"
@@ -78,7 +79,7 @@ class FindingScreen(ModalScreen[None]):
         self._gone_at: float | None = None
 
     @property
-    def mode(self) -> ActionMode:
+    def mode(self) -> Mode:
         return self.app.action_mode  # "wall" on a wall: nothing numbered, nothing opens
 
     def compose(self) -> ComposeResult:
