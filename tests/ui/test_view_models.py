@@ -218,3 +218,14 @@ def test_pool_header_eta_is_the_scan_checks():
     assert dict(finding.evidence)["ETA (zdash)"] == "13 min 39 s"
     line = scan_line(h[-1].pools[0], h, CheckConfig(), h[-1].time, 120)
     assert f"ETA [bold]{fmt.duration(819.2)}[/]" in line and "20.0%" in line
+
+
+def test_the_plan_screen_colours_every_preflight_mark():
+    """A mark the actions add (ACCEPTED: a risk taken explicitly) must not be a KeyError on the
+    plan screen."""
+    from typing import get_args
+
+    from zdash.actions import Mark
+    from zdash.ui.plan_markup import MARK_VAR
+
+    assert set(MARK_VAR) == set(get_args(Mark))
