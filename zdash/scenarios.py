@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from zdash.resources import bundled_dir
+from zdash.resources import ResourceError, bundled_dir
 from zdash.sources.session import SessionError, read_session
 
 SUFFIX = ".yaml.gz"
@@ -19,6 +19,17 @@ DEMO = "deranged-mirror"  # what a newcomer sees first: one sick disk dragging a
 
 def fixtures_dir() -> Path:
     return bundled_dir("fixtures")
+
+
+def demo_recording() -> Path:
+    """The demo's recording: the DEMO scenario, or the session file ZDASH_DEMO names."""
+    path = Path(os.environ.get("ZDASH_DEMO") or fixtures_dir() / f"{DEMO}{SUFFIX}")
+    if not path.is_file():
+        raise ResourceError(
+            f"zdash: the demo recording is missing ({path}). This zdash install is incomplete: "
+            f"reinstall it, or set ZDASH_DEMO to a session file."
+        )
+    return path
 
 
 def names() -> list[str]:

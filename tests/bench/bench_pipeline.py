@@ -19,7 +19,7 @@ import time
 from zdash import scenarios
 from zdash.builder import SnapshotBuilder
 from zdash.checks.registry import run_checks
-from zdash.feed.frame import window
+from zdash.feed.history import window
 from zdash.sources.session import read_session
 
 

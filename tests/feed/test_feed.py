@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 
 from tests.capture_ticks import capture_tick
+from tests.feed.clock import ManualClock
 from zdash.checks.registry import run_checks
-from zdash.feed.frame import History, window
+from zdash.feed.history import History, window
 from zdash.feed.live import LiveFeed
 from zdash.feed.replay import SPEEDS, ReplayFeed
 from zdash.sources.replay import load_replay
@@ -41,15 +42,48 @@ async def test_replay_pause_step_seek_speed(sessions):
     await gen.aclose()
 
 
-async def test_replay_plays_and_stops_at_the_end(sessions):
-    feed = ReplayFeed(sessions["scrub"], run_checks, speed=64)
+async def _played(gen, clock: ManualClock):
+    """The next frame of a playing replay, moving the clock on until it comes."""
+    nxt = asyncio.ensure_future(_next(gen))
+    while not nxt.done():
+        waiting = asyncio.ensure_future(clock.step())
+        await asyncio.wait((nxt, waiting), return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+    return nxt.result()
+
+
+async def test_replay_plays_on_the_clock_and_stops_at_the_end(sessions):
+    clock = ManualClock()
+    feed = ReplayFeed(sessions["scrub"], run_checks, speed=2, clock=clock)
     gen = feed.frames()
-    seen = [(await _next(gen)).position for _ in range(6)]
-    assert [p.index for p in seen] == [0, 1, 2, 3, 4, 5]
+    first = await _next(gen)
+    assert first.position.index == 0 and first.position.playing
+    times = feed.times
+    seen = [await _played(gen, clock) for _ in range(5)]
+    assert [f.position.index for f in seen] == [1, 2, 3, 4, 5]
+    # at 2x a tick takes half its recorded interval on the clock
+    assert clock.now() == (times[5] - times[0]) / 2
     last = await _next(gen)  # the end: same tick, now paused
     assert last.position.index == 5 and not last.position.playing
     feed.toggle_pause()  # play at the end starts over
     assert (await _next(gen)).position.index == 0
+    await gen.aclose()
+
+
+async def test_replay_does_not_move_until_the_clock_does(sessions):
+    clock = ManualClock()
+    feed = ReplayFeed(sessions["scrub"], run_checks, clock=clock)
+    gen = feed.frames()
+    assert (await _next(gen)).position.index == 0
+    nxt = asyncio.ensure_future(_next(gen))
+    await clock.sleeping()
+    dt = feed.times[1] - feed.times[0]
+    clock.advance(dt * 0.9)
+    for _ in range(5):
+        await asyncio.sleep(0)  # let the feed run, were it woken
+    assert not nxt.done()
+    clock.advance(dt * 0.1)
+    assert (await nxt).position.index == 1
     await gen.aclose()
 
 
@@ -123,4 +157,6 @@ async def test_live_feed_bad_record_path_is_a_notice_not_a_crash(tmp_path):
     feed.toggle_recording(str(tmp_path / "no" / "such" / "dir" / "x.yaml"))
     frames = [f async for f in feed.frames()]
     assert len(frames) == 3 and frames[-1].recording is None
-    assert feed.notice and "cannot record" in feed.notice
+    notice = feed.take_notice()
+    assert notice and "cannot record" in notice
+    assert feed.take_notice() is None  # said once

@@ -1,21 +1,61 @@
-"""UI test helpers: apps built on the shared session files (tests/conftest.py), waiting for a
-frame, the first tick at which a check reports."""
+"""UI test helpers: apps built on the shared session files (tests/conftest.py) with a clock that
+moves only when the test says so, waiting for a frame, the first tick at which a check reports."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
+from tests.feed.clock import ManualClock
 from zdash.checks.registry import run_checks
-from zdash.feed.frame import window
+from zdash.feed.frame import Feed, Frame
+from zdash.feed.history import window
 from zdash.feed.replay import ReplayFeed
 from zdash.sources.replay import load_replay
-from zdash.ui.app import ZdashApp
+from zdash.ui.app import WallApp, ZdashApp
 
 
-def replay_app(path: str, *, start: int = 10**6, playing: bool = False, **kwargs) -> ZdashApp:
-    """An app on a paused replay at `start` (default: the last tick)."""
-    feed = ReplayFeed(path, run_checks, playing=playing, start=start, loop=kwargs.pop("loop", False))
-    return ZdashApp(feed, **kwargs)
+class SnapFeed(Feed):
+    """A live feed of model snapshots; the test pushes more with `send`."""
+
+    def __init__(self, *snaps) -> None:
+        self.queue: asyncio.Queue = asyncio.Queue()
+        for s in snaps:
+            self.send(s)
+
+    def send(self, s) -> None:
+        self.queue.put_nowait(s)
+
+    async def frames(self):
+        while True:
+            s = await self.queue.get()
+            yield Frame(s, tuple(run_checks([s])), (s,), "live", "testhost")
+
+
+def replay_app(
+    path: str, *, start: int = 10**6, playing: bool = False, loop: bool = False, wall: bool = False, **kwargs
+) -> ZdashApp:
+    """An app on a replay at `start` (default: the last tick), paused unless `playing`. The feed
+    and the app share a ManualClock (`app.clock`): a playing replay moves on, and the wall to
+    its next pool, only when the test advances it."""
+    clock = ManualClock()
+    feed = ReplayFeed(path, run_checks, playing=playing, start=start, loop=loop, clock=clock)
+    return (WallApp if wall else ZdashApp)(feed, clock=clock, **kwargs)
+
+
+async def play_until(pilot, predicate, timeout: float = 10.0):
+    """Advance the app's ManualClock tick by tick until the frame satisfies `predicate`."""
+    clock = pilot.app.clock
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        frame = pilot.app.frame
+        if frame is not None and predicate(frame):
+            await pilot.pause()
+            return frame
+        last = frame
+        await clock.step(timeout)
+        await wait_frame(pilot, lambda f, last=last: f is not last, timeout)
+    raise AssertionError("no matching frame within the timeout")
 
 
 def first_tick(path: str, check: str) -> int:
@@ -28,13 +68,38 @@ def first_tick(path: str, check: str) -> int:
     raise AssertionError(f"{path}: no {check} finding at any tick")
 
 
-async def wait_frame(pilot, predicate=lambda f: f is not None, timeout: float = 10.0):
-    """Pause until the app has a frame satisfying `predicate` (loading runs in a thread)."""
+async def until(pilot, condition, timeout: float = 10.0, what: str = "the condition"):
+    """Let the app run until `condition()` holds (bounded: loading and checks run in threads);
+    returns its value."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        frame = pilot.app.frame
-        if frame is not None and predicate(frame):
+        value = condition()
+        if value:
             await pilot.pause()
-            return frame
-        await pilot.pause(0.05)
-    raise AssertionError("no matching frame within the timeout")
+            return value
+        await pilot.pause(0.02)
+    raise AssertionError(f"{what} did not happen within {timeout} s")
+
+
+async def wait_frame(pilot, predicate=lambda f: f is not None, timeout: float = 10.0):
+    """Pause until the app has a frame satisfying `predicate`."""
+
+    def matching():
+        frame = pilot.app.frame
+        return frame if frame is not None and predicate(frame) else None
+
+    return await until(pilot, matching, timeout, "a matching frame")
+
+
+def plain(cell) -> str:
+    return cell.plain if hasattr(cell, "plain") else str(cell)
+
+
+def table_text(table) -> dict[str, list[str]]:
+    """What a DataTable shows: each row's cells as plain text, by row key, top to bottom."""
+    return {str(key.value): [plain(c) for c in table.get_row(key)] for key in table.rows}
+
+
+def toasts(app) -> list[str]:
+    """The notifications on screen, as text."""
+    return [str(t.render()) for t in app.screen.query("Toast")]

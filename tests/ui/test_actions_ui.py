@@ -7,18 +7,15 @@ the executor gets a fake fresh state (the same snapshot), a FakeProbe and a fake
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from textual.widgets import Input, Static
 
 from tests.actions.helpers import FakeProbe, GiB, disk, scan, snap, two_way
-from tests.ui.conftest import replay_app, wait_frame
+from tests.ui.conftest import SnapFeed, replay_app, until, wait_frame
 from zdash.actions import AuditLog
-from zdash.checks.registry import run_checks
-from zdash.feed.frame import Feed, Frame
 from zdash.raw import RawSample
-from zdash.ui.app import ZdashApp
+from zdash.ui.app import ActionDeps, ZdashApp
 from zdash.ui.screens.finding import FindingScreen
 from zdash.ui.screens.guided import NewDeviceScreen
 from zdash.ui.screens.plan import PlanScreen
@@ -27,25 +24,6 @@ from zdash.ui.widgets.findings import FindingsTable
 
 NEW = "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"
 FAULTED = snap(two_way(states=("ONLINE", "FAULTED")))
-
-
-class SnapFeed(Feed):
-    """A live feed of model snapshots; the test pushes more with `send`."""
-
-    mode = "live"
-
-    def __init__(self, *snaps) -> None:
-        self.queue: asyncio.Queue = asyncio.Queue()
-        for s in snaps:
-            self.send(s)
-
-    def send(self, s) -> None:
-        self.queue.put_nowait(s)
-
-    async def frames(self):
-        while True:
-            s = await self.queue.get()
-            yield Frame(s, tuple(run_checks([s])), (s,), "live", "testhost")
 
 
 class FakeRunner:
@@ -62,16 +40,12 @@ class FakeRunner:
 
 
 def live_app(tmp_path, runner: FakeRunner) -> tuple[ZdashApp, AuditLog]:
-    async def fresh_state(_plan):
+    async def fresh_state(_request):
         return FAULTED
 
     audit = AuditLog(str(tmp_path / "state" / "audit.jsonl"))
-    kwargs = {
-        "fresh_state": fresh_state,
-        "runner": runner,
-        "probe": FakeProbe({NEW: disk(NEW, GiB, kernel="sdz")}),
-    }
-    return ZdashApp(SnapFeed(FAULTED), record_dir=str(tmp_path), audit=audit, action_kwargs=kwargs), audit
+    deps = ActionDeps(fresh_state, FakeProbe({NEW: disk(NEW, GiB, kernel="sdz")}), runner)
+    return ZdashApp(SnapFeed(FAULTED), record_dir=str(tmp_path), audit=audit, actions=deps), audit
 
 
 def text(screen) -> str:
@@ -97,13 +71,9 @@ async def press_action(pilot, action: str) -> None:
     await pilot.pause()
 
 
-async def until(pilot, predicate, timeout: float = 10.0):
-    for _ in range(int(timeout / 0.02)):
-        if predicate(pilot.app.screen):
-            await pilot.pause()
-            return pilot.app.screen
-        await pilot.pause(0.02)
-    raise AssertionError("timed out")
+async def on_screen(pilot, predicate, timeout: float = 10.0):
+    """The screen once `predicate(screen)` holds (bounded)."""
+    return await until(pilot, lambda: predicate(pilot.app.screen) and pilot.app.screen, timeout)
 
 
 def plan_ready(s) -> bool:
@@ -124,7 +94,7 @@ async def test_disruptive_plan_is_not_confirmed_by_enter_alone(tmp_path):
         await press_action(pilot, "replace")
         assert isinstance(app.screen, NewDeviceScreen)  # replace asks for the new disk first
         await pilot.press(*NEW, "enter")
-        screen = await until(pilot, plan_ready)
+        screen = await on_screen(pilot, plan_ready)
         shown = text(screen)
         assert f"$ zpool replace tank /dev/sdb {NEW}" in shown and "PASS  target exists" in shown
         assert "Type sdb (or /dev/sdb) and press Enter" in shown
@@ -135,14 +105,13 @@ async def test_disruptive_plan_is_not_confirmed_by_enter_alone(tmp_path):
         await pilot.press("pagedown")  # the checks scroll; the input keeps focus
         assert checks.scroll_y > 0 and token.has_focus
         await pilot.press("enter")  # Enter alone
-        await pilot.pause(0.1)
-        assert "Nothing ran: type the device name" in text(screen)
+        await until(pilot, lambda: "Nothing ran: type the device name" in text(screen))
         await pilot.press(*"sda", "enter")  # the wrong disk
         await pilot.press("backspace", "backspace", "backspace", *"sdb1", "enter")  # not exactly it
-        await pilot.pause(0.1)
-        assert runner.ran == [] and audit.read() == [] and screen.outcome is None
+        await pilot.pause()
+        assert not screen.running and screen.outcome is None and runner.ran == [] and audit.read() == []
         await pilot.press("backspace", "enter")  # "sdb": the device that goes
-        await until(pilot, ran)
+        await on_screen(pilot, ran)
         assert runner.ran == [("zpool", "replace", "tank", "/dev/sdb", NEW)]
         (line,) = audit.read()
         assert line["argv"] == ["zpool", "replace", "tank", "/dev/sdb", NEW] and line["outcome"] == "ok"
@@ -161,13 +130,13 @@ async def test_plan_failing_preflight_cannot_be_confirmed(tmp_path):
         await open_finding(pilot, "health")
         await press_action(pilot, "replace")
         await pilot.press(*"/dev/disk/by-id/nothing-here", "enter")  # the probe knows no such disk
-        screen = await until(pilot, plan_ready)
+        screen = await on_screen(pilot, plan_ready)
         assert not screen.plan.ok and "FAIL  target exists" in text(screen)
         assert "Pre-flight failed: this plan cannot run." in text(screen)
         assert not screen.query_one(Input).display
         await pilot.press("y", "enter", *"sdb", "enter")
-        await pilot.pause(0.1)
-        assert runner.ran == [] and audit.read() == [] and screen.outcome is None
+        await pilot.pause()
+        assert not screen.running and screen.outcome is None and runner.ran == [] and audit.read() == []
 
 
 async def test_replay_shows_the_plan_and_its_preflight_but_runs_nothing(sessions, tmp_path):
@@ -183,14 +152,14 @@ async def test_replay_shows_the_plan_and_its_preflight_but_runs_nothing(sessions
         await press_action(pilot, "replace")
         assert isinstance(app.screen, NewDeviceScreen)
         await pilot.press("enter")
-        screen = await until(pilot, plan_ready)
+        screen = await on_screen(pilot, plan_ready)
         shown = text(screen)
         assert "$ zpool replace deranged /dev/mapper/slowdisk" in shown
         assert "Pre-flight checks" in shown and "WARN  target exists" in shown
         assert "Replay: read-only, for training — zdash never runs actions from a recording" in shown
         assert not screen.query_one(Input).display and "Type" not in shown
         await pilot.press("y", "enter", *"slowdisk", "enter", "y")
-        await pilot.pause(0.2)
+        await pilot.pause()
         assert app.screen is screen and screen.outcome is None and not screen.running
         assert audit.read() == []
 
@@ -202,26 +171,26 @@ async def test_audit_log_records_every_run(tmp_path):
         await wait_frame(pilot)
         await open_finding(pilot, "scan")  # "no scrub on record": start one
         await press_action(pilot, "scrub")
-        screen = await until(pilot, plan_ready)
+        screen = await on_screen(pilot, plan_ready)
         assert "Press y to run it" in text(screen) and not screen.query_one(Input).display
         await pilot.press("enter")  # not a confirmation either
-        await pilot.pause(0.1)
-        assert runner.ran == [] and audit.read() == []
+        await pilot.pause()
+        assert not screen.running and runner.ran == [] and audit.read() == []
         await pilot.press("y")
-        await until(pilot, ran)
+        await on_screen(pilot, ran)
         assert "✓ Done" in text(screen) and "no scrub running" in text(screen)
         # progress follows the dashboard's frames while the outcome is ok
         app.feed.send(
             snap(two_way(states=("ONLINE", "FAULTED"), scans=(scan("scrub", "scanning", pct_done=42.0),)))
         )
-        await until(pilot, lambda s: "scrub scanning, 42.0% done" in text(s))
+        await on_screen(pilot, lambda s: "scrub scanning, 42.0% done" in text(s))
         await pilot.press("escape", "escape", "escape")
         await pilot.pause()
         await open_finding(pilot, "health")  # sdb FAULTED: clear it
         await press_action(pilot, "clear")
-        screen = await until(pilot, plan_ready)
+        screen = await on_screen(pilot, plan_ready)
         await pilot.press("y")
-        await until(pilot, ran)
+        await on_screen(pilot, ran)
         shown = text(screen)
         assert "✖ Failed: exit code 1" in shown and "permission denied" in shown
     assert runner.ran == [("zpool", "scrub", "tank"), ("zpool", "clear", "tank", "/dev/sdb")]

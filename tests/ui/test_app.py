@@ -7,12 +7,13 @@ import asyncio
 import pytest
 
 from tests.capture_ticks import capture_tick
+from tests.feed.clock import ManualClock
 from tests.feed.test_feed import FakeSource
-from tests.ui.conftest import first_tick, replay_app, wait_frame
+from tests.ui.conftest import first_tick, play_until, replay_app, table_text, toasts, until, wait_frame
 from zdash.checks.registry import run_checks
 from zdash.feed.live import LiveFeed
+from zdash.resources import ResourceError
 from zdash.ui.app import ZdashApp
-from zdash.ui.paths import ResourceError
 from zdash.ui.screens.dashboard import DashboardScreen
 from zdash.ui.screens.datasets import DatasetsScreen
 from zdash.ui.screens.finding import FindingScreen
@@ -46,9 +47,9 @@ async def test_deranged_disk_finding_appears_marks_the_leaf_and_opens(recordings
         finding = next(x for x in frame.findings if x.check == "deranged_disk")
         rows = app.screen.query_one(FindingsTable)
         assert rows.row_count == len(frame.findings)
-        vdevs = app.screen.query_one("#vdevs")
-        marked = [r for r in vdevs._rows.values() if any(t == "! " for t, _ in r.cells[0])]
-        assert [r.kind for r in marked] == ["leaf"]
+        shown = table_text(app.screen.query_one("#vdevs"))
+        marked = [cells[0] for cells in shown.values() if "! " in cells[0]]
+        assert len(marked) == 1 and marked[0].split("! ")[1] in finding.subject  # the disk named
         screen = await _open_finding(pilot, "deranged_disk")
         body = str(screen.query_one("#finding-body").render())
         assert "Why" in body and "Evidence" in body and "Suggested actions" in body
@@ -96,10 +97,11 @@ async def test_pause_step_seek_move_the_replay_time(sessions):
         await pilot.press("t", *"later", "enter")
         assert "cannot read" in str(app.screen.query_one("#seek-error").render())
         await pilot.press("escape")
-        # resume: time moves by itself; speed changes show in the status bar
+        # resume: time moves on by itself (here: the test's clock); speed shows in the status bar
         await pilot.press("plus", "plus", "plus", "plus", "space")
-        await wait_frame(pilot, lambda f: f.position.index > 8)  # it played on by itself
-        assert "16×" in _status(app)
+        await wait_frame(pilot, lambda f: f.position.playing and f.position.speed == 16)
+        assert "16×" in _status(app) and app.frame.position.index == 8
+        await play_until(pilot, lambda f: f.position.index > 8)  # it played on by itself
         await pilot.press("space")
         await wait_frame(pilot, lambda f: not f.position.playing)
 
@@ -129,9 +131,9 @@ async def test_live_recording_badge_and_no_data_banner(tmp_path):
                 yield t
             await asyncio.sleep(3600)  # then the host stops answering
 
-    now = [0.0]
+    clock = ManualClock()
     feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: Gated(ticks[:6]))
-    app = ZdashApp(feed, record_dir=str(tmp_path), clock=lambda: now[0])
+    app = ZdashApp(feed, record_dir=str(tmp_path), clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_frame(pilot, lambda f: len(f.history) == 2)
         await pilot.press("r")
@@ -139,10 +141,11 @@ async def test_live_recording_badge_and_no_data_banner(tmp_path):
         await wait_frame(pilot, lambda f: f.recording is not None)
         assert "● REC" in _status(app) and "zdash-lab-" in _status(app)
         await wait_frame(pilot, lambda f: len(f.history) == 6)
-        now[0] = 30.0  # 30 s without a frame (fake clock)
-        app._check_silence()
-        await pilot.pause()
-        assert "NO DATA" in _status(app) and "30s" in _status(app)
+        assert "NO DATA" not in _status(app)
+        await clock.sleeping()  # the app's silence check
+        clock.advance(30.0)  # 30 s without a frame
+        await until(pilot, lambda: "NO DATA" in _status(app), what="the NO DATA banner")
+        assert "30s" in _status(app)
         await pilot.press("r")
     recorded = list(tmp_path.glob("zdash-lab-*.yaml.gz"))
     assert len(recorded) == 1
@@ -156,12 +159,14 @@ async def test_wall_mode_binds_no_action(recordings):
         actions = {b.binding.action for b in app.screen.active_bindings.values()}
         assert actions <= {"quit", "help_quit"}, actions  # only the App's own ctrl+q / ctrl+c
         assert not app.use_command_palette
-        index = app.frame.position.index
+        frame = app.frame
+        assert frame.position.playing and frame.position.speed == 1.0
         await pilot.press("space", "comma", "t", "d", "r", "question_mark", "ctrl+p", "q", "enter")
         await pilot.pause()
         assert isinstance(app.screen, WallScreen) and len(app.screen_stack) == 1
-        assert app.feed.playing and app.feed.speed == 1.0 and app.return_code is None
-        assert app.frame.position.index >= index
+        assert app.return_code is None
+        # no key reached the replay: still playing at 1x where it was (it moves only with the clock)
+        assert app.feed.playing and app.feed.speed == 1.0 and app.frame is frame
         assert "ONLINE" in str(app.screen.query_one("PoolTile .tile-state").render()) or "DEGRADED" in str(
             app.screen.query_one("PoolTile .tile-state").render()
         )
@@ -203,9 +208,12 @@ async def test_datasets_view_shows_what_destroy_R_takes(sessions):
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_frame(pilot)
         await pilot.press("d")
-        await pilot.pause(0.2)
         assert isinstance(app.screen, DatasetsScreen)
-        detail = str(app.screen.query_one("#dataset-detail").render())
+        detail = await until(
+            pilot,
+            lambda: (d := str(app.screen.query_one("#dataset-detail").render())) and "destroy -R" in d and d,
+            what="the dataset detail",
+        )
         assert "zfs destroy -R clones/base@s1" in detail
         assert "clones/clone1" in detail and "clones/clone2" in detail
         await pilot.press("escape")
@@ -253,8 +261,8 @@ async def test_theme_from_the_config_file(sessions, tmp_path, monkeypatch):
 def test_bundled_demo_recording_replays():
     """The demo (a lab recording in fixtures/) is what a newcomer sees first: it must be there,
     replay, and show its incident (a deranged disk) at some tick."""
+    from zdash.scenarios import demo_recording
     from zdash.sources.replay import load_replay
-    from zdash.ui.paths import demo_recording
 
     demo = str(demo_recording())
     header, snaps = load_replay(demo)
@@ -269,12 +277,11 @@ async def test_every_bundled_scenario_replays_and_says_what_to_look_for(name):
     from zdash.scenarios import path_of
 
     app = replay_app(path_of(name), start=0, playing=True)
-    async with app.run_test(size=(120, 40)) as pilot:
-        frame = await wait_frame(pilot, lambda f: bool(f.snapshot.pools))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        frame = await play_until(pilot, lambda f: bool(f.snapshot.pools))
         assert frame.mode == "replay" and frame.description
-        await pilot.pause(0.2)
-        shown = [n.message for n in app._notifications]
-        assert " ".join(frame.description.split()) in shown, shown
-        vdevs = app.screen.query_one("#vdevs")
-        names = {"".join(t for t, _ in r.cells[0]).strip() for r in vdevs._rows.values()}
+        about = " ".join(frame.description.split())
+        await until(pilot, lambda: any(about in t for t in toasts(app)), what="the recording's description")
+        await wait_frame(pilot, lambda f: f is app.frame)  # the table shows the newest frame
+        names = {cells[0].strip() for cells in table_text(app.screen.query_one("#vdevs")).values()}
         assert frame.snapshot.pools[0].name in names and len(names) >= 2  # the pool and its vdevs

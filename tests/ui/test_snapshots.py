@@ -14,7 +14,8 @@ def _ready(*keys: str, predicate=lambda f: True):
         for key in keys:
             await pilot.press(key)
             await pilot.pause()
-        await pilot.pause(0.1)
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
 
     return run_before
 

@@ -196,3 +196,36 @@ def test_a_resilver_target_is_not_marked_while_it_is_rebuilt():
     rebuilding = _pool(*tops, scans=(Scan("resilver", "scanning"),))
     assert outlier_leaves(rebuilding, [], cfg) == frozenset()
     assert outlier_leaves(_pool(*tops, scans=(Scan("resilver", "finished"),)), [], cfg) == {"/dev/sdd"}
+
+
+def test_pool_header_eta_is_the_scan_checks():
+    """The header shows the scan check's own figures (checks.scan.rolling_rate and eta), not a
+    second estimate: 10 MiB/s over the last minute, 8 GiB left."""
+    from tests.checks.builders import MiB, history, pool, scan
+    from tests.checks.builders import leaf as bleaf
+    from tests.checks.builders import mirror as bmirror
+    from zdash.checks import scan as scan_check
+    from zdash.ui.widgets.pool_header import scan_line
+
+    def tank(i: int) -> Pool:
+        running = scan(
+            "scrub", "scanning", issued=2 * GiB - (60 - i) * 10 * MiB, to_examine=10 * GiB, skipped=0
+        )
+        return pool("tank", bmirror(0, bleaf("sda"), bleaf("sdb")), scans=(running,))
+
+    h = history(tank, 61)
+    (finding,) = [f for f in scan_check.check(h, CheckConfig()) if f.topic == "scrub"]
+    assert dict(finding.evidence)["ETA (zdash)"] == "13 min 39 s"
+    line = scan_line(h[-1].pools[0], h, CheckConfig(), h[-1].time, 120)
+    assert f"ETA [bold]{fmt.duration(819.2)}[/]" in line and "20.0%" in line
+
+
+def test_the_plan_screen_colours_every_preflight_mark():
+    """A mark the actions add (ACCEPTED: a risk taken explicitly) must not be a KeyError on the
+    plan screen."""
+    from typing import get_args
+
+    from zdash.actions import Mark
+    from zdash.ui.plan_markup import MARK_VAR
+
+    assert set(MARK_VAR) == set(get_args(Mark))

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.ui.conftest import wait_frame
+from tests.ui.conftest import table_text, wait_frame
 from tests.zfs.lab import zfs_available
 from zdash.checks.registry import run_checks
 from zdash.feed.live import LiveFeed
@@ -26,8 +26,7 @@ pytestmark = [pytest.mark.zfs, pytest.mark.skipif(WHY_NOT is not None, reason=WH
 
 def _shown(app, key: str) -> tuple[str, ...]:
     """What the vdev table shows for a row, as plain text per column."""
-    row = app.screen.query_one("#vdevs")._rows[key]
-    return tuple("".join(t for t, _ in cell) for cell in row.cells)
+    return tuple(table_text(app.screen.query_one("#vdevs"))[key])
 
 
 async def test_live_dashboard_numbers_move(lab, tmp_path):
@@ -55,8 +54,8 @@ async def test_live_dashboard_numbers_move(lab, tmp_path):
                     measured.add(shown)
             assert len(measured) >= 3, f"the numbers did not move: {measured}"
             assert any(float(ops) > 0 for ops, _ in measured)
-            leaves = [r for r in app.screen.query_one("#vdevs")._rows.values() if r.kind == "leaf"]
-            assert len(leaves) == 4
+            rows = table_text(app.screen.query_one("#vdevs"))
+            assert len(rows) == 1 + 2 + 4  # the pool, its two mirrors, their four disks
             assert last.recording is not None and "REC" in app.screen.query_one(StatusBar).text
             await pilot.press("r")
             await wait_frame(pilot, lambda f: f.recording is None, timeout=60)

@@ -8,15 +8,21 @@ import os
 import shutil
 import sys
 from argparse import Namespace
+from collections.abc import Generator
+from typing import TYPE_CHECKING
 
 from zdash.checks.registry import run_checks
 from zdash.config import ConfigError, load_config
+from zdash.resources import ResourceError
+from zdash.scenarios import demo_recording
 from zdash.sources.session import SessionError, read_session
-from zdash.ui.paths import ResourceError, demo_recording
 from zdash.ui.settings import load_ui_settings
 
+if TYPE_CHECKING:
+    from zdash.feed.frame import CheckFn, Feed
 
-def build_feed(args: Namespace, checks, demo_reason: str | None = None):
+
+def build_feed(args: Namespace, checks: CheckFn, demo_reason: str | None = None) -> Feed:
     from zdash.feed.live import LiveFeed
     from zdash.feed.replay import ReplayFeed
 
@@ -39,7 +45,8 @@ def build_feed(args: Namespace, checks, demo_reason: str | None = None):
 def _check_session(path: str) -> None:
     """Fail before the screen switches when the file is not a session we can read."""
     _header, ticks = read_session(path)
-    ticks.close()
+    if isinstance(ticks, Generator):  # a lazy reader holds the file open until closed
+        ticks.close()
 
 
 def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
@@ -48,10 +55,10 @@ def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
         settings = load_ui_settings()
         checks = functools.partial(run_checks, cfg=cfg)
         feed = build_feed(args, checks, demo_reason)
-        from zdash.ui.app import ZdashApp
+        from zdash.ui.app import WallApp, ZdashApp
 
-        app = ZdashApp(
-            feed, cfg=cfg, wall=args.wall, theme=args.theme, settings=settings, record_dir=os.getcwd()
+        app = (WallApp if args.wall else ZdashApp)(
+            feed, cfg=cfg, theme=args.theme, settings=settings, record_dir=os.getcwd()
         )
     except (ConfigError, SessionError, ResourceError) as e:
         print(f"zdash: {e}" if not str(e).startswith("zdash:") else str(e), file=sys.stderr)

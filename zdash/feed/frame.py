@@ -7,19 +7,16 @@ No Textual here: the feeds are plain asyncio and are tested without an app.
 
 from __future__ import annotations
 
-import collections
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from zdash.checks.finding import Finding
 from zdash.model import Snapshot
 
-# What checks and charts look back on. Bounded so a wall display runs for weeks in flat memory;
-# long enough for the checks' windows (scan rate 60 s, fill trend, deranged lookback).
-HISTORY_SECONDS = 600.0
-HISTORY_MAX = 900
-
 CheckFn = Callable[[Sequence[Snapshot]], list[Finding]]
+# Where a frame comes from: the live host, a recording, or the bundled demo (a recording too).
+FrameMode = Literal["live", "replay", "demo"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +49,7 @@ class Frame:
     snapshot: Snapshot
     findings: tuple[Finding, ...]
     history: tuple[Snapshot, ...]  # oldest first, ends with `snapshot`
-    mode: str  # "live" | "replay" | "demo"
+    mode: FrameMode
     source: str  # host name (live) or file name (replay)
     position: Position | None = None  # replay only
     recording: str | None = None  # live only: the session file being written
@@ -64,16 +61,32 @@ class Frame:
 
 
 class Feed:
-    """Base class. `frames()` is consumed by exactly one long-lived worker; the control methods
-    are called from the UI (same event loop) and take effect on the next frame."""
+    """Base class: everything the UI reads of a feed, with the defaults of a feed that cannot be
+    controlled or recorded. `frames()` is consumed by exactly one long-lived worker; the control
+    methods are called from the UI (same event loop) and take effect on the next frame."""
 
-    mode = "live"
-    can_control = False  # pause / step / seek / speed
-    can_record = False  # tee the raw ticks into a session file
+    mode: FrameMode = "live"
+    can_control: bool = False  # pause / step / seek / speed
+    can_record: bool = False  # tee the raw ticks into a session file
+    interval: float = 1.0  # seconds between frames when all is well (the silence banner's yardstick)
 
-    async def frames(self) -> AsyncIterator[Frame]:  # pragma: no cover - interface
+    def frames(self) -> AsyncIterator[Frame]:
+        """The frames: subclasses implement it as an async generator."""
         raise NotImplementedError
-        yield
+
+    @property
+    def recording(self) -> str | None:
+        """The session file being written (live feeds that can record)."""
+        return None
+
+    @property
+    def times(self) -> Sequence[float]:
+        """Epoch s of every snapshot (a replay; empty before it has loaded and when live)."""
+        return ()
+
+    def take_notice(self) -> str | None:
+        """One line for the viewer (a failed recording), handed out once."""
+        return None
 
     # Replay controls: no-ops by default, so the UI never branches on the feed's type.
     def toggle_pause(self) -> None: ...
@@ -82,28 +95,3 @@ class Feed:
     def seek_index(self, i: int) -> None: ...
     def change_speed(self, direction: int) -> None: ...
     def toggle_recording(self, path: str) -> None: ...
-
-
-class History:
-    """Recent snapshots, trimmed by age and count."""
-
-    def __init__(self, seconds: float = HISTORY_SECONDS, limit: int = HISTORY_MAX) -> None:
-        self.seconds = seconds
-        self._ring: collections.deque[Snapshot] = collections.deque(maxlen=limit)
-
-    def add(self, snap: Snapshot) -> tuple[Snapshot, ...]:
-        self._ring.append(snap)
-        while self._ring and snap.time - self._ring[0].time > self.seconds:
-            self._ring.popleft()
-        return tuple(self._ring)
-
-
-def window(
-    snaps: Sequence[Snapshot], index: int, seconds: float = HISTORY_SECONDS, limit: int = HISTORY_MAX
-) -> tuple[Snapshot, ...]:
-    """The history a live run would have had at `index`: replay gives checks the same input."""
-    lo = max(0, index - limit + 1)
-    t = snaps[index].time
-    while lo < index and t - snaps[lo].time > seconds:
-        lo += 1
-    return tuple(snaps[lo : index + 1])

@@ -4,17 +4,28 @@ immutable, so the UI thread never parses), optionally teed into a session file."
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from typing import Protocol
 
 from zdash.builder import SnapshotBuilder
-from zdash.feed.frame import CheckFn, Feed, Frame, History
+from zdash.checks.finding import Finding
+from zdash.feed.frame import CheckFn, Feed, Frame
+from zdash.feed.history import History
+from zdash.model import Snapshot
 from zdash.raw import RawSample, Tick
 from zdash.sources.session import SessionWriter
 
 
+class TickSource(Protocol):
+    """What the live feed reads: zdash.sources.live.LiveSource, or a fake in tests."""
+
+    @property
+    def host(self) -> str | None: ...
+
+    def ticks(self) -> AsyncIterator[Tick]: ...
+
+
 class LiveFeed(Feed):
-    mode = "live"
     can_record = True
 
     def __init__(
@@ -22,7 +33,7 @@ class LiveFeed(Feed):
         checks: CheckFn,
         interval: float = 1.0,
         pools: tuple[str, ...] = (),
-        source_factory: Callable[[], Any] | None = None,
+        source_factory: Callable[[], TickSource] | None = None,
     ) -> None:
         self._checks, self.interval, self.pools = checks, interval, pools
         self._factory = source_factory or self._live_source
@@ -32,16 +43,16 @@ class LiveFeed(Feed):
         self._writing: str | None = None
         self._last_raw: dict[str, RawSample] = {}
         self.host: str | None = None
-        self.notice: str | None = None  # one line for the viewer (a failed recording)
+        self._notice: str | None = None  # set in the fold thread, taken by the UI
 
-    def _live_source(self) -> Any:
+    def _live_source(self) -> TickSource:
         from zdash.sources.live import LiveSource
 
         return LiveSource(self.interval, self.pools)
 
     async def frames(self) -> AsyncIterator[Frame]:
         source = self._factory()
-        self.host = getattr(source, "host", None)
+        self.host = source.host
         builder = SnapshotBuilder(self.interval, self.host)
         gen = source.ticks()
         try:
@@ -49,10 +60,13 @@ class LiveFeed(Feed):
                 snap, hist, findings = await asyncio.to_thread(self._fold, builder, tick)
                 yield Frame(snap, findings, hist, "live", self.host or "localhost", recording=self._writing)
         finally:
-            await gen.aclose()
+            if isinstance(gen, AsyncGenerator):
+                await gen.aclose()
             await asyncio.to_thread(self._sync_writer, None)
 
-    def _fold(self, builder: SnapshotBuilder, tick: Tick):
+    def _fold(
+        self, builder: SnapshotBuilder, tick: Tick
+    ) -> tuple[Snapshot, tuple[Snapshot, ...], tuple[Finding, ...]]:
         if self._sync_writer(self._want) and self._writer is not None:
             self._writer.write(self._keyframe(tick))
         elif self._writer is not None:
@@ -76,7 +90,7 @@ class LiveFeed(Feed):
         try:
             self._writer = SessionWriter(want, self.host, self.interval, "recorded from the dashboard")
         except OSError as e:
-            self._want, self.notice = None, f"cannot record to {want}: {e.strerror or e}"
+            self._want, self._notice = None, f"cannot record to {want}: {e.strerror or e}"
             return False
         self._writing = want
         return True
@@ -94,3 +108,7 @@ class LiveFeed(Feed):
     @property
     def recording(self) -> str | None:
         return self._want
+
+    def take_notice(self) -> str | None:
+        notice, self._notice = self._notice, None
+        return notice

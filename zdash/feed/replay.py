@@ -10,7 +10,10 @@ import bisect
 import os
 from collections.abc import AsyncIterator, Callable
 
-from zdash.feed.frame import CheckFn, Feed, Frame, Position, window
+from zdash.checks.finding import Finding
+from zdash.feed.clock import REAL_CLOCK, Clock
+from zdash.feed.frame import CheckFn, Feed, Frame, Position
+from zdash.feed.history import window
 from zdash.model import Snapshot
 from zdash.sources.replay import load_replay
 from zdash.sources.session import SessionHeader
@@ -34,8 +37,9 @@ class ReplayFeed(Feed):
         playing: bool = True,
         label: str | None = None,
         loader: Callable[[str], tuple[SessionHeader, list[Snapshot]]] = load_replay,
+        clock: Clock = REAL_CLOCK,
     ) -> None:
-        self.path, self._checks, self._loader = path, checks, loader
+        self.path, self._checks, self._loader, self._clock = path, checks, loader, clock
         self.label = label or os.path.basename(path)
         self.mode = "demo" if demo else "replay"
         self.speed = min(SPEEDS, key=lambda s: abs(s - speed))
@@ -43,7 +47,7 @@ class ReplayFeed(Feed):
         self.header: SessionHeader | None = None
         self._snaps: list[Snapshot] = []
         self._times: list[float] = []
-        self._cache: dict[int, tuple] = {}
+        self._cache: dict[int, tuple[tuple[Snapshot, ...], tuple[Finding, ...]]] = {}
         self._version = self._shown = 0
         self._wake: asyncio.Event | None = None
 
@@ -101,11 +105,21 @@ class ReplayFeed(Feed):
                 await self._wake.wait()
                 continue
             dt = self._times[self._index + 1] - self._times[self._index] if not last else 1.0
-            try:
-                await asyncio.wait_for(self._wake.wait(), min(max(dt, 0.05), 10.0) / self.speed)
-            except asyncio.TimeoutError:
+            if await self._sleep_unless_woken(min(max(dt, 0.05), 10.0) / self.speed):
                 self._index = 0 if last else self._index + 1
                 return
+
+    async def _sleep_unless_woken(self, seconds: float) -> bool:
+        """Sleep on the clock; False when a control wakes the feed first (it wins a tie)."""
+        assert self._wake is not None
+        sleep = asyncio.ensure_future(self._clock.sleep(seconds))
+        wake = asyncio.ensure_future(self._wake.wait())
+        try:
+            done, _ = await asyncio.wait((sleep, wake), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleep.cancel()
+            wake.cancel()
+        return wake not in done
 
     def _changed(self) -> None:
         self._version += 1

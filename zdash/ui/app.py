@@ -2,32 +2,68 @@
 
 One long-lived worker consumes the feed and posts FrameReady messages (replaceable: a slow
 terminal draws only the newest). A live feed that fails is restarted with backoff, and while
-no frame arrives the status bar counts the silence (wall clock, live only)."""
+no frame arrives the status bar counts the silence (live only). Every wait is on `clock`, so
+tests move time themselves.
+
+The app is also the one door to guided actions (plan_action, run_plan): screens go through it
+and never call the executor themselves, so the mode that decides whether anything runs comes
+from one place (the feed and --wall), not from whichever screen happens to ask."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
 from textual.app import App
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
-from zdash.actions import AuditLog
+from zdash.actions import (
+    ActionPlan,
+    AuditLog,
+    HostProbe,
+    Mode,
+    Outcome,
+    ReplayProbe,
+    Request,
+    build_plan,
+    execute,
+    plan_now,
+)
 from zdash.config import CheckConfig
+from zdash.feed.clock import REAL_CLOCK, Clock
 from zdash.feed.frame import Feed, Frame
-from zdash.ui.app_actions import ActionHost
+from zdash.model import Snapshot
+from zdash.resources import ResourceError
+from zdash.sources.runner import Runner
 from zdash.ui.messages import FeedFailed, FrameReady
-from zdash.ui.paths import ResourceError
 from zdash.ui.settings import UiSettings
 from zdash.ui.themes import DEFAULT_THEME, WALL_THEME, load_themes, stylesheet
 
+SILENCE_CHECK_S = 1.0
 
-class ZdashApp(ActionHost, App[None]):
+
+@dataclass(frozen=True, slots=True)
+class ActionDeps:
+    """What guided actions talk to; None: the host itself (the executor's defaults). Tests give
+    fakes here, and a future config option could too."""
+
+    fresh_state: Callable[[Request], Awaitable[Snapshot]] | None = None  # the pool, this second
+    probe: HostProbe | None = None
+    runner: Runner | None = None
+
+
+class ZdashApp(App[None]):
+    """The dashboard: keys, guided actions, the command palette (themes)."""
+
     TITLE = "zdash"
+    wall: ClassVar[bool] = False
+    default_theme: ClassVar[str] = DEFAULT_THEME
     # repaint=False: a new frame must not repaint the whole screen; widgets that watch these
     # redraw themselves, and only where their content changed.
     frame: reactive[Frame | None] = reactive(None, init=False, repaint=False)
@@ -39,25 +75,23 @@ class ZdashApp(ActionHost, App[None]):
         feed: Feed,
         *,
         cfg: CheckConfig | None = None,
-        wall: bool = False,
         theme: str | None = None,
         settings: UiSettings | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = REAL_CLOCK,
         record_dir: str = ".",
         audit: AuditLog | None = None,
-        action_kwargs: dict | None = None,
+        actions: ActionDeps | None = None,
     ) -> None:
-        if wall:
-            self.ENABLE_COMMAND_PALETTE = False  # read-only: not even a theme switch
         super().__init__(css_path=[stylesheet()])
-        self.feed, self.cfg, self.wall = feed, cfg or CheckConfig(), wall
+        self.feed, self.cfg = feed, cfg or CheckConfig()
         self.settings = settings or UiSettings()
         self.clock, self.record_dir = clock, record_dir
-        self.init_actions(audit, action_kwargs)
+        self.audit = audit or AuditLog()
+        self.actions = actions or ActionDeps()
         ours = load_themes()
         for t in ours.values():
             self.register_theme(t)
-        name = theme or self.settings.theme or (WALL_THEME if wall else DEFAULT_THEME)
+        name = theme or self.settings.theme or self.default_theme
         if name not in ours:
             raise ResourceError(f"zdash: unknown theme {name!r}; choose one of {', '.join(sorted(ours))}")
         self.theme = name
@@ -65,28 +99,24 @@ class ZdashApp(ActionHost, App[None]):
             if builtin not in ours:
                 self.unregister_theme(builtin)
         self.loading_text = "loading the recording…" if feed.can_control else "collecting the first sample…"
-        self._last_frame_at = clock()
+        self._last_frame_at = clock.now()
 
-    def get_default_screen(self) -> Screen:
-        if self.wall:
-            from zdash.ui.screens.wall import WallScreen
-
-            return WallScreen(self.settings.wall_cycle_s)
+    def get_default_screen(self) -> Screen[None]:
         from zdash.ui.screens.dashboard import DashboardScreen
 
         return DashboardScreen()
 
     def on_mount(self) -> None:
-        self.run_worker(self._pump, exclusive=True, group="feed", name="feed")
+        self.run_worker(self._pump(), exclusive=True, group="feed", name="feed")
         if not self.feed.can_control:
-            self.set_interval(1.0, self._check_silence)
+            self.run_worker(self._count_silence(), group="silence", name="silence")
 
     async def _pump(self) -> None:
         delay = 1.0
         while True:
             try:
                 async for frame in self.feed.frames():
-                    self._last_frame_at = self.clock()
+                    self._last_frame_at = self.clock.now()
                     self.post_message(FrameReady(frame))
                     delay = 1.0
                 return
@@ -97,8 +127,15 @@ class ZdashApp(ActionHost, App[None]):
                 self.post_message(FeedFailed(f"{type(e).__name__}: {e}", final))
                 if final:
                     return
-                await asyncio.sleep(delay)
+                await self.clock.sleep(delay)
                 delay = min(delay * 2, 60.0)
+
+    async def _count_silence(self) -> None:
+        # (Not _watch_silence: Textual would call that on every change of `silence`.)
+        while True:
+            await self.clock.sleep(SILENCE_CHECK_S)
+            quiet = self.clock.now() - self._last_frame_at
+            self.silence = quiet if quiet > max(3 * self.feed.interval, 5.0) else None
 
     def on_frame_ready(self, message: FrameReady) -> None:
         first = self.frame is None
@@ -114,24 +151,17 @@ class ZdashApp(ActionHost, App[None]):
             )
         self.silence = None
         self.feed_error = None
-        notice = getattr(self.feed, "notice", None)
-        if notice and not self.wall:
-            self.feed.notice = None  # type: ignore[attr-defined]
+        if not self.wall and (notice := self.feed.take_notice()):
             self.notify(notice, severity="error")
 
     def on_feed_failed(self, message: FeedFailed) -> None:
         self.feed_error = message.error
 
-    def _check_silence(self) -> None:
-        interval = getattr(self.feed, "interval", 1.0)
-        quiet = self.clock() - self._last_frame_at
-        self.silence = quiet if quiet > max(3 * interval, 5.0) else None
-
     def toggle_recording(self) -> None:
         if not self.feed.can_record:
             return
-        if getattr(self.feed, "recording", None):
-            path = self.feed.recording  # type: ignore[attr-defined]
+        path = self.feed.recording
+        if path:
             self.feed.toggle_recording("")
             self.notify(f"recording stopped; {path} holds every tick so far")
             return
@@ -140,3 +170,63 @@ class ZdashApp(ActionHost, App[None]):
         path = os.path.join(self.record_dir, name)
         self.feed.toggle_recording(path)
         self.notify(f"recording to {path} (replay it with: zdash replay {path})")
+
+    # -- guided actions: the two doors --------------------------------------------------------
+    @property
+    def action_mode(self) -> Mode:
+        """Whether guided actions may run: "live" only on the live host outside --wall. A demo
+        is a recording: it counts as a replay, also in the audit log's mode field."""
+        if self.wall:
+            return "wall"
+        return "live" if self.feed.mode == "live" else "replay"
+
+    async def plan_action(self, request: Request) -> ActionPlan:
+        """Live: against the host as it is now (one fresh status/list round, the state the
+        executor will check again). Otherwise against the recorded frame with ReplayProbe,
+        which never touches this machine's disks: the recording's host is not this one."""
+        if self.action_mode != "live":
+            if self.frame is None:
+                raise RuntimeError("no data yet")
+            return await asyncio.to_thread(build_plan, self.frame.snapshot, request, ReplayProbe())
+        deps = self.actions
+        if deps.fresh_state is None:
+            return await plan_now(request, deps.probe)
+        snap = await deps.fresh_state(request)
+        return await asyncio.to_thread(build_plan, snap, request, deps.probe)
+
+    async def run_plan(self, plan: ActionPlan) -> Outcome:
+        """Not named run_action: that is Textual's App method every key binding goes through.
+        execute() refuses every mode but "live" (and still writes its audit line); the plan
+        screen does not even offer a confirmation outside live mode."""
+        deps = self.actions
+        if deps.fresh_state is None:
+            return await execute(
+                plan, self.action_mode, audit=self.audit, probe=deps.probe, runner=deps.runner
+            )
+        fresh = deps.fresh_state
+
+        async def fresh_state(p: ActionPlan) -> Snapshot:  # the executor asks with the plan
+            return await fresh(p.request)
+
+        return await execute(
+            plan,
+            self.action_mode,
+            audit=self.audit,
+            probe=deps.probe,
+            runner=deps.runner,
+            fresh_state=fresh_state,
+        )
+
+
+class WallApp(ZdashApp):
+    """--wall: read-only, for a monitor nobody touches for weeks. The wall screen binds no key
+    (ctrl+q still quits), there is no command palette, and no action ever runs."""
+
+    wall = True
+    default_theme = WALL_THEME
+    ENABLE_COMMAND_PALETTE = False
+
+    def get_default_screen(self) -> Screen[None]:
+        from zdash.ui.screens.wall import WallScreen
+
+        return WallScreen(self.settings.wall_cycle_s)

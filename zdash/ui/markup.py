@@ -1,27 +1,16 @@
 """Building Textual content markup from data: every dynamic string is escaped, every colour
-is a theme $variable, and a Cell (text, role) sequence converts to markup or to Rich Text."""
+is a theme $variable, and a Cell of (text, role) runs converts to markup or to Rich Text."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
+from rich.console import JustifyMethod
 from rich.style import Style
 from rich.text import Text
 from textual.markup import escape
 
-# roles (ui.palette) as theme variables for markup
-ROLE_VAR = {
-    "ok": "$text-success",
-    "warn": "$text-warning",
-    "crit": "$text-error",
-    "info": "$text-primary",
-    "muted": "$foreground-muted",
-    "text": "",
-    "bar": "$primary",
-    "bar-free": "$zd-bar-free",
-    "mark": "$foreground",
-    "bold": "bold",
-    "crit-bold": "bold $text-error",
-    "warn-bold": "bold $text-warning",
-}
+from zdash.ui.roles import ROLE_VAR, Cell, Role
 
 
 def tag(text: str, style: str = "") -> str:
@@ -29,9 +18,9 @@ def tag(text: str, style: str = "") -> str:
     return f"[{style}]{escape(text)}[/]" if style else escape(text)
 
 
-def merge_runs(chars):
+def merge_runs(chars: Iterable[tuple[str, Role]]) -> Cell:
     """Join neighbouring (text, role) pairs of the same role: fewer spans to style."""
-    merged: list[tuple[str, str]] = []
+    merged: list[tuple[str, Role]] = []
     for text, role in chars:
         if merged and merged[-1][1] == role:
             merged[-1] = (merged[-1][0] + text, role)
@@ -40,9 +29,10 @@ def merge_runs(chars):
     return tuple(merged)
 
 
-def cell_markup(cell) -> str:
-    return "".join(tag(text, ROLE_VAR.get(role, "")) for text, role in cell)
+def cell_markup(cell: Cell) -> str:
+    return "".join(tag(text, ROLE_VAR[role]) for text, role in cell)
 
 
-def cell_text(cell, pal: dict[str, Style], justify: str = "left") -> Text:
-    return Text.assemble(*((text, pal.get(role, Style())) for text, role in cell), end="", justify=justify)  # type: ignore[arg-type]
+def cell_text(cell: Cell, styles: Mapping[Role, Style], justify: JustifyMethod = "left") -> Text:
+    """A cell for a DataTable or Tree, styled by role (roles.role_styles)."""
+    return Text.assemble(*((text, styles[role]) for text, role in cell), end="", justify=justify)

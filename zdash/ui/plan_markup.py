@@ -4,10 +4,16 @@ pre-flight check with its verdict and reason, and afterwards what happened."""
 
 from __future__ import annotations
 
-from zdash.actions import ActionPlan, Outcome, Progress
+from zdash.actions import ActionPlan, Mark, Outcome, Progress
 from zdash.ui.markup import tag
 
-MARK_VAR = {"PASS": "$text-success", "FAIL": "$text-error", "WARN": "$text-warning"}
+# Every mark (tests hold this to actions.Mark): a risk accepted explicitly reads as a warning.
+MARK_VAR: dict[Mark, str] = {
+    "PASS": "$text-success",
+    "FAIL": "$text-error",
+    "ACCEPTED": "$text-warning",
+    "WARN": "$text-warning",
+}
 REPLAY_NOTE = "Replay: read-only, for training — zdash never runs actions from a recording."
 
 
@@ -55,8 +61,9 @@ def outcome_line(out: Outcome) -> str:
 def preflight_tally(plan: ActionPlan) -> str:
     """Next to the prompt, which stays in view while the checks may be scrolled away."""
     marks = [c.mark for c in plan.checks]
-    parts = [f"{marks.count(m)} {m}" for m in ("FAIL", "WARN", "PASS") if m in marks]
-    worst = next((m for m in ("FAIL", "WARN", "PASS") if m in marks), "PASS")
+    order: tuple[Mark, ...] = ("FAIL", "ACCEPTED", "WARN", "PASS")  # worst first
+    parts = [f"{marks.count(m)} {m}" for m in order if m in marks]
+    worst: Mark = next((m for m in order if m in marks), "PASS")
     return tag("Pre-flight: " + ", ".join(parts) + ".", MARK_VAR[worst])
 
 

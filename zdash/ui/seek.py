@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from typing import Literal
 
 _REL = re.compile(r"^([+-])\s*(\d+(?:\.\d+)?)\s*([smh]?)$")
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?$")
 _UNIT = {"": 1, "s": 1, "m": 60, "h": 3600}
+
+SeekKind = Literal["time", "index"]
+SeekTarget = tuple[SeekKind, float]  # ("time", epoch s) or ("index", tick index)
 
 HELP = "13:05:20 (clock), +30s / -2m (jump), 50% (of the span), #12 (tick)"
 
@@ -16,7 +20,7 @@ class SeekError(ValueError):
     pass
 
 
-def parse_seek(text: str, now: float, start: float, end: float, count: int) -> tuple[str, float]:
+def parse_seek(text: str, now: float, start: float, end: float, count: int) -> SeekTarget:
     """("time", epoch s) or ("index", i). Clock times are read in the viewer's zone, on the
     recording's first day, or the next day when that falls inside the recording."""
     t = text.strip().lower()

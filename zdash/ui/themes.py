@@ -1,5 +1,6 @@
 """Load the zdash themes from themes/*.yaml into Textual Themes. Every colour on screen comes
-from these (through $variables in themes/zdash.tcss, or ui.palette for table cells)."""
+from these (through $variables in themes/zdash.tcss: markup, and the component classes of
+table and tree cells, see zdash.ui.roles)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from textual.theme import Theme
 
-from zdash.ui.paths import ResourceError, themes_dir
+from zdash.resources import ResourceError, require_dir
 
 _COLOURS = (
     "primary",
@@ -28,12 +29,18 @@ DEFAULT_THEME = "zdash-dark"
 WALL_THEME = "zdash-wall"
 
 
+def themes_dir() -> Path:
+    """The bundled themes (zdash.resources knows installed and checkout layouts; ZDASH_THEMES
+    points elsewhere)."""
+    return require_dir("themes", "*.yaml")
+
+
 def load_theme(path: Path) -> Theme:
     try:
         doc = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
     except (OSError, YAMLError) as e:
         raise ResourceError(f"zdash: cannot read theme {path}: {e}") from None
-    if not isinstance(doc, dict) or "name" not in doc or "primary" not in doc:
+    if not isinstance(doc, dict) or "name" not in doc or doc.get("primary") is None:
         raise ResourceError(f"zdash: {path} is not a theme (it needs at least name and primary)")
     unknown = set(doc) - set(_COLOURS) - {"name", "dark", "variables", "description"}
     if unknown:
@@ -42,16 +49,27 @@ def load_theme(path: Path) -> Theme:
     # zdash's own variables, derived from the theme's colours when a theme leaves them out.
     variables.setdefault("zd-bar-used", str(doc["primary"]))
     variables.setdefault("zd-bar-free", str(doc.get("panel") or doc.get("surface") or doc["primary"]))
+    colour = {k: str(doc[k]) for k in _COLOURS if doc.get(k) is not None}
     return Theme(
         name=str(doc["name"]),
+        primary=colour["primary"],
+        secondary=colour.get("secondary"),
+        warning=colour.get("warning"),
+        error=colour.get("error"),
+        success=colour.get("success"),
+        accent=colour.get("accent"),
+        foreground=colour.get("foreground"),
+        background=colour.get("background"),
+        surface=colour.get("surface"),
+        panel=colour.get("panel"),
+        boost=colour.get("boost"),
         dark=bool(doc.get("dark", True)),
         variables=variables,
-        **{k: str(doc[k]) for k in _COLOURS if doc.get(k) is not None},
     )
 
 
 def load_themes() -> dict[str, Theme]:
-    themes = {}
+    themes: dict[str, Theme] = {}
     for path in sorted(themes_dir().glob("*.yaml")):
         theme = load_theme(path)
         themes[theme.name] = theme

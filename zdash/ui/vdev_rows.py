@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 from zdash import fmt
-from zdash.model import DATA_CLASSES, Pool, Vdev
+from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev
 from zdash.ui.markup import merge_runs
-from zdash.ui.palette import state_role
+from zdash.ui.roles import Cell, Role, state_role
 
-Cell = tuple[tuple[str, str], ...]  # ((text, role), ...)
+RowKind = Literal["pool", "top", "interior", "leaf"]
 # (label, width in a wide table, width at 80 columns); the name column takes what is left.
 COLUMNS = (
     ("VDEV", 0, 0),
@@ -31,7 +32,7 @@ WIDE = 100  # terminal columns from which the wide layout fits
 @dataclass(frozen=True, slots=True)
 class Row:
     key: str
-    kind: str  # pool, top, interior, leaf
+    kind: RowKind
     cells: tuple[Cell, ...]
     label: str = ""  # the vdev's name, for the chart title
 
@@ -40,7 +41,22 @@ def pool_key(pool: Pool) -> str:
     return f"pool:{pool.name}"
 
 
-def _c(text: str, role: str = "text") -> Cell:
+def shown_pool(snapshot: Snapshot, name: str | None) -> Pool | None:
+    """The pool a view shows: the one named, else the first (the named one may be gone)."""
+    pools = snapshot.pools
+    return next((p for p in pools if p.name == name), pools[0] if pools else None)
+
+
+def row_label(pool: Pool, key: str) -> str | None:
+    """What a row key of this pool's table names, for titles: "pool NAME" or the vdev's name;
+    None when the key is not one of this pool's rows."""
+    if key == pool_key(pool):
+        return f"pool {pool.name}"
+    vdev_key = key.rstrip("#")  # build_rows keeps duplicate keys apart with '#'
+    return next((v.name for v in pool.root.walk() if v.key == vdev_key), None)
+
+
+def _c(text: str, role: Role = "text") -> Cell:
     return ((text, role),)
 
 
@@ -50,7 +66,7 @@ def _io_cells(v: Vdev) -> tuple[Cell, ...]:
         return _c("-", "muted"), _c("-", "muted"), _c("-", "muted"), _c("-", "muted")
     total_ops = io.read_ops + io.write_ops
     total_bytes = io.read_bytes + io.write_bytes
-    role = "text" if total_ops else "muted"
+    role: Role = "text" if total_ops else "muted"
     return (
         _c(fmt.ops(total_ops), role),
         _c(fmt.mbps(total_bytes), role),
@@ -71,16 +87,16 @@ def _state(v: Vdev, resilvering: bool = False) -> Cell:
     return _c(text, state_role(v.state))
 
 
-def bar(frac: float, role: str, mark: float | None = None, width: int = 8) -> Cell:
+def bar(frac: float, role: Role, mark: float | None = None, width: int = 8) -> Cell:
     """An eighth-block bar; `mark` (0..1) draws a tick, here the pool mean fill."""
     filled, empty = fmt.bar_cells(frac, width)
-    chars = [(ch, role) for ch in filled] + [(ch, "bar-free") for ch in empty]
+    chars: list[tuple[str, Role]] = [(ch, role) for ch in filled] + [(ch, "bar-free") for ch in empty]
     if mark is not None:
         chars[min(int(mark * width), width - 1)] = ("│", "mark")
     return merge_runs(chars)
 
 
-def fill_role(pct: float) -> str:
+def fill_role(pct: float) -> Role:
     return "crit" if pct >= 90 else "warn" if pct >= 80 else "bar"
 
 
@@ -99,13 +115,13 @@ def _util_cell(v: Vdev, outlier: bool, wide: bool) -> Cell:
     util = v.disk.util_pct if v.disk is not None else None
     if util is None:
         return _c("file" if v.kind == "file" else "-", "muted")
-    role = "crit" if outlier else "warn" if util >= 80 else "bar"
+    role: Role = "crit" if outlier else "warn" if util >= 80 else "bar"
     return bar(util / 100, role, None, 8 if wide else 6) + (
         (f" {util:3.0f}%", "crit-bold" if outlier else "text"),
     )
 
 
-def _name(prefix: str, name: str, width: int, role: str, marked: bool = False) -> Cell:
+def _name(prefix: str, name: str, width: int, role: Role, marked: bool = False) -> Cell:
     room = max(width - len(prefix) - (2 if marked else 0), 4)
     cell: Cell = ((prefix, "muted"),) if prefix else ()
     if marked:
@@ -152,6 +168,7 @@ def build_rows(pool: Pool, outliers: Iterable[str], name_width: int, wide: bool 
         seen.add(key)
         label = v.name + ("" if v.vclass == "normal" or depth > 1 else f" ({v.vclass})")
         is_marked = v.is_leaf and (v.label in marked or v.name in marked)
+        kind: RowKind
         if v.children:
             kind = "top" if depth == 1 else "interior"
             last = _fill_cell(v.fill_pct, mean, wide) if depth == 1 and v.vclass in DATA_CLASSES else _c("")

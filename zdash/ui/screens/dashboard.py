@@ -1,24 +1,25 @@
 """The dashboard: status, pool header, vdev table, findings, history chart, replay bar.
 
-Draws every frame from `app.frame`; each widget compares its input with what it shows and
-redraws only on a difference. Replay controls and recording are bound here and enabled by what
-the feed can do (check_action), so the footer shows exactly the keys that apply."""
+Takes every frame from `app.frame` while it is the current screen; its widgets are bound to
+its frame and pool (data_bind) and each redraws only what changed. Replay controls and recording are bound here and enabled by what
+the feed can do (check_action), so the footer and `?` list only the keys that work: replay
+controls on a recording, recording on the live host."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer
 
 from zdash.feed.frame import Frame
-from zdash.model import Pool
-from zdash.ui.outliers import outlier_leaves
-from zdash.ui.screens.dashboard_actions import DashboardActions
-from zdash.ui.vdev_rows import pool_key
+from zdash.ui.app import ZdashApp
+from zdash.ui.seek import SeekTarget
+from zdash.ui.vdev_rows import shown_pool
 from zdash.ui.widgets.findings import FindingsTable
 from zdash.ui.widgets.history_chart import HistoryChart
 from zdash.ui.widgets.pool_header import PoolHeader
@@ -28,9 +29,12 @@ from zdash.ui.widgets.status_bar import StatusBar
 from zdash.ui.widgets.vdev_table import VdevTable
 
 SHORT = 30  # rows below which the chart starts hidden
+REPLAY_ACTIONS = {"pause", "step", "speed", "seek", "seek_edge"}
 
 
-class DashboardScreen(DashboardActions, Screen):
+class DashboardScreen(Screen[None]):
+    app = getters.app(ZdashApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Keys", tooltip="This help: the keys that apply now"),
         Binding("space", "pause", "Play/Pause", tooltip="Pause or resume the replay"),
@@ -54,25 +58,34 @@ class DashboardScreen(DashboardActions, Screen):
         Binding("q", "app.quit", "Quit", tooltip="Quit zdash"),
     ]
 
+    # The frame on show (the app's, while this screen is current) and which pool it shows: the
+    # widgets are bound to these (data_bind), so one assignment per frame redraws them all.
+    frame: var[Frame | None] = var(None, init=False)
+    pool_name: var[str | None] = var(None, init=False)
+    selected: var[str | None] = var(None, init=False)  # the vdev row under the cursor
+    # What decides whether `[` `]` and `i` apply: bindings=True re-checks the keys on a change.
+    multi_pool: var[bool] = var(False, bindings=True)
+    has_description: var[bool] = var(False, bindings=True)
+
     def __init__(self) -> None:
         super().__init__()
-        self.pool_name: str | None = None
         self.chart_pref: bool | None = None  # None: shown when the terminal is tall enough
 
     def compose(self) -> ComposeResult:
+        shown = (DashboardScreen.frame, DashboardScreen.pool_name)
         yield StatusBar()
-        yield PoolTabs(id="pool-tabs")
-        yield PoolHeader(id="pool-header")
-        yield VdevTable(id="vdevs")
-        yield FindingsTable(id="findings")
-        yield HistoryChart(id="history")
-        yield ReplayBar(id="replay-bar")
+        yield PoolTabs(id="pool-tabs").data_bind(*shown)
+        yield PoolHeader(id="pool-header").data_bind(*shown)
+        yield VdevTable(id="vdevs").data_bind(*shown)
+        yield FindingsTable(id="findings").data_bind(DashboardScreen.frame)
+        yield HistoryChart(id="history").data_bind(*shown, DashboardScreen.selected)
+        yield ReplayBar(id="replay-bar").data_bind(DashboardScreen.frame)
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#vdevs").border_title = "Vdevs"
         self.query_one("#replay-bar").display = self.app.feed.can_control
-        self.watch(self.app, "frame", self._on_frame, init=True)
+        self.watch(self.app, "frame", self._take, init=True)
         self.query_one("#vdevs").focus()
 
     def on_resize(self) -> None:
@@ -81,53 +94,20 @@ class DashboardScreen(DashboardActions, Screen):
         self.set_class(not (self.chart_pref if self.chart_pref is not None else not short), "-no-chart")
 
     def on_screen_resume(self) -> None:
-        self._on_frame(self.app.frame)  # catch up with frames that arrived while covered
+        self._take(self.app.frame)  # catch up with frames that arrived while covered
 
-    # -- drawing ----------------------------------------------------------------------------
-    def _pool(self, frame: Frame) -> Pool | None:
-        pools = frame.snapshot.pools
-        chosen = next((p for p in pools if p.name == self.pool_name), pools[0] if pools else None)
-        self.pool_name = chosen.name if chosen else None
-        return chosen
-
-    def _on_frame(self, frame: Frame | None) -> None:
+    def _take(self, frame: Frame | None) -> None:
         if frame is None or not self.is_current:
             return
-        pool = self._pool(frame)
-        header = self.query_one(PoolHeader)
-        self.query_one(PoolTabs).show(frame.snapshot.pools, self.pool_name)
-        self.query_one(FindingsTable).show(frame.findings, len(frame.snapshot.pools) > 1)
-        self.query_one(ReplayBar).show(frame.position)
-        table = self.query_one(VdevTable)
-        if pool is None:
-            header.show(
-                None,
-                frame.history,
-                self.app.cfg,
-                "no pools imported on this host"
-                if frame.snapshot.sources
-                else "waiting for the first sample…",
-            )
-            return
-        header.show(pool, frame.history, self.app.cfg)
-        table.show(pool, outlier_leaves(pool, frame.findings, self.app.cfg))
-        self._update_chart()
-
-    def _update_chart(self) -> None:
-        frame = self.app.frame
-        if frame is None or self.pool_name is None:
-            return
-        table = self.query_one(VdevTable)
-        pool = frame.snapshot.pool(self.pool_name)
-        key = table.selected_key or (pool_key(pool) if pool else "")
-        label = table.label_of(key) or self.pool_name
-        self.query_one(HistoryChart).show(
-            frame.history, self.pool_name, key, f"pool {self.pool_name}" if key.startswith("pool:") else label
-        )
+        pool = shown_pool(frame.snapshot, self.pool_name)
+        self.frame = frame
+        self.pool_name = pool.name if pool is not None else None
+        self.multi_pool = len(frame.snapshot.pools) > 1
+        self.has_description = bool(frame.description)
 
     @on(DataTable.RowHighlighted, "#vdevs")
-    def _vdev_highlighted(self) -> None:
-        self._update_chart()
+    def _vdev_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.selected = str(event.row_key.value)
 
     @on(FindingsTable.Open)
     def _open_finding(self, event: FindingsTable.Open) -> None:
@@ -141,16 +121,77 @@ class DashboardScreen(DashboardActions, Screen):
         if pos is not None:
             self.app.feed.seek_time(pos.start + event.fraction * (pos.end - pos.start))
 
+    # -- keys: whether each applies comes from what the feed can do -------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        feed = self.app.feed
+        if action in REPLAY_ACTIONS:
+            return feed.can_control
+        if action == "record":
+            return feed.can_record
+        if action == "pool":
+            return self.multi_pool
+        if action == "about":
+            return self.has_description
+        return True
+
+    def action_focus_panel(self, panel: str) -> None:
+        self.query_one(f"#{panel}").focus()
+
+    def action_pause(self) -> None:
+        self.app.feed.toggle_pause()
+
+    def action_step(self, n: int) -> None:
+        self.app.feed.step(n)
+
+    def action_speed(self, direction: int) -> None:
+        self.app.feed.change_speed(direction)
+
+    def action_seek_edge(self, end: int) -> None:
+        self.app.feed.seek_index(10**9 if end else 0)
+
+    def action_seek(self) -> None:
+        from zdash.ui.screens.seek import SeekScreen
+
+        pos = self.app.frame.position if self.app.frame else None
+        if pos is not None:
+            self.app.push_screen(SeekScreen(pos), self._seek)
+
+    def _seek(self, target: SeekTarget | None) -> None:
+        if target is None:
+            return
+        kind, value = target
+        if kind == "index":
+            self.app.feed.seek_index(int(value))
+        else:
+            self.app.feed.seek_time(value)
+
+    def action_record(self) -> None:
+        self.app.toggle_recording()
+
+    def action_datasets(self) -> None:
+        from zdash.ui.screens.datasets import DatasetsScreen
+
+        self.app.push_screen(DatasetsScreen())
+
+    def action_help(self) -> None:
+        from zdash.ui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self))
+
+    def action_about(self) -> None:
+        from zdash.ui.screens.help import AboutScreen
+
+        if self.app.frame and self.app.frame.description:
+            self.app.push_screen(AboutScreen(self.app.frame))
+
     # -- pools and chart --------------------------------------------------------------------
     def action_chart(self) -> None:
         shown = not self.has_class("-no-chart")
         self.chart_pref = not shown
-        self.set_class(shown, "-no-chart")
-        if not shown:
-            self._update_chart()
+        self.set_class(shown, "-no-chart")  # shown again, the chart draws itself (on_show)
 
     def action_pool(self, step: int) -> None:
-        frame = self.app.frame
+        frame = self.frame
         if frame is None or not frame.snapshot.pools:
             return
         names = [p.name for p in frame.snapshot.pools]
@@ -161,7 +202,6 @@ class DashboardScreen(DashboardActions, Screen):
         self.select_pool(index)
 
     def select_pool(self, index: int) -> None:
-        frame = self.app.frame
+        frame = self.frame
         if frame is not None and 0 <= index < len(frame.snapshot.pools):
             self.pool_name = frame.snapshot.pools[index].name
-            self._on_frame(frame)

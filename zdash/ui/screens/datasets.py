@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -13,6 +14,7 @@ from textual.widgets import Footer, Static, Tree
 
 from zdash import fmt
 from zdash.feed.frame import Frame
+from zdash.ui.app import ZdashApp
 from zdash.ui.clonegraph import CloneGraph
 from zdash.ui.markup import tag
 from zdash.ui.widgets.clone_tree import CloneTree
@@ -65,7 +67,9 @@ def detail_markup(graph: CloneGraph, name: str | None) -> str:
     return "\n".join(lines)
 
 
-class DatasetsScreen(Screen):
+class DatasetsScreen(Screen[None]):
+    app = getters.app(ZdashApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,d", "app.pop_screen", "Dashboard", tooltip="Back to the dashboard"),
         Binding("question_mark", "help", "Keys", tooltip="This help"),
@@ -81,7 +85,6 @@ class DatasetsScreen(Screen):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self._placed = False
         tree = self.query_one(CloneTree)
         tree.border_title = "Datasets · origin → clones"
         self.query_one("#dataset-detail-scroll").border_title = "destroy -R"
@@ -91,12 +94,7 @@ class DatasetsScreen(Screen):
     def _on_frame(self, frame: Frame | None) -> None:
         if frame is None or not self.is_current:
             return
-        tree = self.query_one(CloneTree)
-        tree.show(frame.snapshot.datasets)
-        if not self._placed and frame.snapshot.datasets:
-            self._placed = True  # once: later the cursor is the viewer's
-            # Tree numbers its lines on the next refresh; place the cursor after it.
-            self.call_after_refresh(lambda: setattr(tree, "cursor_line", tree.first_interesting_line()))
+        self.query_one(CloneTree).datasets = frame.snapshot.datasets  # rebuilt now, if they changed
         self._detail()
 
     def on_screen_resume(self) -> None:

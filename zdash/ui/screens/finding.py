@@ -8,19 +8,23 @@ from __future__ import annotations
 import shlex
 from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from zdash import fmt
+from zdash.actions import Mode
 from zdash.checks.finding import Finding, SuggestedAction
 from zdash.feed.frame import Frame
+from zdash.ui.app import ZdashApp
 from zdash.ui.markup import tag
-from zdash.ui.palette import SEVERITY_ICON, SEVERITY_VAR
+from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role
 
-GUIDED_HINT = {
+GUIDED_HINT: dict[Mode, str] = {
     "live": "Press its number to open a plan: zdash checks it against the pool and asks you to "
     "confirm before anything runs.",
     "replay": "Press its number to see its plan and pre-flight checks (replay: read-only, nothing runs).",
@@ -31,9 +35,10 @@ def guided(f: Finding) -> tuple[SuggestedAction, ...]:
     return tuple(a for a in f.actions if a.action is not None)[:9]
 
 
-def finding_markup(f: Finding, gone_at: float | None = None, mode: str = "wall") -> tuple[str, str]:
+def finding_markup(f: Finding, gone_at: float | None = None, mode: Mode = "wall") -> tuple[str, str]:
     """(title, body) markup; mode "live" or "replay" numbers the guided actions, "wall" does not."""
-    title = f"{tag(SEVERITY_ICON[f.severity], 'bold ' + SEVERITY_VAR[f.severity])}  {tag(f.title, 'bold')}"
+    icon = tag(SEVERITY_ICON[f.severity], "bold " + ROLE_VAR[severity_role(f.severity)])
+    title = f"{icon}  {tag(f.title, 'bold')}"
     lines = [tag(f"{f.check} · pool {f.pool or '-'} · {f.subject_kind} {f.subject}", "$foreground-muted")]
     if gone_at is not None:
         lines.append(tag(f"No longer reported as of {fmt.clock(gone_at)}.", "bold $text-success"))
@@ -57,11 +62,16 @@ def finding_markup(f: Finding, gone_at: float | None = None, mode: str = "wall")
     return title, "\n".join(lines)
 
 
-class FindingScreen(ModalScreen):
+class FindingScreen(ModalScreen[None]):
+    app = getters.app(ZdashApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,enter", "dismiss", "Close"),
         *(Binding(str(n), f"plan({n - 1})", f"Plan {n}", show=False) for n in range(1, 10)),
     ]
+    # How many numbered plans the finding offers (none on a wall): keys 1..plans apply, and
+    # bindings=True re-checks them when the finding, followed live, offers a different number.
+    plans: var[int] = var(0, bindings=True)
 
     def __init__(self, finding: Finding) -> None:
         super().__init__()
@@ -69,7 +79,7 @@ class FindingScreen(ModalScreen):
         self._gone_at: float | None = None
 
     @property
-    def mode(self) -> str:
+    def mode(self) -> Mode:
         return self.app.action_mode  # "wall" on a wall: nothing numbered, nothing opens
 
     def compose(self) -> ComposeResult:
@@ -84,12 +94,13 @@ class FindingScreen(ModalScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "plan":
-            return self.mode != "wall" and int(parameters[0]) < len(guided(self.finding))
+            index = parameters[0]
+            return isinstance(index, int) and index < self.plans
         return True
 
     def action_plan(self, index: int) -> None:
         actions = guided(self.finding)
-        if self.mode != "wall" and index < len(actions):
+        if index < self.plans:
             from zdash.ui.screens.guided import open_guided
 
             open_guided(self.app, actions[index])
@@ -103,13 +114,12 @@ class FindingScreen(ModalScreen):
         else:
             self.finding, self._gone_at = now, None
         self._draw()
-        self.refresh_bindings()
 
     def _draw(self) -> None:
         mode = self.mode
         title, body = finding_markup(self.finding, self._gone_at, mode)
         self.query_one("#finding-title", Static).update(title)
         self.query_one("#finding-body", Static).update(body)
-        n = len(guided(self.finding)) if mode != "wall" else 0
+        self.plans = n = len(guided(self.finding)) if mode != "wall" else 0
         keys = f" · 1–{n} plan" if n > 1 else " · 1 plan" if n == 1 else ""
         self.query_one("#finding-hint", Static).update(f"esc close · ↑↓ scroll{keys}")

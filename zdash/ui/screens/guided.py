@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -15,6 +15,7 @@ from textual.widgets import Input, Static
 
 from zdash.actions import NotGuided, needs_new_device, request_from_suggestion
 from zdash.checks.finding import SuggestedAction
+from zdash.ui.app import ZdashApp
 from zdash.ui.markup import tag
 
 HELP = {
@@ -59,7 +60,7 @@ class NewDeviceScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def open_guided(app: App, chosen: SuggestedAction) -> None:
+def open_guided(app: ZdashApp, chosen: SuggestedAction) -> None:
     """The caller has checked the mode: never called on a wall."""
     need = needs_new_device(chosen.action or "")
 
@@ -73,7 +74,11 @@ def open_guided(app: App, chosen: SuggestedAction) -> None:
             return
         app.push_screen(PlanScreen(request))
 
+    def device_chosen(new_device: str | None) -> None:
+        if new_device is not None:  # None: cancelled, no plan
+            plan(new_device)
+
     if need is None:
         plan(None)
-    else:  # None from the screen: cancelled, no plan
-        app.push_screen(NewDeviceScreen(chosen.label, need), lambda new: new is not None and plan(new))
+    else:
+        app.push_screen(NewDeviceScreen(chosen.label, need), device_chosen)

@@ -27,7 +27,7 @@ Capacity gauge: ┃ marks 80 % (writes slow down) and 90 % (critical).
 Chart: the pool or the selected row; read and write, last 10 minutes."""
 
 
-class _TextScreen(ModalScreen):
+class _TextScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,i", "dismiss", "Close")]
 
     def __init__(self, title: str, body: str) -> None:
@@ -41,7 +41,7 @@ class _TextScreen(ModalScreen):
             yield Static("esc close", classes="hint")
 
 
-def keys_markup(screen: Screen) -> str:
+def keys_markup(screen: Screen[None]) -> str:
     """The screen's own bindings whose action is enabled now, in the order they are declared
     (the tables' cursor keys and Textual's focus keys are summed up in one line instead)."""
     enabled = {
@@ -63,7 +63,7 @@ def keys_markup(screen: Screen) -> str:
 
 
 class HelpScreen(_TextScreen):
-    def __init__(self, screen: Screen) -> None:
+    def __init__(self, screen: Screen[None]) -> None:
         extra = (
             ("↑↓ pgup pgdn", "move in a table"),
             ("tab", "next table (vdevs, findings)"),

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from zdash.actions import ActionPlan, Outcome, Request, confirmation_ok, progress, prompt
+from zdash.ui.app import ZdashApp
 from zdash.ui.markup import tag
 from zdash.ui.plan_markup import (
     REPLAY_NOTE,
@@ -28,7 +31,13 @@ from zdash.ui.plan_markup import (
 )
 
 
-class PlanScreen(ModalScreen):
+class PlanScreen(ModalScreen[None]):
+    app = getters.app(ZdashApp)
+    # What `y` may do follows these (check_action): bindings=True re-checks it on every change.
+    plan: var[ActionPlan | None] = var(None, bindings=True)
+    outcome: var[Outcome | None] = var(None, bindings=True)
+    running: var[bool] = var(False, bindings=True)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close"),
         Binding("y", "confirm", "Run", tooltip="Run a plan that needs no device name typed"),
@@ -42,9 +51,6 @@ class PlanScreen(ModalScreen):
     def __init__(self, request: Request) -> None:
         super().__init__()
         self.request = request
-        self.plan: ActionPlan | None = None
-        self.outcome: Outcome | None = None
-        self.running = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="plan-dialog"):
@@ -90,7 +96,6 @@ class PlanScreen(ModalScreen):
             token.display = True
             token.focus()
             self._fit()
-        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "confirm":  # only y-plans, live, once: a token plan is confirmed by typing
@@ -112,21 +117,20 @@ class PlanScreen(ModalScreen):
         self._confirm(event.value, "enter")
 
     def _confirm(self, typed: str | None, key: str) -> None:
-        if not self._may_confirm() or not confirmation_ok(self.plan, typed, key):
-            if self._may_confirm() and self.plan.ok and self.plan.confirm_token:
+        plan = self.plan
+        if plan is None or not self._may_confirm():
+            return
+        if not confirmation_ok(plan, typed, key):
+            if plan.ok and plan.confirm_token:
                 self._status(
-                    tag(
-                        f"Nothing ran: type the device name exactly. {prompt(self.plan)}",
-                        "bold $text-warning",
-                    )
+                    tag(f"Nothing ran: type the device name exactly. {prompt(plan)}", "bold $text-warning")
                 )
             return
         self.running = True
         self.query_one(Input).disabled = True
-        self.refresh_bindings()
-        self._status(tag(f"Running {self.plan.shell_text} (checking the pool once more first)…", "bold"))
+        self._status(tag(f"Running {plan.shell_text} (checking the pool once more first)…", "bold"))
         # On the app, not this screen: closing the screen must not cancel a command mid-run.
-        self.app.run_worker(self._run(self.plan), group="action", exit_on_error=False)
+        self.app.run_worker(self._run(plan), group="action", exit_on_error=False)
 
     async def _run(self, plan: ActionPlan) -> None:
         try:
@@ -143,7 +147,6 @@ class PlanScreen(ModalScreen):
         self.query_one("#plan-outcome", Static).update(outcome_markup(out, self.app.audit.path))
         self._show_progress()
         self.query_one("#plan-scroll", VerticalScroll).scroll_end(animate=False)
-        self.refresh_bindings()
 
     def _show_progress(self) -> None:
         out, frame = self.outcome, self.app.frame

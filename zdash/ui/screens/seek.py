@@ -1,9 +1,11 @@
-"""`t`: seek the replay to a clock time, a jump, a fraction of the span or a tick number."""
+"""`t`: seek the replay to a clock time, a jump, a fraction of the span or a tick number. The
+screen only reads what was typed: it dismisses with the target, and the dashboard seeks."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -11,17 +13,28 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from zdash import fmt
-from zdash.ui.seek import HELP, SeekError, parse_seek
+from zdash.feed.frame import Position
+from zdash.ui.app import ZdashApp
+from zdash.ui.seek import HELP, SeekError, SeekTarget, parse_seek
 
 
-class SeekScreen(ModalScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss", "Cancel")]
+class SeekScreen(ModalScreen[SeekTarget | None]):
+    """Dismisses with where to go, or None when cancelled."""
+
+    app = getters.app(ZdashApp)
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, position: Position) -> None:
+        super().__init__()
+        self.position = position  # where the replay stood when `t` was pressed
 
     def compose(self) -> ComposeResult:
-        pos = self.app.frame.position if self.app.frame else None
-        span = f"{fmt.clock(pos.start)} – {fmt.clock(pos.end)}" if pos else ""
+        pos = self.position
         with Vertical(classes="dialog"):
-            yield Static(f"Seek to… (recording {span})", classes="dialog-title")
+            yield Static(
+                f"Seek to… (recording {fmt.clock(pos.start)} – {fmt.clock(pos.end)})", classes="dialog-title"
+            )
             yield Static(HELP, classes="hint")
             yield Input(placeholder="+30s", id="seek-input")
             yield Static(id="seek-error")
@@ -31,18 +44,15 @@ class SeekScreen(ModalScreen):
         self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        # A jump (+30s) counts from where the replay is now: it may have played on meanwhile.
         frame = self.app.frame
-        pos = frame.position if frame else None
-        if pos is None:
-            self.dismiss()
-            return
+        pos = frame.position if frame is not None and frame.position is not None else self.position
         try:
-            kind, value = parse_seek(event.value, pos.time, pos.start, pos.end, pos.count)
+            target = parse_seek(event.value, pos.time, pos.start, pos.end, pos.count)
         except SeekError as e:
             self.query_one("#seek-error", Static).update(str(e))
             return
-        if kind == "index":
-            self.app.feed.seek_index(int(value))
-        else:
-            self.app.feed.seek_time(value)
-        self.dismiss()
+        self.dismiss(target)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

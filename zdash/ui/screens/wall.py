@@ -6,30 +6,32 @@ updated in place, so memory stays flat."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
 
 from zdash.checks.finding import Severity
 from zdash.feed.frame import Frame
+from zdash.ui.app import ZdashApp
 from zdash.ui.markup import tag
-from zdash.ui.outliers import outlier_leaves
-from zdash.ui.palette import SEVERITY_ICON, SEVERITY_VAR
-from zdash.ui.vdev_rows import pool_key
+from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role
 from zdash.ui.widgets.history_chart import HistoryChart
 from zdash.ui.widgets.pool_header import PoolHeader
-from zdash.ui.widgets.pool_tile import PoolTile
+from zdash.ui.widgets.pool_tile import PoolTile, tile_view
 from zdash.ui.widgets.status_bar import StatusBar
 from zdash.ui.widgets.vdev_table import VdevTable
 
 WORST = 5
+BannerClass = Literal["", "-stale", "-failed"]
 
 
-def banner_text(frame: Frame | None, silence: float | None, error: str | None) -> tuple[str, str]:
+def banner_text(frame: Frame | None, silence: float | None, error: str | None) -> tuple[BannerClass, str]:
     """(css class, text); no class when all is well."""
     if error:
         return "-failed", f"DATA COLLECTION FAILED: {error}"
@@ -41,14 +43,18 @@ def banner_text(frame: Frame | None, silence: float | None, error: str | None) -
     return "", ""
 
 
-class WallScreen(Screen, inherit_bindings=False):
+class WallScreen(Screen[None], inherit_bindings=False):
     BINDINGS: ClassVar[list[BindingType]] = []
     AUTO_FOCUS = None
+    app = getters.app(ZdashApp)
+    focus_index: var[int] = var(0, init=False)  # which pool the detail shows (mod the pools)
+    # The frame shown and the pool in detail: the detail widgets are bound to these.
+    frame: var[Frame | None] = var(None, init=False)
+    focus_pool: var[str | None] = var(None, init=False)
 
     def __init__(self, cycle_s: float = 15.0) -> None:
         super().__init__()
         self.cycle_s = cycle_s
-        self.focus_index = 0
         self._tiles: dict[str, PoolTile] = {}
 
     def compose(self) -> ComposeResult:
@@ -56,21 +62,27 @@ class WallScreen(Screen, inherit_bindings=False):
         yield Static(id="wall-banner")
         yield Horizontal(id="tiles")
         yield Static(id="wall-findings")
-        yield PoolHeader(id="wall-detail-header")
-        table = VdevTable(id="wall-vdevs")
+        detail = {"frame": WallScreen.frame, "pool_name": WallScreen.focus_pool}  # the focused pool
+        yield PoolHeader("no pools", id="wall-detail-header").data_bind(**detail)
+        table = VdevTable(id="wall-vdevs").data_bind(**detail)
         table.can_focus = False  # nothing to focus: no widget bindings become active
         table.show_cursor = False
         yield table
-        yield HistoryChart(id="wall-history")
+        yield HistoryChart(id="wall-history").data_bind(**detail)
 
     def on_mount(self) -> None:
         for attr in ("frame", "silence", "feed_error"):
             self.watch(self.app, attr, lambda _v: self._draw(), init=False)
-        self.set_interval(self.cycle_s, self._cycle)
+        self.run_worker(self._cycle(), group="wall-cycle")
         self._draw()
 
-    def _cycle(self) -> None:
-        self.focus_index += 1
+    async def _cycle(self) -> None:
+        """The next pool every cycle_s, on the app's clock."""
+        while True:
+            await self.app.clock.sleep(self.cycle_s)
+            self.focus_index += 1
+
+    def watch_focus_index(self) -> None:
         self._draw()
 
     def _draw(self) -> None:
@@ -87,15 +99,12 @@ class WallScreen(Screen, inherit_bindings=False):
         self._sync_tiles([p.name for p in pools])
         focus = pools[self.focus_index % len(pools)] if pools else None
         for p in pools:
-            self._tiles[p.name].show(p, frame.findings, focus is not None and p.name == focus.name)
-        self.query_one("#wall-findings", Static).update(self._worst(frame))
-        header = self.query_one(PoolHeader)
-        header.show(focus, frame.history, app.cfg, "no pools")
-        if focus is not None:
-            self.query_one(VdevTable).show(focus, outlier_leaves(focus, frame.findings, app.cfg))
-            self.query_one(HistoryChart).show(
-                frame.history, focus.name, pool_key(focus), f"pool {focus.name}"
+            self._tiles[p.name].view = tile_view(
+                p, frame.findings, focus is not None and p.name == focus.name
             )
+        self.query_one("#wall-findings", Static).update(self._worst(frame))
+        self.frame = frame
+        self.focus_pool = focus.name if focus is not None else None
 
     def _sync_tiles(self, names: list[str]) -> None:
         if names == list(self._tiles):
@@ -110,7 +119,7 @@ class WallScreen(Screen, inherit_bindings=False):
         if not shown:
             return tag("✓ nothing needs attention", "bold $text-success")
         lines = [
-            f"{tag(SEVERITY_ICON[f.severity], 'bold ' + SEVERITY_VAR[f.severity])}  {tag(f.title)}"
+            f"{tag(SEVERITY_ICON[f.severity], 'bold ' + ROLE_VAR[severity_role(f.severity)])}  {tag(f.title)}"
             for f in shown
         ]
         more = len([f for f in frame.findings if f.severity > Severity.INFO]) - len(shown)

@@ -1,9 +1,15 @@
 """The clone dependency graph as a Tree: filesystems, the snapshots that have clones, and each
 clone under its origin snapshot. Rebuilt only when the set of datasets or their relations
-change, keeping what was expanded and the cursor."""
+change, keeping what was expanded and the cursor; the first time datasets arrive, the cursor
+goes to the first origin snapshot (what this view is for)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import ClassVar
+
+from rich.style import Style
+from textual.reactive import var
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -11,11 +17,14 @@ from zdash import fmt
 from zdash.model import Dataset
 from zdash.ui.clonegraph import CloneGraph, Node
 from zdash.ui.markup import cell_text
-from zdash.ui.palette import palette
+from zdash.ui.roles import ROLE_CLASSES, Cell, Role, role_styles
+
+Signature = tuple[tuple[str, str, str | None, tuple[str, ...], int | None], ...]
 
 
-def node_label(node: Node, graph: CloneGraph, parent: Dataset | None):
-    """(text, role) segments: Tree renders Rich text, so colours come from ui.palette."""
+def node_label(node: Node, graph: CloneGraph, parent: Dataset | None) -> Cell:
+    """(text, role) runs: Tree renders Rich text, so colours come from the roles' component
+    classes (roles.role_styles)."""
     d = node.dataset
     if d.kind == "snapshot":
         n = len(node.children)
@@ -26,7 +35,10 @@ def node_label(node: Node, graph: CloneGraph, parent: Dataset | None):
     clone = graph.is_clone(d.name)
     # Under its origin a clone shows its full name (it lives elsewhere in the namespace).
     name = d.name if clone or parent is None else d.name.rsplit("/", 1)[-1]
-    cells = [(name, "bold" if parent is None else "text"), (f"  {fmt.size(d.used)}", "muted")]
+    cells: list[tuple[str, Role]] = [
+        (name, "bold" if parent is None else "text"),
+        (f"  {fmt.size(d.used)}", "muted"),
+    ]
     if clone:
         cells.append(("  clone", "warn"))
     if node.snapshots:
@@ -35,27 +47,36 @@ def node_label(node: Node, graph: CloneGraph, parent: Dataset | None):
 
 
 class CloneTree(Tree[str]):
-    def __init__(self, **kwargs) -> None:
-        super().__init__("datasets", **kwargs)
+    COMPONENT_CLASSES: ClassVar[set[str]] = Tree.COMPONENT_CLASSES | ROLE_CLASSES
+    datasets: var[tuple[Dataset, ...]] = var((), init=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("datasets", id=id)
         self.show_root = False
-        self._signature: tuple | None = None
+        self._signature: Signature | None = None
+        self._placed = False
         self.graph = CloneGraph(())
+        self._styles: dict[Role, Style] = {}
 
     def on_mount(self) -> None:
-        self._pal = palette(self.app)
-        self._datasets: tuple[Dataset, ...] = ()
+        self._styles = role_styles(self)
         self.app.theme_changed_signal.subscribe(self, self._on_theme)
+        self._rebuild()
 
     def _on_theme(self, _theme: object) -> None:
-        self._pal = palette(self.app)
+        self._styles = role_styles(self)
         self._signature = None
-        self.show(self._datasets)
+        self._rebuild()
 
-    def show(self, datasets: tuple[Dataset, ...]) -> None:
+    def watch_datasets(self) -> None:
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        datasets = self.datasets
         sig = tuple((d.name, d.kind, d.origin, d.clones, d.used) for d in datasets)
-        if sig == self._signature:
+        if sig == self._signature or not self._styles:
             return
-        self._signature, self._datasets = sig, datasets
+        self._signature = sig
         self.graph = CloneGraph(datasets)
         expanded = {n.data for n in self._all(self.root) if n.is_expanded}
         first = not expanded
@@ -67,11 +88,20 @@ class CloneTree(Tree[str]):
         target = next((n for n in self._all(self.root) if n.data == keep), None)
         if target is not None:
             self.move_cursor(target)
+        if not self._placed and datasets:
+            self._placed = True  # once: later the cursor is the viewer's
+            # Tree numbers its lines on the next refresh; place the cursor after it.
+            self.call_after_refresh(lambda: setattr(self, "cursor_line", self.first_interesting_line()))
 
     def _add(
-        self, parent: TreeNode[str], node: Node, parent_ds: Dataset | None, expanded: set, first: bool
+        self,
+        parent: TreeNode[str],
+        node: Node,
+        parent_ds: Dataset | None,
+        expanded: set[str | None],
+        first: bool,
     ) -> None:
-        label = cell_text(node_label(node, self.graph, parent_ds), self._pal)
+        label = cell_text(node_label(node, self.graph, parent_ds), self._styles)
         if node.children:
             branch = parent.add(label, data=node.dataset.name)
             for child in node.children:
@@ -81,7 +111,7 @@ class CloneTree(Tree[str]):
         else:
             parent.add_leaf(label, data=node.dataset.name)
 
-    def _all(self, node: TreeNode[str]):
+    def _all(self, node: TreeNode[str]) -> Iterator[TreeNode[str]]:
         for child in node.children:
             yield child
             yield from self._all(child)

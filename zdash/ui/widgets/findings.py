@@ -1,46 +1,74 @@
 """The findings, worst first: one row each (severity, pool, title); Enter opens the finding's
 why, evidence and suggested actions. Rows are keyed by Finding.key, so the cursor stays on a
-finding while its title changes tick by tick."""
+finding while its title changes tick by tick: a new frame updates the cells that changed, in
+place; the rows are rebuilt only when the list of findings (or the width) changes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any, ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import DataTable
 
 from zdash.checks.finding import Finding
-from zdash.ui.palette import SEVERITY_ICON, palette, severity_role
+from zdash.feed.frame import Frame
+from zdash.ui.roles import ROLE_CLASSES, SEVERITY_ICON, Role, role_styles, severity_role
 
 NONE_KEY = "-"
+RowCells = tuple[tuple[str, Role], tuple[str, Role]]  # (severity, title) as (text, role)
 
 
 def finding_id(f: Finding) -> str:
     return "\x1f".join(str(k) for k in f.key)
 
 
-class FindingsTable(DataTable):
+def finding_row(f: Finding | None, pool_prefix: bool) -> RowCells:
+    if f is None:
+        return ("✓", "ok"), ("nothing to report: no check found anything", "muted")
+    # With several pools, say which one; with one, the pool name is noise.
+    prefix = pool_prefix and f.pool and not f.title.startswith(f.pool)
+    title = f"{f.pool}: {f.title}" if prefix else f.title
+    return (SEVERITY_ICON[f.severity], severity_role(f.severity)), (title, "text")
+
+
+class FindingsTable(DataTable[Any]):
+    """Bound to its screen's frame (data_bind)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = DataTable.COMPONENT_CLASSES | ROLE_CLASSES
+
     class Open(Message):
         def __init__(self, finding: Finding) -> None:
             super().__init__()
             self.finding = finding
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(cursor_type="row", show_header=False, **kwargs)
+    frame: var[Frame | None] = var(None)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(cursor_type="row", show_header=False, id=id)
         self._by_id: dict[str, Finding] = {}
         self._order: list[str] = []
-        self._cells: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {}
-        self._findings: Sequence[Finding] = ()
+        self._cells: dict[str, RowCells] = {}
         self._pool_prefix = False
+        self._title_width = 0
+        self._styles: dict[Role, Style] = {}
 
     def on_mount(self) -> None:
-        self._pal = palette(self.app)
-        self._title_width = 0
+        self._styles = role_styles(self)
         self.app.theme_changed_signal.subscribe(self, self._on_theme)
 
+    def _on_theme(self, _theme: object) -> None:
+        self._styles = role_styles(self)
+        self._order = []  # redraw every row in the new colours
+        self._draw()
+
+    def watch_frame(self) -> None:
+        self._draw()
+
     def on_resize(self) -> None:
-        self.show(self._findings)
+        self._draw()
 
     def _fit_columns(self) -> bool:
         """The title column takes the rest of the width (DataTable has no 1fr columns), so a
@@ -54,29 +82,21 @@ class FindingsTable(DataTable):
         self.add_column("title", width=width, key="title")
         return True
 
-    def _on_theme(self, _theme: object) -> None:
-        self._pal = palette(self.app)
-        self._order = []  # force a full redraw in the new colours
-        self.show(self._findings)
+    def _text(self, cell: tuple[str, Role]) -> Text:
+        return Text(cell[0], style=self._styles[cell[1]], no_wrap=True, overflow="ellipsis")
 
-    def _row(self, f: Finding | None) -> tuple[tuple[str, str], tuple[str, str]]:
-        if f is None:
-            return ("✓", "ok"), ("nothing to report: no check found anything", "muted")
-        # With several pools, say which one; with one, the pool name is noise.
-        prefix = self._pool_prefix and f.pool and not f.title.startswith(f.pool)
-        title = f"{f.pool}: {f.title}" if prefix else f.title
-        return (SEVERITY_ICON[f.severity], severity_role(f.severity)), (title, "text")
-
-    def _text(self, cell: tuple[str, str]) -> Text:
-        return Text(cell[0], style=self._pal.get(cell[1], ""), no_wrap=True, overflow="ellipsis")
-
-    def show(self, findings: Sequence[Finding], pool_prefix: bool | None = None) -> None:
-        self._findings = findings
-        if pool_prefix is not None and pool_prefix != self._pool_prefix:
-            self._pool_prefix, self._order = pool_prefix, []
+    def _draw(self) -> None:
+        if not self._styles:
+            return  # not mounted yet: on_mount's styles come first
+        frame = self.frame
+        findings = frame.findings if frame is not None else ()
+        if frame is not None:
+            prefix = len(frame.snapshot.pools) > 1
+            if prefix != self._pool_prefix:
+                self._pool_prefix, self._order = prefix, []
         self._by_id = {finding_id(f): f for f in findings}
         order = list(self._by_id) or [NONE_KEY]
-        cells = {k: self._row(self._by_id.get(k)) for k in order}
+        cells = {k: finding_row(self._by_id.get(k), self._pool_prefix) for k in order}
         self.border_title = f"Findings ({len(findings)})" if findings else "Findings"
         keep = self._order[self.cursor_row] if 0 <= self.cursor_row < len(self._order) else None
         with self.app.batch_update():
@@ -88,16 +108,10 @@ class FindingsTable(DataTable):
                     self.move_cursor(row=order.index(keep), animate=False)
             else:
                 for k in order:
-                    for col, (a, b) in zip(("sev", "title"), zip(self._cells.get(k, ((), ())), cells[k])):
-                        if a != b:
-                            self.update_cell(k, col, self._text(b))
+                    for col, old, new in zip(("sev", "title"), self._cells[k], cells[k]):
+                        if old != new:
+                            self.update_cell(k, col, self._text(new))
             self._order, self._cells = order, cells
-
-    @property
-    def current(self) -> Finding | None:
-        if 0 <= self.cursor_row < len(self._order):
-            return self._by_id.get(self._order[self.cursor_row])
-        return None
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

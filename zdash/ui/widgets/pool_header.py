@@ -1,25 +1,30 @@
 """Per pool: health and space on one line, the capacity gauge with its 80 % and 90 % marks,
-and the scrub/resilver line with progress and zdash's own ETA."""
+and the scrub/resilver line with progress and zdash's own ETA (the scan check's figures)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from textual.widgets import Static
+from textual import getters
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
 
 from zdash import fmt
-from zdash.checks.scan import rolling_rate
+from zdash.checks.scan import eta, rolling_rate
 from zdash.config import CheckConfig
+from zdash.feed.frame import Frame
 from zdash.model import Pool, Scan, Snapshot
-from zdash.ui.markup import ROLE_VAR, cell_markup, merge_runs, tag
-from zdash.ui.palette import STATE_VAR, state_role
-from zdash.ui.vdev_rows import fill_role
+from zdash.ui.app import ZdashApp
+from zdash.ui.markup import cell_markup, merge_runs, tag
+from zdash.ui.roles import ROLE_VAR, Cell, Role, state_role
+from zdash.ui.vdev_rows import fill_role, shown_pool
 
-MARKS = ((80, "warn"), (90, "crit"))
+MARKS: tuple[tuple[int, Role], ...] = ((80, "warn"), (90, "crit"))
 
 
 def health_line(pool: Pool) -> str:
-    state = tag(f"● {pool.state}", "bold " + STATE_VAR[state_role(pool.state)])
+    state = tag(f"● {pool.state}", "bold " + ROLE_VAR[state_role(pool.state)])
     io = pool.root.io
     parts = [tag(pool.name, "bold"), state, f"{fmt.size(pool.size)}", f"frag {fmt.pct(pool.frag_pct)}"]
     if pool.dedup_ratio and pool.dedup_ratio != 1.0:
@@ -41,7 +46,7 @@ def gauge_line(pool: Pool, width: int) -> str:
         return tag("CAP  no space figures yet", "$foreground-muted")
     role = fill_role(pct)
     filled, empty = fmt.bar_cells(pct / 100, width)
-    chars = [(c, role) for c in filled] + [(c, "bar-free") for c in empty]
+    chars: list[tuple[str, Role]] = [(c, role) for c in filled] + [(c, "bar-free") for c in empty]
     for mark, mark_role in MARKS:  # the 80 % and 90 % lines, drawn over the bar
         chars[min(width * mark // 100, width - 1)] = ("┃", mark_role)
     figure = tag(f"{pct:3.0f}%", "bold " + ROLE_VAR[role] if pct >= 80 else "bold")
@@ -63,61 +68,66 @@ def scan_line(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig, now: fl
 
 
 def _running(pool: Pool, scan: Scan, history: Sequence[Snapshot], cfg: CheckConfig, width: int) -> str:
-    total = scan.to_examine - (scan.skipped or 0) if scan.to_examine else None
-    pct = (
-        scan.pct_done
-        if scan.pct_done is not None
-        else (100.0 * scan.issued / total if total and scan.issued is not None else 0.0)
-    )
-    role = "warn" if scan.function != "scrub" else "info"
+    rate, _span = rolling_rate(pool.name, scan, history, cfg)  # the scan check's figures
+    done, left = eta(scan, rate)
+    pct = done if done is not None else 0.0
+    role: Role = "warn" if scan.function != "scrub" else "info"
     gauge = cell_markup(_bar(pct / 100, max(10, min(30, width - 60)), role))
     head = tag(f"{scan.function}{' (paused)' if scan.state == 'paused' else ''}", "bold " + ROLE_VAR[role])
     out = f"{head} {gauge} {pct:5.1f}%"
     if scan.state == "scanning":
-        rate, _span = rolling_rate(pool.name, scan, history, cfg)
-        left = max(total - scan.issued, 0) if total and scan.issued is not None else None
-        eta = left / rate if rate and left is not None else None
         out += f"  {fmt.mbps(rate)} MB/s" if rate is not None else "  measuring rate…"
-        if eta is not None:
-            out += f"  ETA {tag(fmt.duration(eta), 'bold')}"
+        if left is not None:
+            out += f"  ETA {tag(fmt.duration(left), 'bold')}"
         if scan.zpool_eta_s is not None:
             out += tag(f" (zpool says {fmt.duration(scan.zpool_eta_s)})", "$foreground-muted")
     return out
 
 
-def _bar(frac: float, width: int, role: str):
+def _bar(frac: float, width: int, role: Role) -> Cell:
     filled, empty = fmt.bar_cells(frac, width)
     return ((filled, role), (empty, "bar-free"))
 
 
-class PoolHeader(Static):
-    def on_mount(self) -> None:
-        self._args: tuple | None = None
-        self._shown: str | None = None
-
-    def show(self, pool: Pool | None, history: Sequence[Snapshot], cfg: CheckConfig, note: str = "") -> None:
-        self._args = (pool, history, cfg, note)
-        self._draw()
-
-    def on_resize(self) -> None:
-        self._draw()
-
-    def _draw(self) -> None:
-        if self._args is None:
-            return
-        pool, history, cfg, note = self._args
-        if pool is None:
-            text = tag(note or "no pools", "$foreground-muted")
-        else:
-            width = max(self.size.width, 40)
-            now = history[-1].time if history else 0.0
-            text = "\n".join(
-                (
-                    health_line(pool),
-                    gauge_line(pool, max(10, min(50, width - 42))),
-                    scan_line(pool, history, cfg, now, width),
-                )
+def header_markup(
+    frame: Frame, pool_name: str | None, cfg: CheckConfig, width: int, empty: str | None
+) -> str:
+    pool = shown_pool(frame.snapshot, pool_name)
+    if pool is None:
+        if empty is None:
+            empty = (
+                "no pools imported on this host"
+                if frame.snapshot.sources
+                else "waiting for the first sample…"
             )
-        if text != self._shown:
-            self._shown = text
-            self.update(text, layout=False)  # fixed height: no layout pass
+        return tag(empty, "$foreground-muted")
+    width = max(width, 40)
+    history = frame.history
+    now = history[-1].time if history else 0.0
+    return "\n".join(
+        (
+            health_line(pool),
+            gauge_line(pool, max(10, min(50, width - 42))),
+            scan_line(pool, history, cfg, now, width),
+        )
+    )
+
+
+class PoolHeader(Widget):
+    """Bound to its screen's frame and pool (data_bind); one piece of content, drawn by
+    render() at the widget's width. `empty`: what to say when there is no pool to show."""
+
+    app = getters.app(ZdashApp)
+    frame: reactive[Frame | None] = reactive(None)
+    pool_name: reactive[str | None] = reactive(None)
+
+    def __init__(self, empty: str | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.empty = empty
+
+    def render(self) -> Content:
+        if self.frame is None:
+            return Content()
+        return Content.from_markup(
+            header_markup(self.frame, self.pool_name, self.app.cfg, self.size.width, self.empty)
+        )

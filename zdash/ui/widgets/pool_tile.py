@@ -4,18 +4,23 @@ word, the running scan and how many findings), coloured by the pool's worst cond
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.reactive import reactive
 from textual.widgets import Digits, Static
 
 from zdash.checks.finding import Finding, Severity
 from zdash.model import Pool
 from zdash.ui.markup import tag
-from zdash.ui.palette import STATE_VAR, state_role
+from zdash.ui.roles import ROLE_VAR, state_role
+
+Level = Literal["ok", "warn", "crit"]
 
 
-def tile_level(pool: Pool, findings: Sequence[Finding]) -> str:
+def tile_level(pool: Pool, findings: Sequence[Finding]) -> Level:
     worst = max((f.severity for f in findings if f.pool == pool.name), default=Severity.INFO)
     role = state_role(pool.state)
     if role == "crit" or worst == Severity.CRITICAL:
@@ -25,51 +30,65 @@ def tile_level(pool: Pool, findings: Sequence[Finding]) -> str:
     return "ok"
 
 
+@dataclass(frozen=True, slots=True)
+class TileView:
+    """What a tile shows; compared by value, so an unchanged tile is not redrawn."""
+
+    level: Level
+    focused: bool
+    state: str  # markup
+    fill: float | None
+    scan: str
+    count: str
+
+
+def tile_view(pool: Pool, findings: Sequence[Finding], focused: bool) -> TileView:
+    mine = [f for f in findings if f.pool == pool.name and f.severity > Severity.INFO]
+    scan = pool.scan
+    if scan is not None and scan.state == "scanning" and scan.pct_done is not None:
+        scan_text = f"{scan.function} {scan.pct_done:.0f}%"
+    elif scan is not None and scan.state == "paused":
+        scan_text = f"{scan.function} paused"
+    else:
+        scan_text = ""
+    return TileView(
+        tile_level(pool, findings),
+        focused,
+        tag(pool.state, "bold " + ROLE_VAR[state_role(pool.state)]),
+        pool.fill_pct,
+        scan_text,
+        f"{len(mine)} finding{'s' if len(mine) != 1 else ''}" if mine else "no warnings",
+    )
+
+
 class PoolTile(Vertical):
+    view: reactive[TileView | None] = reactive(None, layout=False, repaint=False)
+
     def __init__(self, name: str) -> None:
         super().__init__()
         self.pool_name = name
         self.border_title = name
-        self._shown: tuple | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(classes="tile-state")
         yield Digits("")
         yield Static(classes="tile-scan")
 
-    def show(self, pool: Pool, findings: Sequence[Finding], focused: bool) -> None:
-        self._pending = (pool, findings, focused)
-        if self.is_mounted:
-            self._apply()
-
     def on_mount(self) -> None:
-        self._apply()
+        self._show(self.view)
 
-    def _apply(self) -> None:
-        if getattr(self, "_pending", None) is None:
+    def watch_view(self, view: TileView | None) -> None:
+        if self.is_mounted:
+            self._show(view)
+
+    def _show(self, view: TileView | None) -> None:
+        if view is None:
             return
-        pool, findings, focused = self._pending
-        level = tile_level(pool, findings)
-        fill = pool.fill_pct
-        mine = [f for f in findings if f.pool == pool.name and f.severity > Severity.INFO]
-        scan = pool.scan
-        if scan is not None and scan.state == "scanning" and scan.pct_done is not None:
-            scan_text = f"{scan.function} {scan.pct_done:.0f}%"
-        elif scan is not None and scan.state == "paused":
-            scan_text = f"{scan.function} paused"
-        else:
-            scan_text = ""
-        state = tag(pool.state, "bold " + STATE_VAR[state_role(pool.state)])
-        count = f"{len(mine)} finding{'s' if len(mine) != 1 else ''}" if mine else "no warnings"
-        shown = (level, focused, state, fill, scan_text, count)
-        if shown == self._shown:
-            return
-        self._shown = shown
-        for cls in ("-ok", "-warn", "-crit"):
-            self.set_class(cls == f"-{level}", cls)
-        self.set_class(focused, "-focused")
-        self.query_one(".tile-state", Static).update(f"{state}  {tag('CAP', '$foreground-muted')}")
-        self.query_one(Digits).update(f"{fill:.0f}%" if fill is not None else "-")
+        for level in ("ok", "warn", "crit"):
+            self.set_class(level == view.level, f"-{level}")
+        self.set_class(view.focused, "-focused")
+        self.query_one(".tile-state", Static).update(f"{view.state}  {tag('CAP', '$foreground-muted')}")
+        self.query_one(Digits).update(f"{view.fill:.0f}%" if view.fill is not None else "-")
         self.query_one(".tile-scan", Static).update(
-            "\n".join(x for x in (tag(scan_text, "bold"), tag(count)) if x)
+            "\n".join(x for x in (tag(view.scan, "bold"), tag(view.count)) if x)
         )

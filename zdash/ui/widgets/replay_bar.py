@@ -4,54 +4,62 @@ every control also has a key)."""
 from __future__ import annotations
 
 from textual import events
+from textual.content import Content
 from textual.message import Message
-from textual.widgets import Static
+from textual.reactive import reactive
+from textual.widget import Widget
 
 from zdash import fmt
-from zdash.feed.frame import Position
+from zdash.feed.frame import Frame, Position
 from zdash.ui.markup import tag
 
 
-class ReplayBar(Static):
+def bar_span(pos: Position, width: int) -> tuple[int, int]:
+    """(first column, columns) of the bar itself in a replay bar `width` wide."""
+    head = len(f" {'▶' if pos.playing else '❚❚'} {pos.speed:g}×  {fmt.clock(pos.start)} ")
+    tail = len(_tail(pos))
+    return head, max(10, width - head - tail - 1)
+
+
+def _tail(pos: Position) -> str:
+    return f" {fmt.clock(pos.end)}  {pos.index + 1}/{pos.count}" + (" ↻" if pos.looping else "")
+
+
+def bar_markup(pos: Position, width: int) -> str:
+    state = tag("▶", "bold $text-success") if pos.playing else tag("❚❚", "bold $text-warning")
+    head = f" {state} {pos.speed:g}×  {fmt.clock(pos.start)} "
+    _start, columns = bar_span(pos, width)
+    done = round(pos.fraction * columns)
+    bar = (
+        tag("━" * done, "$primary")
+        + tag("╸" if done < columns else "", "$primary")
+        + tag("─" * max(0, columns - done - 1), "$zd-bar-free")
+    )
+    return head + bar + tag(_tail(pos), "$foreground-muted")
+
+
+class ReplayBar(Widget):
+    """Bound to its screen's frame (data_bind); draws the frame's replay position."""
+
     class Seek(Message):
         def __init__(self, fraction: float) -> None:
             super().__init__()
             self.fraction = fraction
 
-    def on_mount(self) -> None:
-        self._pos: Position | None = None
-        self._shown: str | None = None
-        self._bar_span = (0, 0)
+    frame: reactive[Frame | None] = reactive(None)
 
-    def show(self, pos: Position | None) -> None:
-        self._pos = pos
-        self._draw()
+    @property
+    def position(self) -> Position | None:
+        return self.frame.position if self.frame is not None else None
 
-    def on_resize(self) -> None:
-        self._draw()
-
-    def _draw(self) -> None:
-        pos = self._pos
-        if pos is None:
-            return
-        state = tag("▶", "bold $text-success") if pos.playing else tag("❚❚", "bold $text-warning")
-        head = f" {state} {pos.speed:g}×  {fmt.clock(pos.start)} "
-        tail = f" {fmt.clock(pos.end)}  {pos.index + 1}/{pos.count}" + (" ↻" if pos.looping else "")
-        head_len = len(f" {'▶' if pos.playing else '❚❚'} {pos.speed:g}×  {fmt.clock(pos.start)} ")
-        width = max(10, self.size.width - head_len - len(tail) - 1)
-        done = round(pos.fraction * width)
-        bar = (
-            tag("━" * done, "$primary")
-            + tag("╸" if done < width else "", "$primary")
-            + tag("─" * max(0, width - done - 1), "$zd-bar-free")
-        )
-        self._bar_span = (head_len, width)
-        text = head + bar + tag(tail, "$foreground-muted")
-        if text != self._shown:
-            self._shown = text
-            self.update(text, layout=False)
+    def render(self) -> Content:
+        pos = self.position
+        return Content.from_markup(bar_markup(pos, self.size.width)) if pos is not None else Content()
 
     def on_click(self, event: events.Click) -> None:
-        start, width = self._bar_span
+        pos = self.position
+        if pos is None:
+            return
+        start, width = bar_span(pos, self.size.width)
         if width and start <= event.x < start + width:
             self.post_message(self.Seek((event.x - start) / max(width - 1, 1)))

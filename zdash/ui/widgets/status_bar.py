@@ -1,21 +1,23 @@
 """The top line: where the data comes from (LIVE host, REPLAY file @ time, DEMO), how fresh it
 is (stale sources with their age, no data at all, a failed feed) and the recording badge.
 
-One Static of fixed height whose right part is padded into place: updating it never needs a
+One widget of fixed height whose right part is padded into place: redrawing it never needs a
 layout pass (a width:auto neighbour would re-layout the whole screen every tick)."""
 
 from __future__ import annotations
 
 import os
 
+from textual import getters
 from textual.content import Content
-from textual.widgets import Static
+from textual.widget import Widget
 
 from zdash import fmt
-from zdash.feed.frame import Frame
+from zdash.feed.frame import Frame, FrameMode
+from zdash.ui.app import ZdashApp
 from zdash.ui.markup import tag
 
-BADGE = {
+BADGE: dict[FrameMode, tuple[str, str]] = {
     "live": ("LIVE", "reverse $success"),
     "replay": ("REPLAY", "reverse $primary"),
     "demo": ("DEMO", "reverse $accent"),
@@ -25,7 +27,7 @@ BADGE = {
 def left_markup(frame: Frame | None, loading: str) -> str:
     if frame is None:
         return f"{tag('zdash', 'bold')}  {tag(loading, '$foreground-muted')}"
-    word, style = BADGE.get(frame.mode, BADGE["live"])
+    word, style = BADGE[frame.mode]
     out = f"{tag('zdash', 'bold')} {tag(f' {word} ', style)} {tag(frame.source, 'bold')}"
     if frame.position is not None:
         pos = frame.position
@@ -53,34 +55,34 @@ def right_markup(frame: Frame | None, silence: float | None, error: str | None) 
     return "  ".join(parts)
 
 
-class StatusBar(Static):
+def status_line(left: Content, right: Content, width: int) -> Content:
+    """The right part (freshness, recording) matters more than the tail of the left one."""
+    gap = width - left.cell_length - right.cell_length - 1
+    if gap >= 1:
+        return left + " " * max(gap, 1) + right
+    return left[: max(0, width - right.cell_length - 2)] + "  " + right
+
+
+class StatusBar(Widget):
+    """One line of fixed height whose right part is padded into place: redrawing it never
+    needs a layout pass. Follows the app's frame, silence and feed error."""
+
+    app = getters.app(ZdashApp)
+
     def on_mount(self) -> None:
-        self._shown: Content | None = None
         for attr in ("frame", "silence", "feed_error"):
-            self.watch(self.app, attr, self._redraw, init=False)
-        self._redraw()
+            self.watch(self.app, attr, self._changed, init=False)
 
-    def on_resize(self) -> None:
-        self._redraw()
+    def _changed(self) -> None:
+        self.refresh()
 
-    def _redraw(self, _value: object = None) -> None:
+    def render(self) -> Content:
         app = self.app
-        frame = getattr(app, "frame", None)
-        left = Content.from_markup(left_markup(frame, getattr(app, "loading_text", "starting…")))
-        right = Content.from_markup(
-            right_markup(frame, getattr(app, "silence", None), getattr(app, "feed_error", None))
-        )
-        gap = self.size.width - left.cell_length - right.cell_length - 1
-        # The right part (freshness, recording) matters more than the tail of the left one.
-        line = (
-            left + " " * max(gap, 1) + right
-            if gap >= 1
-            else left[: max(0, self.size.width - right.cell_length - 2)] + "  " + right
-        )
-        if line != self._shown:  # redraw only what changed
-            self._shown = line
-            self.update(line, layout=False)
+        left = Content.from_markup(left_markup(app.frame, app.loading_text))
+        right = Content.from_markup(right_markup(app.frame, app.silence, app.feed_error))
+        return status_line(left, right, self.size.width)
 
     @property
     def text(self) -> str:
-        return self._shown.plain if self._shown is not None else ""
+        """What the bar says, as plain text."""
+        return self.render().plain

@@ -6,42 +6,62 @@ topology (the list of row keys) or the layout width changes, keeping the cursor 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
+from rich.style import Style
 from rich.text import Text
+from textual import getters
+from textual.reactive import var
 from textual.widgets import DataTable
 
+from zdash.feed.frame import Frame
 from zdash.model import Pool, Vdev
+from zdash.ui.app import ZdashApp
 from zdash.ui.markup import cell_text
-from zdash.ui.palette import palette
-from zdash.ui.vdev_rows import COLUMNS, NARROW_LABELS, WIDE, Row, build_rows
+from zdash.ui.outliers import outlier_leaves
+from zdash.ui.roles import ROLE_CLASSES, Cell, Role, role_styles
+from zdash.ui.vdev_rows import COLUMNS, NARROW_LABELS, WIDE, Row, build_rows, shown_pool
 
 _NUMERIC = {3, 4, 5, 6}  # right-aligned, so digits line up
 _PAD = 2  # DataTable cell_padding=1 on each side
 _CHROME = 4  # scrollbar and border
 
 
-def _depths(v: Vdev, depth: int = 0):
+def _depths(v: Vdev, depth: int = 0) -> Iterator[tuple[int, Vdev]]:
     for c in v.children:
         yield depth + 1, c
         yield from _depths(c, depth + 1)
 
 
-class VdevTable(DataTable):
-    def __init__(self, **kwargs) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)
+class VdevTable(DataTable[Any]):
+    """Bound to its screen's frame and pool (data_bind); draws that pool of the frame."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = DataTable.COMPONENT_CLASSES | ROLE_CLASSES
+    app = getters.app(ZdashApp)
+    frame: var[Frame | None] = var(None)
+    pool_name: var[str | None] = var(None)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=False, id=id)
         self._rows: dict[str, Row] = {}
         self._order: list[str] = []
         self._layout: tuple[bool, int] | None = None
-        self._last: tuple[Pool, frozenset[str]] | None = None
+        self._styles: dict[Role, Style] = {}
 
     def on_mount(self) -> None:
-        self._pal = palette(self.app)
+        self._styles = role_styles(self)
         self.app.theme_changed_signal.subscribe(self, self._on_theme)
 
     def _on_theme(self, _theme: object) -> None:
-        self._pal = palette(self.app)
+        self._styles = role_styles(self)
         self._layout = None  # re-render every cell in the new colours
+        self._redraw()
+
+    def watch_frame(self) -> None:
+        self._redraw()
+
+    def watch_pool_name(self) -> None:
         self._redraw()
 
     def on_resize(self) -> None:
@@ -56,24 +76,17 @@ class VdevTable(DataTable):
         longest = max([len(pool.name)] + [2 * d + len(v.name) + 10 for d, v in _depths(pool.root)])
         return wide, max(12, min(room, longest, 48))
 
-    @property
-    def selected_key(self) -> str | None:
+    def _selected_key(self) -> str | None:
         if not self._order or self.cursor_row < 0 or self.cursor_row >= len(self._order):
             return None
         return self._order[self.cursor_row]
 
-    def label_of(self, key: str) -> str | None:
-        row = self._rows.get(key)
-        return row.label if row else None
-
-    def show(self, pool: Pool, outliers: Iterable[str]) -> None:
-        self._last = (pool, frozenset(outliers))
-        self._redraw()
-
     def _redraw(self) -> None:
-        if self._last is None or not self.is_mounted:
-            return
-        pool, outliers = self._last
+        frame = self.frame
+        pool = shown_pool(frame.snapshot, self.pool_name) if frame is not None else None
+        if pool is None or frame is None or not self._styles:
+            return  # nothing to show yet (or no pool any more): keep what is shown
+        outliers = outlier_leaves(pool, frame.findings, self.app.cfg)
         layout = self._layout_for(self.app.size.width, pool)
         rows = build_rows(pool, outliers, layout[1], layout[0])
         order = [r.key for r in rows]
@@ -88,11 +101,11 @@ class VdevTable(DataTable):
                         self.update_cell(row.key, str(col), self._cell(col, b))
                 self._rows[row.key] = row
 
-    def _cell(self, col: int, cell) -> Text:
-        return cell_text(cell, self._pal, "right" if col in _NUMERIC else "left")
+    def _cell(self, col: int, cell: Cell) -> Text:
+        return cell_text(cell, self._styles, "right" if col in _NUMERIC else "left")
 
     def _rebuild(self, rows: list[Row], layout: tuple[bool, int]) -> None:
-        keep = self.selected_key
+        keep = self._selected_key()
         wide, name_width = layout
         self.clear(columns=True)
         for i, (label, w_wide, w_narrow) in enumerate(COLUMNS):

@@ -1,0 +1,105 @@
+"""The dashboard's widgets follow the frame and the viewer: pool tabs and `[` `]`, the chart
+following the vdev cursor, cells restyled by a theme switch, the wall moving to the next pool
+on the clock. Asserted on what is on screen."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tests.actions.helpers import snap, two_way
+from tests.feed.clock import ManualClock
+from tests.ui.conftest import SnapFeed, replay_app, table_text, until, wait_frame
+from zdash.ui.app import WallApp, ZdashApp
+from zdash.ui.widgets.pool_tabs import PoolTabs
+
+TWO_POOLS = snap(two_way("tank"), two_way("backup", states=("ONLINE", "FAULTED")))
+
+
+def _render(app, selector: str) -> str:
+    return str(app.screen.query_one(selector).render())
+
+
+def _pools_in_table(app) -> list[str]:
+    return [k for k in table_text(app.screen.query_one("#vdevs")) if k.startswith("pool:")]
+
+
+async def test_pool_tabs_and_brackets_switch_the_pool_shown():
+    app = ZdashApp(SnapFeed(TWO_POOLS))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        tabs = app.screen.query_one(PoolTabs)
+        assert (
+            tabs.display and "tank" in _render(app, "#pool-tabs") and "backup" in _render(app, "#pool-tabs")
+        )
+        assert _render(app, "#pool-header").startswith("tank") and _pools_in_table(app) == ["pool:tank"]
+        await pilot.press("right_square_bracket")
+        await until(pilot, lambda: _render(app, "#pool-header").startswith("backup"), what="the next pool")
+        assert _pools_in_table(app) == ["pool:backup"]
+        states = [cells[1] for cells in table_text(app.screen.query_one("#vdevs")).values()]
+        assert "FAULTED" in states  # backup's faulted side
+        await pilot.press("left_square_bracket")
+        await until(pilot, lambda: _pools_in_table(app) == ["pool:tank"], what="the first pool again")
+
+
+async def test_one_pool_has_no_tabs_and_no_pool_keys(sessions):
+    app = replay_app(sessions["healthy"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        assert not app.screen.query_one(PoolTabs).display
+        keys = {b.binding.action for b in app.screen.active_bindings.values() if b.enabled}
+        assert not keys & {"pool(1)", "pool(-1)"}
+
+
+async def test_the_chart_follows_the_vdev_cursor(sessions):
+    app = replay_app(sessions["deranged"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        frame = await wait_frame(pilot)
+        chart = app.screen.query_one("#history")
+        assert chart.border_title == f"History · pool {frame.snapshot.pools[0].name}"
+        rows = table_text(app.screen.query_one("#vdevs"))
+        second = list(rows.values())[1][0].split()[-1]  # the first vdev's name, after its tree line
+        await pilot.press("v", "down")
+        await until(pilot, lambda: chart.border_title == f"History · {second}", what="the chart on the vdev")
+        await pilot.press("up")
+        await until(pilot, lambda: "History · pool" in str(chart.border_title), what="the chart on the pool")
+
+
+async def test_a_theme_switch_recolours_the_table_cells(sessions):
+    app = replay_app(sessions["healthy"], theme="zdash-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        frame = await wait_frame(pilot)
+        table = app.screen.query_one("#vdevs")
+        key = f"pool:{frame.snapshot.pools[0].name}"
+
+        def state_colour():
+            cell = table.get_row(key)[1]  # STATE: ONLINE, in the theme's success colour
+            assert isinstance(cell, Text) and cell.plain.startswith("ONLINE")
+            return cell.spans[0].style.color.triplet.hex if cell.spans else cell.style.color.triplet.hex
+
+        def expected(theme: str) -> str:
+            variables = app.get_css_variables()
+            assert app.theme == theme
+            return variables["text-success"].lower()
+
+        dark = state_colour()
+        assert dark == expected("zdash-dark")
+        app.theme = "zdash-light"
+        await until(
+            pilot, lambda: state_colour() == expected("zdash-light"), what="the light theme's colours"
+        )
+        assert state_colour() != dark
+
+
+async def test_the_wall_moves_to_the_next_pool_on_the_clock():
+    clock = ManualClock()
+    app = WallApp(SnapFeed(TWO_POOLS), clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        header = lambda: _render(app, "#wall-detail-header")  # noqa: E731
+        await until(pilot, lambda: header().startswith("tank"), what="the first pool in detail")
+        await until(pilot, lambda: clock.waiting >= 2, what="the wall's and the silence timers")
+        clock.advance(app.settings.wall_cycle_s)
+        await until(pilot, lambda: header().startswith("backup"), what="the next pool in detail")
+        tiles = [str(t.border_title) for t in app.screen.query("PoolTile")]
+        focused = [t.has_class("-focused") for t in app.screen.query("PoolTile")]
+        assert tiles == ["tank", "backup"] and focused == [False, True]
