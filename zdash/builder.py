@@ -159,7 +159,7 @@ class SnapshotBuilder:
             slot.error = s.error or f"{' '.join(s.argv[:2])} exited {s.rc}"
             return
         try:
-            value = (
+            value: Any = (
                 parse_diskstats(s.stdout, self._wanted_devices()) if kind == "diskstats" else PARSERS[kind](s)
             )
         except ParseError as e:
