@@ -7,8 +7,8 @@ import asyncio
 
 from tests.capture_ticks import capture_tick
 from tests.feed.clock import ManualClock
-from zdash.checks.registry import run_checks
-from zdash.feed.history import History, window
+from zdash.checks.registry import CheckEngine, run_checks
+from zdash.feed.history import Series
 from zdash.feed.live import LiveFeed
 from zdash.feed.replay import SPEEDS, ReplayFeed
 from zdash.sources.replay import load_replay
@@ -19,7 +19,7 @@ async def _next(gen, timeout=5.0):
 
 
 async def test_replay_pause_step_seek_speed(sessions):
-    feed = ReplayFeed(sessions["degraded"], run_checks, playing=False)
+    feed = ReplayFeed(sessions["degraded"], CheckEngine, playing=False)
     gen = feed.frames()
     first = await _next(gen)
     assert first.position.index == 0 and not first.position.playing and first.mode == "replay"
@@ -54,7 +54,7 @@ async def _played(gen, clock: ManualClock):
 
 async def test_replay_plays_on_the_clock_and_stops_at_the_end(sessions):
     clock = ManualClock()
-    feed = ReplayFeed(sessions["scrub"], run_checks, speed=2, clock=clock)
+    feed = ReplayFeed(sessions["scrub"], CheckEngine, speed=2, clock=clock)
     gen = feed.frames()
     first = await _next(gen)
     assert first.position.index == 0 and first.position.playing
@@ -72,7 +72,7 @@ async def test_replay_plays_on_the_clock_and_stops_at_the_end(sessions):
 
 async def test_replay_does_not_move_until_the_clock_does(sessions):
     clock = ManualClock()
-    feed = ReplayFeed(sessions["scrub"], run_checks, clock=clock)
+    feed = ReplayFeed(sessions["scrub"], CheckEngine, clock=clock)
     gen = feed.frames()
     assert (await _next(gen)).position.index == 0
     nxt = asyncio.ensure_future(_next(gen))
@@ -87,29 +87,39 @@ async def test_replay_does_not_move_until_the_clock_does(sessions):
     await gen.aclose()
 
 
-async def test_replay_findings_use_the_live_history_window(sessions):
+async def test_replay_findings_are_the_fold_from_the_start_wherever_the_viewer_jumps(sessions):
+    """Live folds every tick since it started; a replay gives the same findings at any index,
+    reached by playing, jumping forward or jumping back."""
     _header, snaps = load_replay(sessions["deranged"])
-    feed = ReplayFeed(sessions["deranged"], run_checks, playing=False, start=5)
+    feed = ReplayFeed(sessions["deranged"], CheckEngine, playing=False, start=5)
     gen = feed.frames()
     f = await _next(gen)
-    assert f.history == window(snaps, 5)
-    assert [x.key for x in f.findings] == [x.key for x in run_checks(window(snaps, 5))]
+    assert f.snapshot == snaps[5]
+    assert [x.key for x in f.findings] == [x.key for x in run_checks(snaps[:6])]
     assert any(x.check == "deranged_disk" for x in f.findings)
+    for target in (2, len(snaps) - 1, 0, 3):
+        feed.seek_index(target)
+        f = await _next(gen)
+        assert f.snapshot == snaps[target]
+        assert [x.key for x in f.findings] == [x.key for x in run_checks(snaps[: target + 1])]
     await gen.aclose()
 
 
-def test_history_is_bounded_by_age_and_count():
-    h = History(seconds=10, limit=5)
-    from zdash.model import Snapshot
+def test_the_chart_window_is_bounded_by_age_and_count_and_says_what_was_not_there():
+    from tests.checks.builders import T0, healthy_two_mirrors, snap
 
-    out = ()
+    s = Series(seconds=10, limit=5)
     for t in range(20):
-        out = h.add(Snapshot(time=float(t)))
-    assert [s.time for s in out] == [15.0, 16.0, 17.0, 18.0, 19.0]
-    h = History(seconds=3, limit=100)
+        s.add(snap(T0 + t, healthy_two_mirrors(t)))
+    leaf = s.points("tank", "guid-sda")
+    assert len(s) == 5 and leaf["x"] == [-4.0, -3.0, -2.0, -1.0, 0.0]
+    assert leaf["wmb"] == [10.0] * 5 and leaf["util"] == [40.0] * 5
+    assert s.points("tank", "pool:tank")["x"] == []  # the hand-made root has no io: nothing to draw
+    s = Series(seconds=3, limit=100)
     for t in range(20):
-        out = h.add(Snapshot(time=float(t)))
-    assert [s.time for s in out] == [16.0, 17.0, 18.0, 19.0]
+        s.add(snap(T0 + t, healthy_two_mirrors(t)))
+    assert s.points("tank", "guid-sdb")["x"] == [-3.0, -2.0, -1.0, 0.0]
+    assert s.points("tank", "guid-nothing") == {k: [] for k in ("x", "rmb", "wmb", "rms", "wms", "util")}
 
 
 class FakeSource:
@@ -133,7 +143,7 @@ async def test_live_feed_frames_and_recording_keyframe(tmp_path):
         type(t)(t.time, tuple(s for s in t.samples if s.key == "iostat"))
         for t in (capture_tick("degraded", "offline", 1_700_000_003.0 + k) for k in range(3))
     ]
-    feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: FakeSource(ticks))
+    feed = LiveFeed(CheckEngine, 1.0, (), source_factory=lambda: FakeSource(ticks))
     path = str(tmp_path / "rec.yaml.gz")
     frames = []
     async for frame in feed.frames():
@@ -143,7 +153,7 @@ async def test_live_feed_frames_and_recording_keyframe(tmp_path):
     assert [f.mode for f in frames] == ["live"] * 6 and frames[0].source == "lab"
     assert frames[-1].recording == path and frames[2].recording is None
     assert any(f.check == "health" for f in frames[-1].findings)
-    assert len(frames[-1].history) == 6
+    assert len(frames[-1].series) == 6
     # The recording began with iostat-only ticks, yet its first snapshot has the pool.
     header, snaps = load_replay(path)
     assert header.host == "lab" and len(snaps) == 3
@@ -153,7 +163,7 @@ async def test_live_feed_frames_and_recording_keyframe(tmp_path):
 
 async def test_live_feed_bad_record_path_is_a_notice_not_a_crash(tmp_path):
     ticks = [capture_tick("healthy", None, 1_700_000_000.0 + k) for k in range(3)]
-    feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: FakeSource(ticks))
+    feed = LiveFeed(CheckEngine, 1.0, (), source_factory=lambda: FakeSource(ticks))
     feed.toggle_recording(str(tmp_path / "no" / "such" / "dir" / "x.yaml"))
     frames = [f async for f in feed.frames()]
     assert len(frames) == 3 and frames[-1].recording is None

@@ -7,9 +7,9 @@ import asyncio
 import time
 
 from tests.feed.clock import ManualClock
-from zdash.checks.registry import run_checks
+from zdash.checks.registry import CheckEngine
 from zdash.feed.frame import Feed, Frame
-from zdash.feed.history import window
+from zdash.feed.history import Series
 from zdash.feed.replay import ReplayFeed
 from zdash.sources.replay import load_replay
 from zdash.ui.app import WallApp, ZdashApp
@@ -27,9 +27,11 @@ class SnapFeed(Feed):
         self.queue.put_nowait(s)
 
     async def frames(self):
+        engine, series = CheckEngine(), Series()
         while True:
             s = await self.queue.get()
-            yield Frame(s, tuple(run_checks([s])), (s,), "live", "testhost")
+            series.add(s)
+            yield Frame(s, engine.update(s), series, "live", "testhost")
 
 
 def replay_app(
@@ -39,7 +41,7 @@ def replay_app(
     and the app share a ManualClock (`app.clock`): a playing replay moves on, and the wall to
     its next pool, only when the test advances it."""
     clock = ManualClock()
-    feed = ReplayFeed(path, run_checks, playing=playing, start=start, loop=loop, clock=clock)
+    feed = ReplayFeed(path, CheckEngine, playing=playing, start=start, loop=loop, clock=clock)
     return (WallApp if wall else ZdashApp)(feed, clock=clock, **kwargs)
 
 
@@ -62,8 +64,9 @@ def first_tick(path: str, check: str) -> int:
     """The first tick of a recording at which `check` reports something: the lab recordings
     change over time (a disk goes slow, a resilver ends), so tests open the app there."""
     snaps = load_replay(path)[1]
-    for i in range(len(snaps)):
-        if any(f.check == check and f.severity > 0 for f in run_checks(window(snaps, i))):
+    engine = CheckEngine()
+    for i, s in enumerate(snaps):
+        if any(f.check == check and f.severity > 0 for f in engine.update(s)):
             return i
     raise AssertionError(f"{path}: no {check} finding at any tick")
 

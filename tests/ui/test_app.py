@@ -10,7 +10,7 @@ from tests.capture_ticks import capture_tick
 from tests.feed.clock import ManualClock
 from tests.feed.test_feed import FakeSource
 from tests.ui.conftest import first_tick, play_until, replay_app, table_text, toasts, until, wait_frame
-from zdash.checks.registry import run_checks
+from zdash.checks.registry import CheckEngine
 from zdash.feed.live import LiveFeed
 from zdash.resources import ResourceError
 from zdash.ui.app import ZdashApp
@@ -108,10 +108,10 @@ async def test_pause_step_seek_move_the_replay_time(sessions):
 
 async def test_live_dashboard_says_live_and_hides_replay_keys(tmp_path):
     ticks = [capture_tick("scrub", "scrubbing", 1_700_000_000.0 + k) for k in range(4)]
-    feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: FakeSource(ticks))
+    feed = LiveFeed(CheckEngine, 1.0, (), source_factory=lambda: FakeSource(ticks))
     app = ZdashApp(feed, record_dir=str(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_frame(pilot, lambda f: len(f.history) == 4)
+        await wait_frame(pilot, lambda f: len(f.series) == 4)
         assert "LIVE" in _status(app) and "lab" in _status(app)
         keys = {b.binding.action for b in app.screen.active_bindings.values()}
         assert "record" in keys and not keys & {"pause", "step(1)", "seek"}
@@ -132,23 +132,28 @@ async def test_live_recording_badge_and_no_data_banner(tmp_path):
             await asyncio.sleep(3600)  # then the host stops answering
 
     clock = ManualClock()
-    feed = LiveFeed(run_checks, 1.0, (), source_factory=lambda: Gated(ticks[:6]))
+    feed = LiveFeed(CheckEngine, 1.0, (), source_factory=lambda: Gated(ticks[:6]))
     app = ZdashApp(feed, record_dir=str(tmp_path), clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_frame(pilot, lambda f: len(f.history) == 2)
+        await wait_frame(pilot, lambda f: len(f.series) == 2)
         await pilot.press("r")
         gate.set()
         await wait_frame(pilot, lambda f: f.recording is not None)
         assert "● REC" in _status(app) and "zdash-lab-" in _status(app)
-        await wait_frame(pilot, lambda f: len(f.history) == 6)
+        await wait_frame(pilot, lambda f: len(f.series) == 6)
         assert "NO DATA" not in _status(app)
         await clock.sleeping()  # the app's silence check
         clock.advance(30.0)  # 30 s without a frame
         await until(pilot, lambda: "NO DATA" in _status(app), what="the NO DATA banner")
         assert "30s" in _status(app)
         await pilot.press("r")
-    recorded = list(tmp_path.glob("zdash-lab-*.yaml.gz"))
+    recorded = list(tmp_path.glob("zdash-lab-*.zdash"))
     assert len(recorded) == 1
+    # The dashboard records format 2: it replays, from the first recorded tick, with the pool.
+    from zdash.sources.recording import open_recording
+
+    rec = open_recording(str(recorded[0]))
+    assert rec.count() == 4 and rec.header.description == "recorded from the dashboard"
 
 
 async def test_wall_mode_binds_no_action(recordings):

@@ -11,11 +11,12 @@ from tests.checks.builders import leaf, mirror, space
 from zdash import fmt
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
+from zdash.feed.history import Series
 from zdash.model import Dataset, Pool, Snapshot, Vdev
 from zdash.ui.clonegraph import CloneGraph
 from zdash.ui.outliers import outlier_leaves
 from zdash.ui.seek import SeekError, parse_seek
-from zdash.ui.series import downsample, extract
+from zdash.ui.series import downsample
 from zdash.ui.vdev_rows import build_rows, pool_key
 
 GiB = 1 << 30
@@ -170,13 +171,15 @@ def test_vdev_rows_mark_the_resilver_target():
 
 def test_series_gaps_and_downsampling():
     pools = [_pool(mirror(0, leaf("sda", write_bps=t * (1 << 20), write_ms=t or None))) for t in range(4)]
-    snaps = [Snapshot(time=100.0 + t, pools=(p,)) for t, p in enumerate(pools)]
-    s = extract(snaps, "tank", "guid-sda")
+    series = Series()
+    for t, p in enumerate(pools):
+        series.add(Snapshot(time=100.0 + t, pools=(p,)))
+    s = series.points("tank", "guid-sda")
     assert s["x"] == [-3.0, -2.0, -1.0, 0.0] and s["wmb"] == [0.0, 1.0, 2.0, 3.0]
     assert math.isnan(s["wms"][0]) and s["wms"][1:] == [1.0, 2.0, 3.0]
     d = downsample(s, 2)
     assert d["x"] == [-2.0, 0.0] and d["wmb"] == [0.5, 2.5] and d["wms"] == [1.0, 2.5]
-    assert extract(snaps, "tank", "pool:tank")["x"] == []  # the root has no io here: no points
+    assert all(v != v for v in series.points("tank", "pool:tank")["wmb"])  # the root had no io: gaps
 
 
 def test_a_resilver_target_is_not_marked_while_it_is_rebuilt():
@@ -213,10 +216,15 @@ def test_pool_header_eta_is_the_scan_checks():
         )
         return pool("tank", bmirror(0, bleaf("sda"), bleaf("sdb")), scans=(running,))
 
+    from zdash.checks.registry import CheckEngine
+
     h = history(tank, 61)
     (finding,) = [f for f in scan_check.check(h, CheckConfig()) if f.topic == "scrub"]
     assert dict(finding.evidence)["ETA (zdash)"] == "13 min 39 s"
-    line = scan_line(h[-1].pools[0], h, CheckConfig(), h[-1].time, 120)
+    engine = CheckEngine()
+    for s in h:
+        engine.update(s)
+    line = scan_line(h[-1].pools[0], engine.scan_rates(), 120)  # what the feed hands the frame
     assert f"ETA [bold]{fmt.duration(819.2)}[/]" in line and "20.0%" in line
 
 

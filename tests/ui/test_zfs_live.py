@@ -6,14 +6,13 @@ shows the pool and its numbers move under load, and a recording made from the UI
 
 from __future__ import annotations
 
-import functools
 import time
 
 import pytest
 
 from tests.ui.conftest import table_text, wait_frame
 from tests.zfs.lab import zfs_available
-from zdash.checks.registry import run_checks
+from zdash.checks.registry import CheckEngine
 from zdash.feed.live import LiveFeed
 from zdash.sources.replay import load_replay
 from zdash.ui.app import ZdashApp
@@ -34,7 +33,7 @@ async def test_live_dashboard_numbers_move(lab, tmp_path):
     lab.fill("/zdui/prefill", 16)
     fio = lab.load("/zdui", 300, size="16M")
     try:
-        feed = LiveFeed(functools.partial(run_checks), 1.0, ("zdui",))
+        feed = LiveFeed(CheckEngine, 1.0, ("zdui",))
         app = ZdashApp(feed, record_dir=str(tmp_path))
         # 28 rows: the chart is hidden, the emulated lab VM has little CPU to spare
         async with app.run_test(size=(120, 28)) as pilot:

@@ -104,6 +104,12 @@ class CheckEngine:
         self.last = tuple(out)
         return self.last
 
+    def scan_rates(self) -> dict[tuple[str, str, float | None], tuple[float | None, float]]:
+        """Every running scan's rate as the scan check measures it (the pool header's ETA uses
+        the same figure): (pool, function, start time) -> (bytes/s or None, seconds measured)."""
+        t = self._trackers.get("scan")
+        return t.rates() if isinstance(t, scan.Tracker) else {}
+
     def checkpoint(self) -> dict[str, Any]:
         """The trackers' memory as JSON-able data (a recording keyframe; see state_codec)."""
         from zdash.checks import state_codec

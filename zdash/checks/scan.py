@@ -78,6 +78,11 @@ class Tracker(tracker.Tracker):
         for gone in set(self._points) - live:
             del self._points[gone]  # paused, finished or gone: a resumed scan measures anew
 
+    def rates(self) -> dict[tuple[str, str, float | None], tuple[float | None, float]]:
+        return {
+            (pool, sid[0], sid[1]): rate_of(points, self.cfg) for (pool, sid), points in self._points.items()
+        }
+
     def findings(self, snap: Snapshot) -> list[Finding]:
         out: list[Finding] = []
         for pool in snap.pools:

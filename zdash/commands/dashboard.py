@@ -11,7 +11,7 @@ from argparse import Namespace
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from zdash.checks.registry import run_checks
+from zdash.checks.registry import CheckEngine
 from zdash.config import ConfigError, load_config
 from zdash.resources import ResourceError
 from zdash.scenarios import demo_recording
@@ -19,10 +19,10 @@ from zdash.sources.session import SessionError, read_session
 from zdash.ui.settings import load_ui_settings
 
 if TYPE_CHECKING:
-    from zdash.feed.frame import CheckFn, Feed
+    from zdash.feed.frame import EngineFactory, Feed
 
 
-def build_feed(args: Namespace, checks: CheckFn, demo_reason: str | None = None) -> Feed:
+def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None = None) -> Feed:
     from zdash.feed.live import LiveFeed
     from zdash.feed.replay import ReplayFeed
 
@@ -43,7 +43,14 @@ def build_feed(args: Namespace, checks: CheckFn, demo_reason: str | None = None)
 
 
 def _check_session(path: str) -> None:
-    """Fail before the screen switches when the file is not a session we can read."""
+    """Fail before the screen switches when the file is not a recording we can read."""
+    from zdash.sources.store import is_store
+
+    if is_store(path):
+        from zdash.sources.recording import open_recording
+
+        open_recording(path).close()
+        return
     _header, ticks = read_session(path)
     if isinstance(ticks, Generator):  # a lazy reader holds the file open until closed
         ticks.close()
@@ -53,7 +60,7 @@ def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
     try:
         cfg = load_config()
         settings = load_ui_settings()
-        checks = functools.partial(run_checks, cfg=cfg)
+        checks = functools.partial(CheckEngine, cfg)
         feed = build_feed(args, checks, demo_reason)
         from zdash.ui.app import WallApp, ZdashApp
 

@@ -7,14 +7,21 @@ No Textual here: the feeds are plain asyncio and are tested without an app.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from zdash.checks.finding import Finding
+from zdash.checks.registry import CheckEngine
+from zdash.feed.history import Series
 from zdash.model import Snapshot
 
-CheckFn = Callable[[Sequence[Snapshot]], list[Finding]]
+# What a feed folds findings with: a fresh engine per feed (CheckEngine itself, or
+# functools.partial(CheckEngine, cfg)). The engine keeps the checks' memory between frames.
+EngineFactory = Callable[[], CheckEngine]
+# A running scan's rate as the scan check measures it: (bytes/s or None, seconds measured).
+ScanRates = dict[tuple[str, str, float | None], tuple[float | None, float]]
 # Where a frame comes from: the live host, a recording, or the bundled demo (a recording too).
 FrameMode = Literal["live", "replay", "demo"]
 
@@ -48,12 +55,13 @@ class Frame:
 
     snapshot: Snapshot
     findings: tuple[Finding, ...]
-    history: tuple[Snapshot, ...]  # oldest first, ends with `snapshot`
+    series: Series  # the recent past the charts draw (shared, grows with the feed)
     mode: FrameMode
     source: str  # host name (live) or file name (replay)
     position: Position | None = None  # replay only
     recording: str | None = None  # live only: the session file being written
     description: str | None = None  # the recording's "what to look for", when it has one
+    scan_rates: ScanRates = dataclasses.field(default_factory=dict)  # (pool, function, start) ->
 
     @property
     def time(self) -> float:

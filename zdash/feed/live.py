@@ -1,19 +1,23 @@
-"""The live feed: raw ticks from the host, folded and checked in a worker thread (inputs are
-immutable, so the UI thread never parses), optionally teed into a session file."""
+"""The live feed: raw ticks from the host, folded (snapshot builder, then the check engine,
+which keeps the checks' memory between ticks) in a worker thread so the UI thread never parses,
+and optionally teed into a recording (`r` in the dashboard)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Protocol
 
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding
-from zdash.feed.frame import CheckFn, Feed, Frame
-from zdash.feed.history import History
+from zdash.checks.registry import FOLD_VERSION, CheckEngine
+from zdash.feed.frame import EngineFactory, Feed, Frame
+from zdash.feed.history import Series
 from zdash.model import Snapshot
 from zdash.raw import RawSample, Tick
 from zdash.sources.session import SessionWriter
+from zdash.sources.store import KEYFRAME_EVERY, SUFFIX, StoreError, StoreWriter
 
 
 class TickSource(Protocol):
@@ -30,17 +34,19 @@ class LiveFeed(Feed):
 
     def __init__(
         self,
-        checks: CheckFn,
+        checks: EngineFactory,
         interval: float = 1.0,
         pools: tuple[str, ...] = (),
         source_factory: Callable[[], TickSource] | None = None,
     ) -> None:
-        self._checks, self.interval, self.pools = checks, interval, pools
+        self._engine: CheckEngine = checks()
+        self.interval, self.pools = interval, pools
         self._factory = source_factory or self._live_source
-        self._history = History()
+        self._series = Series()
         self._want: str | None = None  # the file the viewer asked to record to
-        self._writer: SessionWriter | None = None
+        self._writer: SessionWriter | StoreWriter | None = None
         self._writing: str | None = None
+        self._written = 0
         self._last_raw: dict[str, RawSample] = {}
         self.host: str | None = None
         self._notice: str | None = None  # set in the fold thread, taken by the UI
@@ -57,42 +63,73 @@ class LiveFeed(Feed):
         gen = source.ticks()
         try:
             async for tick in gen:
-                snap, hist, findings = await asyncio.to_thread(self._fold, builder, tick)
-                yield Frame(snap, findings, hist, "live", self.host or "localhost", recording=self._writing)
+                snap, findings, rates = await asyncio.to_thread(self._fold, builder, tick)
+                yield Frame(
+                    snap,
+                    findings,
+                    self._series,
+                    "live",
+                    self.host or "localhost",
+                    recording=self._writing,
+                    scan_rates=rates,
+                )
         finally:
             if isinstance(gen, AsyncGenerator):
                 await gen.aclose()
-            await asyncio.to_thread(self._sync_writer, None)
+            await asyncio.to_thread(self._sync_writer, None, None)
 
-    def _fold(
-        self, builder: SnapshotBuilder, tick: Tick
-    ) -> tuple[Snapshot, tuple[Snapshot, ...], tuple[Finding, ...]]:
-        if self._sync_writer(self._want) and self._writer is not None:
-            self._writer.write(self._keyframe(tick))
-        elif self._writer is not None:
-            self._writer.write(tick)
+    def _fold(self, builder: SnapshotBuilder, tick: Tick) -> tuple[Snapshot, tuple[Finding, ...], dict]:
+        opened = self._sync_writer(self._want, builder)
+        if self._writer is not None:
+            self._record(self._keyframe(tick) if opened else tick, builder)
         for s in tick.samples:
             self._last_raw[s.key] = s
         snap = builder.feed(tick)
-        hist = self._history.add(snap)
-        return snap, hist, tuple(self._checks(hist))
+        findings = self._engine.update(snap)
+        self._series.add(snap)
+        return snap, findings, self._engine.scan_rates()
 
-    def _sync_writer(self, want: str | None) -> bool:
+    def _record(self, tick: Tick, builder: SnapshotBuilder) -> None:
+        """Write one tick; a failed write (a full disk) stops the recording with a message and
+        keeps what was written, never retries into the same file."""
+        assert self._writer is not None
+        try:
+            if isinstance(self._writer, StoreWriter):
+                keyframe = None
+                if self._written and self._written % KEYFRAME_EVERY == 0:
+                    keyframe = (FOLD_VERSION, builder.checkpoint(), self._engine.checkpoint())
+                self._writer.write(tick, keyframe)
+            else:
+                self._writer.write(tick)
+            self._written += 1
+        except OSError as e:
+            path = self._writing
+            self._want = None
+            self._sync_writer(None, None)
+            self._notice = (
+                f"recording stopped: {e.strerror or e}; {path} keeps the {self._written} ticks written"
+            )
+
+    def _sync_writer(self, want: str | None, builder: SnapshotBuilder | None) -> bool:
         """Open or close the recording in the fold thread, so a write never races a close.
         True when a recording has just been opened."""
         if want == self._writing:
             return False
         if self._writer is not None:
-            self._writer.close()
+            with contextlib.suppress(OSError):
+                self._writer.close()
             self._writer = self._writing = None
         if want is None:
             return False
         try:
-            self._writer = SessionWriter(want, self.host, self.interval, "recorded from the dashboard")
-        except OSError as e:
-            self._want, self._notice = None, f"cannot record to {want}: {e.strerror or e}"
+            if want.endswith(SUFFIX):
+                self._writer = StoreWriter(want, self.host, self.interval, "recorded from the dashboard")
+            else:
+                self._writer = SessionWriter(want, self.host, self.interval, "recorded from the dashboard")
+        except (OSError, StoreError) as e:
+            self._want, self._notice = None, f"cannot record to {want}: {getattr(e, 'strerror', None) or e}"
             return False
-        self._writing = want
+        self._writing, self._written = want, 0
         return True
 
     def _keyframe(self, tick: Tick) -> Tick:

@@ -1,25 +1,45 @@
-"""Replay a session file: the whole recording is folded once (seeking backwards needs every
-snapshot, and the fold cannot run backwards), then an index moves through it under the
-viewer's control. Findings are computed per index over the same history window live would
-have had, in a thread, and cached so stepping back and forth is instant."""
+"""Replay a recording (either format): an index moves through it under the viewer's control,
+and the fold follows it. Playing forward folds one tick at a time (snapshot builder and check
+engine, exactly as live did); a jump restores the nearest keyframe (the file's, for `.zdash`,
+or one this feed kept in memory while it played) and folds the few ticks after it. Nothing is
+folded ahead of need, so a day-long recording shows its first frame at once, and memory stays
+flat however long it plays: the charts' window is bounded, the frame cache and the in-memory
+keyframes too.
+
+After a jump the charts show the ticks folded since the keyframe (up to a minute before the
+target) and fill as the replay plays on."""
 
 from __future__ import annotations
 
 import asyncio
 import bisect
 import os
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
+from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding
+from zdash.checks.registry import FOLD_VERSION, CheckEngine
+from zdash.checks.state_codec import StateError
 from zdash.feed.clock import REAL_CLOCK, Clock
-from zdash.feed.frame import CheckFn, Feed, Frame, Position
-from zdash.feed.history import window
+from zdash.feed.frame import EngineFactory, Feed, Frame, Position, ScanRates
+from zdash.feed.history import Series
 from zdash.model import Snapshot
-from zdash.sources.replay import load_replay
+from zdash.sources.recording import Recording, open_recording
 from zdash.sources.session import SessionHeader
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
-_CACHE = 128
+_CACHE = 128  # frames kept for stepping back and forth
+KEEP_EVERY = 60  # ticks between the keyframes kept in memory while playing
+KEEP_MAX = 256  # in-memory keyframes (oldest dropped first)
+
+
+class _Cursor:
+    """The fold standing after tick `index`."""
+
+    def __init__(self, index: int, builder: SnapshotBuilder, engine: CheckEngine, series: Series) -> None:
+        self.index, self.builder, self.engine, self.series = index, builder, engine, series
 
 
 class ReplayFeed(Feed):
@@ -28,7 +48,7 @@ class ReplayFeed(Feed):
     def __init__(
         self,
         path: str,
-        checks: CheckFn,
+        checks: EngineFactory,
         *,
         speed: float = 1.0,
         loop: bool = False,
@@ -36,45 +56,49 @@ class ReplayFeed(Feed):
         start: int = 0,
         playing: bool = True,
         label: str | None = None,
-        loader: Callable[[str], tuple[SessionHeader, list[Snapshot]]] = load_replay,
+        opener: Callable[[str], Recording] = open_recording,
         clock: Clock = REAL_CLOCK,
     ) -> None:
-        self.path, self._checks, self._loader, self._clock = path, checks, loader, clock
+        self.path, self._new_engine, self._opener, self._clock = path, checks, opener, clock
         self.label = label or os.path.basename(path)
         self.mode = "demo" if demo else "replay"
         self.speed = min(SPEEDS, key=lambda s: abs(s - speed))
         self.loop, self.playing, self._index = loop, playing, start
         self.header: SessionHeader | None = None
-        self._snaps: list[Snapshot] = []
+        self._rec: Recording | None = None
         self._times: list[float] = []
-        self._cache: dict[int, tuple[tuple[Snapshot, ...], tuple[Finding, ...]]] = {}
+        self._cursor: _Cursor | None = None
+        self._kept: OrderedDict[int, tuple[dict[str, Any], CheckEngine]] = OrderedDict()
+        self._cache: OrderedDict[int, tuple[Snapshot, tuple[Finding, ...], ScanRates]] = OrderedDict()
         self._version = self._shown = 0
         self._wake: asyncio.Event | None = None
 
     async def frames(self) -> AsyncIterator[Frame]:
         self._wake = asyncio.Event()
-        self.header, self._snaps = await asyncio.to_thread(self._loader, self.path)
-        if not self._snaps:
+        self._rec = await asyncio.to_thread(self._opener, self.path)
+        self.header = self._rec.header
+        self._times = await asyncio.to_thread(self._rec.times)
+        if not self._times:
             raise ValueError(f"{self.path} holds no complete tick")
-        self._times = [s.time for s in self._snaps]
-        self._index = min(max(self._index, 0), len(self._snaps) - 1)
-        while True:
-            yield await self._frame()
-            await self._advance()
+        self._index = min(max(self._index, 0), len(self._times) - 1)
+        try:
+            while True:
+                yield await self._frame()
+                await self._advance()
+        finally:
+            self._rec.close()
 
     async def _frame(self) -> Frame:
         self._shown = self._version
         i = self._index
         if i not in self._cache:
-            hist = window(self._snaps, i)
-            findings = tuple(await asyncio.to_thread(self._checks, hist))
-            if len(self._cache) >= _CACHE:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[i] = (hist, findings)
-        hist, findings = self._cache[i]
+            self._cache[i] = await asyncio.to_thread(self._fold_to, i)
+            while len(self._cache) > _CACHE:
+                self._cache.popitem(last=False)
+        snap, findings, rates = self._cache[i]
         pos = Position(
             i,
-            len(self._snaps),
+            len(self._times),
             self._times[0],
             self._times[-1],
             self._times[i],
@@ -82,22 +106,77 @@ class ReplayFeed(Feed):
             self.speed,
             self.loop,
         )
+        series = self._cursor.series if self._cursor is not None else Series()
         return Frame(
-            self._snaps[i],
+            snap,
             findings,
-            hist,
+            series,
             self.mode,
             self.label,
             position=pos,
             description=self.header.description if self.header else None,
+            scan_rates=rates,
         )
 
+    # -- the fold ----------------------------------------------------------------------------
+    def _fold_to(self, i: int) -> tuple[Snapshot, tuple[Finding, ...], ScanRates]:
+        assert self._rec is not None
+        cur = self._cursor
+        if cur is None or not (cur.index < i <= cur.index + KEEP_EVERY):
+            cur = self._cursor = self._restore(i)
+        snap: Snapshot | None = None
+        findings: tuple[Finding, ...] = ()
+        while cur.index < i:
+            n = cur.index + 1
+            snap = cur.builder.feed(self._rec.tick(n))
+            if n == i:
+                findings = cur.engine.update(snap)
+            else:
+                cur.engine.observe(snap)
+            cur.series.add(snap)
+            cur.index = n
+            if n % KEEP_EVERY == 0 and n not in self._kept:
+                self._keep(n + 1, cur)
+        assert snap is not None
+        return snap, findings, cur.engine.scan_rates()
+
+    def _restore(self, i: int) -> _Cursor:
+        """A cursor standing just before tick i: from the nearest keyframe at or before it, the
+        file's or one kept in memory, else from the start."""
+        assert self._rec is not None and self.header is not None
+        start, builder, engine = 0, None, None
+        mem = max((k for k in self._kept if k <= i), default=None)
+        kf = self._rec.keyframe(i, FOLD_VERSION)
+        if kf is not None and kf[2] is not None and (mem is None or kf[0] > mem):
+            try:
+                builder, engine = (
+                    SnapshotBuilder.restore(kf[1]),
+                    CheckEngine.restore(kf[2], self._new_engine().cfg),
+                )
+                start = kf[0]
+            except (StateError, KeyError, TypeError, ValueError):
+                builder = engine = None
+        if builder is None and mem is not None:
+            saved, kept_engine = self._kept[mem]
+            builder, engine, start = SnapshotBuilder.restore(saved), kept_engine.copy(), mem
+        if builder is None or engine is None:
+            builder = SnapshotBuilder(self.header.interval or 1.0, self.header.host)
+            engine, start = self._new_engine(), 0
+        return _Cursor(start - 1, builder, engine, Series())
+
+    def _keep(self, next_index: int, cur: _Cursor) -> None:
+        """Remember the fold's state before tick `next_index` (a jump back lands near it)."""
+        self._kept[next_index] = (cur.builder.checkpoint(), cur.engine.copy())
+        while len(self._kept) > KEEP_MAX:
+            self._kept.popitem(last=False)
+
+    # -- time --------------------------------------------------------------------------------
     async def _advance(self) -> None:
         """Return when the index or the play state changed: by the clock or by a control."""
         assert self._wake is not None
         while self._version == self._shown:
             self._wake.clear()
-            last = self._index >= len(self._snaps) - 1
+            last = self._index >= len(self._times) - 1
             if self.playing and last and not self.loop:
                 self.playing = False  # stop at the end; the frame shows it paused
                 return
@@ -128,7 +207,7 @@ class ReplayFeed(Feed):
 
     # -- controls (called from the UI) -------------------------------------------------------
     def toggle_pause(self) -> None:
-        if not self.playing and self._snaps and self._index >= len(self._snaps) - 1 and not self.loop:
+        if not self.playing and self._times and self._index >= len(self._times) - 1 and not self.loop:
             self._index = 0  # play at the end starts over, as players do
         self.playing = not self.playing
         self._changed()
@@ -139,8 +218,8 @@ class ReplayFeed(Feed):
         self.seek_index(self._index + n)
 
     def seek_index(self, i: int) -> None:
-        if self._snaps:
-            self._index = min(max(i, 0), len(self._snaps) - 1)
+        if self._times:
+            self._index = min(max(i, 0), len(self._times) - 1)
         self._changed()
 
     def seek_time(self, t: float) -> None:

@@ -166,7 +166,7 @@ class ZdashApp(App[None]):
             self.notify(f"recording stopped; {path} holds every tick so far")
             return
         host = (self.frame.snapshot.host if self.frame else None) or "host"
-        name = f"zdash-{host}-{time.strftime('%Y%m%d-%H%M%S')}.yaml.gz"
+        name = f"zdash-{host}-{time.strftime('%Y%m%d-%H%M%S')}.zdash"
         path = os.path.join(self.record_dir, name)
         self.feed.toggle_recording(path)
         self.notify(f"recording to {path} (replay it with: zdash replay {path})")

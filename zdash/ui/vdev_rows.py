@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from zdash import fmt
+from zdash.feed.history import pool_key
 from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev
 from zdash.ui.markup import merge_runs
 from zdash.ui.roles import Cell, Role, state_role
@@ -35,10 +36,6 @@ class Row:
     kind: RowKind
     cells: tuple[Cell, ...]
     label: str = ""  # the vdev's name, for the chart title
-
-
-def pool_key(pool: Pool) -> str:
-    return f"pool:{pool.name}"
 
 
 def shown_pool(snapshot: Snapshot, name: str | None) -> Pool | None:

@@ -11,11 +11,10 @@ from textual.reactive import var
 from textual_plotext import PlotextPlot
 
 from zdash.feed.frame import Frame
-from zdash.model import Snapshot
-from zdash.ui.series import downsample, extract
+from zdash.ui.series import downsample
 from zdash.ui.vdev_rows import pool_key, row_label, shown_pool
 
-Stamp = tuple[Snapshot | None, str, str, object]
+Stamp = tuple[float, int, str, str, object]  # frame time, samples, pool, row, size
 
 
 class HistoryChart(Horizontal):
@@ -70,13 +69,13 @@ class HistoryChart(Horizontal):
         self.border_title = f"History · {label}"
         if not self.display or not self.screen.is_current:
             return  # hidden: drawn when shown again (on_show / screen resume)
-        history = frame.history
-        stamp = (history[-1] if history else None, pool.name, key, self.size)
+        series = frame.series
+        stamp = (frame.time, len(series), pool.name, key, self.size)
         if stamp == self._drawn and not force:
             return
         self._drawn = stamp
         mbs, lat = self.query_one("#chart-mbs", PlotextPlot), self.query_one("#chart-lat", PlotextPlot)
-        data = downsample(extract(history, pool.name, key), max(mbs.size.width - 8, 10))
+        data = downsample(series.points(pool.name, key), max(mbs.size.width - 8, 10))
         span = -data["x"][0] if data["x"] else 0
         read, write = self._rgb("history--read"), self._rgb("history--write")
         for widget, (rk, wk), title in ((mbs, ("rmb", "wmb"), "MB/s"), (lat, ("rms", "wms"), "disk wait ms")):

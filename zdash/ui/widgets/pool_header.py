@@ -3,18 +3,16 @@ and the scrub/resilver line with progress and zdash's own ETA (the scan check's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from textual import getters
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from zdash import fmt
-from zdash.checks.scan import eta, rolling_rate
+from zdash.checks.scan import eta
 from zdash.config import CheckConfig
-from zdash.feed.frame import Frame
-from zdash.model import Pool, Scan, Snapshot
+from zdash.feed.frame import Frame, ScanRates
+from zdash.model import Pool, Scan
 from zdash.ui.app import ZdashApp
 from zdash.ui.markup import cell_markup, merge_runs, tag
 from zdash.ui.roles import ROLE_VAR, Cell, Role, state_role
@@ -54,12 +52,12 @@ def gauge_line(pool: Pool, width: int) -> str:
     return f"CAP {cell_markup(merge_runs(chars))} {figure}  {used}"
 
 
-def scan_line(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig, now: float, width: int) -> str:
+def scan_line(pool: Pool, rates: ScanRates, width: int) -> str:
     scan = pool.scan
     if scan is None:
         return tag("no scrub on record", "$text-warning")
     if scan.state in ("scanning", "paused"):
-        return _running(pool, scan, history, cfg, width)
+        return _running(pool, scan, rates, width)
     when = fmt.stamp(scan.end_time) if scan.end_time else "?"
     errors = scan.errors or 0
     done = f"{scan.function} {scan.state} {when}"
@@ -67,8 +65,8 @@ def scan_line(pool: Pool, history: Sequence[Snapshot], cfg: CheckConfig, now: fl
     return f"{tag(done, '$foreground-muted')}  {tag(tail, '$text-error' if errors else '$foreground-muted')}"
 
 
-def _running(pool: Pool, scan: Scan, history: Sequence[Snapshot], cfg: CheckConfig, width: int) -> str:
-    rate, _span = rolling_rate(pool.name, scan, history, cfg)  # the scan check's figures
+def _running(pool: Pool, scan: Scan, rates: ScanRates, width: int) -> str:
+    rate, _span = rates.get((pool.name, scan.function, scan.start_time), (None, 0.0))  # the scan check's
     done, left = eta(scan, rate)
     pct = done if done is not None else 0.0
     role: Role = "warn" if scan.function != "scrub" else "info"
@@ -102,13 +100,11 @@ def header_markup(
             )
         return tag(empty, "$foreground-muted")
     width = max(width, 40)
-    history = frame.history
-    now = history[-1].time if history else 0.0
     return "\n".join(
         (
             health_line(pool),
             gauge_line(pool, max(10, min(50, width - 42))),
-            scan_line(pool, history, cfg, now, width),
+            scan_line(pool, frame.scan_rates, width),
         )
     )
 
