@@ -4,9 +4,12 @@ from a keyframe that equals the fold from the start."""
 
 from __future__ import annotations
 
+import json
 import os
+import sqlite3
 import subprocess
 import sys
+import zlib
 
 import pytest
 
@@ -18,7 +21,7 @@ from zdash.raw import RawSample, Tick
 from zdash.sources.recording import open_recording
 from zdash.sources.replay import load_replay
 from zdash.sources.session import SessionError, read_session
-from zdash.sources.store import KEYFRAME_EVERY, StoreError, StoreReader, StoreWriter
+from zdash.sources.store import KEYFRAME_EVERY, KeyframePolicy, StoreError, StoreReader, StoreWriter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -81,7 +84,8 @@ def test_a_killed_writer_loses_no_committed_tick(tmp_path):
 
 
 def test_a_converted_recording_folds_from_its_keyframes_to_the_same_findings(tmp_path, monkeypatch):
-    monkeypatch.setattr("zdash.commands.record.KEYFRAME_EVERY", 7)
+    monkeypatch.setattr("zdash.sources.store.KEYFRAME_EVERY", 7)
+    monkeypatch.setattr("zdash.sources.store.SEEK_BUDGET_S", 10.0)  # the cap decides, not the clock
     out = str(tmp_path / "d.zdash")
     src = scenarios.path_of("degraded-resilver")
     assert convert(src, out) == len(list(read_session(src)[1]))
@@ -94,6 +98,24 @@ def test_a_converted_recording_folds_from_its_keyframes_to_the_same_findings(tmp
     kf = rec.keyframe(20, fold=1)
     assert kf is not None and kf[0] == 14  # the newest keyframe before tick 20 (one every 7)
     assert KEYFRAME_EVERY == 60  # the default: a seek folds at most a minute of ticks
+    # a keyframe refers to the tick holding a slow command's output instead of a second copy
+    row = sqlite3.connect(out).execute("SELECT builder FROM keyframes WHERE seq = 14").fetchone()
+    stored = json.loads(zlib.decompress(row[0]))
+    refs = [s for s in stored["slots"].values() if s.get("ref")]
+    assert refs and all(s["raw"] is None for s in refs)
+
+
+def test_keyframes_come_as_often_as_a_fold_of_this_pool_needs():
+    policy = KeyframePolicy()
+    assert policy.gap == KEYFRAME_EVERY  # nothing measured yet: the cap
+    for cost, gap in ((0.0001, KEYFRAME_EVERY), (0.001, 50), (0.005, 10), (0.05, 5)):
+        policy = KeyframePolicy()
+        policy.observe(cost)
+        assert policy.gap == gap, cost
+    policy = KeyframePolicy()
+    policy.observe(0.005)
+    due = [policy.due() for _ in range(25)]
+    assert [i for i, d in enumerate(due) if d] == [10, 20]  # never on the first tick, then every 10th
 
 
 def test_not_a_recording_is_one_line(tmp_path):

@@ -28,7 +28,7 @@ def convert(src: str, out: str, force: bool = False) -> int:
     n = 0
     try:
         for n in range(rec.count()):
-            write_tick(writer, n, rec.tick(n), builder, engine)
+            write_tick(writer, rec.tick(n), builder, engine)
         n = rec.count()
     finally:
         writer.close()

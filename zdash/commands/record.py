@@ -23,7 +23,7 @@ from zdash.model import Snapshot
 from zdash.raw import Tick
 from zdash.sources.live import LiveSource
 from zdash.sources.session import SessionWriter
-from zdash.sources.store import KEYFRAME_EVERY, SUFFIX, StoreError, StoreWriter
+from zdash.sources.store import SUFFIX, StoreError, StoreWriter
 
 
 def open_writer(
@@ -47,21 +47,21 @@ def open_writer(
 
 
 def write_tick(
-    writer: SessionWriter | StoreWriter, n: int, tick: Tick, builder: SnapshotBuilder, engine: CheckEngine
+    writer: SessionWriter | StoreWriter, tick: Tick, builder: SnapshotBuilder, engine: CheckEngine
 ) -> tuple[Snapshot, tuple[Finding, ...]]:
-    """Write tick n (with a keyframe of the fold's state before it, every KEYFRAME_EVERY ticks
-    of a .zdash file), then fold it."""
+    """Write a tick (into a .zdash file with a keyframe of the fold's state before it when the
+    writer's policy says one is due), then fold it, timing the fold for that policy."""
     if isinstance(writer, StoreWriter):
-        keyframe = (
-            (FOLD_VERSION, builder.checkpoint(), engine.checkpoint())
-            if n and n % KEYFRAME_EVERY == 0
-            else None
-        )
-        writer.write(tick, keyframe)
+        due = writer.keyframes.due()
+        writer.write(tick, (FOLD_VERSION, builder.checkpoint(), engine.checkpoint()) if due else None)
     else:
         writer.write(tick)
+    started = time.perf_counter()
     snap = builder.feed(tick)
-    return snap, engine.update(snap)
+    findings = engine.update(snap)
+    if isinstance(writer, StoreWriter):
+        writer.keyframes.observe(time.perf_counter() - started)
+    return snap, findings
 
 
 async def record(
@@ -86,7 +86,7 @@ async def record(
         gen = source.ticks()
         try:
             async for tick in gen:
-                snap, findings = write_tick(writer, n, tick, builder, engine)
+                snap, findings = write_tick(writer, tick, builder, engine)
                 if snapshots is not None:
                     snapshots.append(snap)
                 n += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Protocol
 
@@ -17,7 +18,7 @@ from zdash.feed.history import Series
 from zdash.model import Snapshot
 from zdash.raw import RawSample, Tick
 from zdash.sources.session import SessionWriter
-from zdash.sources.store import KEYFRAME_EVERY, SUFFIX, StoreError, StoreWriter
+from zdash.sources.store import SUFFIX, StoreError, StoreWriter
 
 
 class TickSource(Protocol):
@@ -84,8 +85,11 @@ class LiveFeed(Feed):
             self._record(self._keyframe(tick) if opened else tick, builder)
         for s in tick.samples:
             self._last_raw[s.key] = s
+        started = time.perf_counter()
         snap = builder.feed(tick)
         findings = self._engine.update(snap)
+        if isinstance(self._writer, StoreWriter):  # what a seek in this file will cost per tick
+            self._writer.keyframes.observe(time.perf_counter() - started)
         self._series.add(snap)
         return snap, findings, self._engine.scan_rates()
 
@@ -96,7 +100,7 @@ class LiveFeed(Feed):
         try:
             if isinstance(self._writer, StoreWriter):
                 keyframe = None
-                if self._written and self._written % KEYFRAME_EVERY == 0:
+                if self._writer.keyframes.due():
                     keyframe = (FOLD_VERSION, builder.checkpoint(), self._engine.checkpoint())
                 self._writer.write(tick, keyframe)
             else:

@@ -29,6 +29,7 @@ file is never overwritten unless asked.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as _dt
 import fcntl
 import json
@@ -43,7 +44,35 @@ from zdash.raw import RawSample, Tick
 FORMAT = "zdash-recording"
 FORMAT_VERSION = 2
 SUFFIX = ".zdash"
-KEYFRAME_EVERY = 60  # ticks: a seek folds at most this many
+KEYFRAME_EVERY = 60  # ticks: the most a seek ever folds
+SEEK_BUDGET_S = 0.05  # what folding from a keyframe to any tick should cost at most
+
+
+class KeyframePolicy:
+    """When to write a keyframe: often enough that a seek folds at most SEEK_BUDGET_S worth of
+    ticks on this pool (measured: the fold's cost per tick, a running mean), never more than
+    KEYFRAME_EVERY apart and never closer than 5 (a keyframe costs file space)."""
+
+    def __init__(self) -> None:
+        self.cost = 0.0  # seconds per tick of fold + checks, a running mean
+        self.since = 0
+
+    def observe(self, seconds: float) -> None:
+        self.cost = seconds if self.cost == 0.0 else 0.9 * self.cost + 0.1 * seconds
+
+    @property
+    def gap(self) -> int:
+        if self.cost <= 0:
+            return KEYFRAME_EVERY
+        return max(5, min(KEYFRAME_EVERY, int(SEEK_BUDGET_S / self.cost)))
+
+    def due(self) -> bool:
+        """Called once per tick before it is written; True: write a keyframe with this tick."""
+        self.since += 1
+        if self.since > self.gap:
+            self.since = 1
+            return True
+        return False
 
 
 class StoreError(Exception):
@@ -141,6 +170,18 @@ class StoreWriter:
             self._lock.close()
             raise StoreError(f"cannot write {path}: {e}") from None
         self.count = 0
+        self.keyframes = KeyframePolicy()
+        # Where each raw sample went (key, time) -> (tick, position): a keyframe refers to the
+        # tick that holds a slow command's output instead of storing it again.
+        self._placed: dict[tuple[str, float], tuple[int, int]] = {}
+
+    def _by_reference(self, builder: dict[str, Any]) -> dict[str, Any]:
+        slots = {}
+        for key, slot in builder.get("slots", {}).items():
+            raw = slot.get("raw")
+            where = self._placed.get((raw["key"], raw["time"])) if raw else None
+            slots[key] = {**slot, "raw": None, "ref": list(where)} if where else slot
+        return {**builder, "slots": slots}
 
     def write(
         self, tick: Tick, keyframe: tuple[int, dict[str, Any], dict[str, Any] | None] | None = None
@@ -155,11 +196,20 @@ class StoreWriter:
             )
             if keyframe is not None:
                 fold, builder, checks = keyframe
+                builder = self._by_reference(builder)
                 self._db.execute(
                     "INSERT OR REPLACE INTO keyframes VALUES (?, ?, ?, ?, ?)",
                     (self.count, tick.time, fold, _pack(builder), _pack(checks) if checks else None),
                 )
             self._db.execute("COMMIT")
+            for n, s in enumerate(tick.samples):
+                self._placed[(s.key, s.time)] = (self.count, n)
+            if len(self._placed) > 4096:  # only the newest sample of each key is ever referred to
+                newest: dict[str, tuple[tuple[str, float], tuple[int, int]]] = {}
+                for k, v in self._placed.items():
+                    if k[0] not in newest or v > newest[k[0]][1]:
+                        newest[k[0]] = (k, v)
+                self._placed = dict(newest.values())
         except sqlite3.Error as e:
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("ROLLBACK")
@@ -251,8 +301,14 @@ class StoreReader:
         if row is None:
             return None
         try:
-            return int(row[0]), _unpack(row[1]), _unpack(row[2]) if row[2] is not None else None
-        except (zlib.error, ValueError):
+            builder = _unpack(row[1])
+            for slot in builder.get("slots", {}).values():
+                ref = slot.pop("ref", None)
+                if ref is not None:  # the raw sample lives in the tick it arrived with
+                    sample = self.tick(int(ref[0])).samples[int(ref[1])]
+                    slot["raw"] = {f.name: getattr(sample, f.name) for f in dataclasses.fields(sample)}
+            return int(row[0]), builder, _unpack(row[2]) if row[2] is not None else None
+        except (zlib.error, ValueError, KeyError, IndexError, TypeError, StoreError):
             return None
 
     def close(self) -> None:
