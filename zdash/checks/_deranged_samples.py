@@ -7,6 +7,7 @@ check's run of evidence carries on across the gap."""
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zdash.checks._common import leaves_with_top, median_or_none
@@ -91,45 +92,116 @@ def _median_without(sorted_values: list[float], own: float | None) -> float | No
     return at(mid) if n % 2 else (at(mid - 1) + at(mid)) / 2
 
 
-def sample_pool(pool: Pool, cfg: CheckConfig) -> dict[str, LeafSample]:
-    pairs = [(top, leaf) for top, leaf in leaves_with_top(pool) if leaf.state in MEASURABLE_STATES]
+def _lower_bound(sorted_values: list[float]) -> float:
+    """No median of the list without one of its values is below this (removing one element
+    moves every rank up or leaves it): a leaf under ratio x this is not slow on that metric, and
+    its exact reference need not be computed."""
+    return sorted_values[(len(sorted_values) - 2) // 2]
+
+
+@dataclass(slots=True)
+class _Group:
+    """The pool's leaves of one class and media type: each a yardstick for the others."""
+
+    members: list[Vdev]
+    sorted_metrics: list[list[float]]  # UTIL, READ_WAIT, WRITE_WAIT, BYTES, ascending
+    screens: list[float | None]  # per latency/util metric: below this, not slow (None: no verdict)
+
+
+def sample_pool(
+    pool: Pool,
+    cfg: CheckConfig,
+    explain_all: bool = False,
+    pairs: Sequence[tuple[Vdev, Vdev]] | None = None,
+) -> dict[str, LeafSample]:
+    """One verdict per measurable leaf. A slow leaf's sample carries everything a finding shows
+    (the peers' medians and who they are); a leaf that is plainly not slow (every metric under
+    ratio x a bound no peer median can fall below) carries its verdict and its throughput, and
+    none of the references: at 1,000 disks that is most of them, most of the time.
+    `explain_all`: the full sample for every leaf (the reference the fast path is tested against);
+    `pairs`: the pool's (top, leaf) pairs when the caller has them already."""
+    pairs = [
+        (top, leaf)
+        for top, leaf in (leaves_with_top(pool) if pairs is None else pairs)
+        if leaf.state in MEASURABLE_STATES
+    ]
     metrics = {id(leaf): _metrics(leaf) for _, leaf in pairs}
     by_top: dict[int, list[Vdev]] = {}
     for top, leaf in pairs:
         by_top.setdefault(id(top), []).append(leaf)
+    floors = (
+        (cfg.deranged_util_ratio, cfg.deranged_util_floor_pct),
+        (cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6),
+        (cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6),
+    )
     # Pool-wide groups are shared by every leaf of one class and media type: build them once.
-    groups: dict[tuple[str, bool | None], tuple[list[Vdev], list[list[float]]]] = {}
-    top_sorted: dict[int, list[list[float]]] = {}
+    groups: dict[tuple[str, bool | None], _Group] = {}
+    top_sorted: dict[int, list[list[float]] | None] = {}
     out: dict[str, LeafSample] = {}
     for top, leaf in pairs:
         gkey = (top.vclass, leaf.rotational)
-        if gkey not in groups:
+        group = groups.get(gkey)
+        if group is None:
             members = [lf for t, lf in pairs if t.vclass == top.vclass and _alike(lf, leaf)]
-            groups[gkey] = (
-                members,
-                [
-                    sorted(v for lf in members if (v := metrics[id(lf)][m]) is not None)
-                    for m in (UTIL, READ_WAIT, WRITE_WAIT)
-                ],
-            )
-        members, sorted_metrics = groups[gkey]
+            ordered = [
+                sorted(v for lf in members if (v := metrics[id(lf)][m]) is not None)
+                for m in (UTIL, READ_WAIT, WRITE_WAIT, BYTES)
+            ]
+            screens = [
+                max(floor, ratio * _lower_bound(values)) if len(values) >= 2 else None
+                for (ratio, floor), values in zip(floors, ordered)
+            ]
+            group = groups[gkey] = _Group(members, ordered, screens)
         mates = by_top[id(top)]
-        vdev_peers = [lf for lf in mates if lf is not leaf and _alike(lf, leaf)]
         # A vdev of like disks (the usual case) sorts its metrics once; each leaf's peers' median
         # is then that list without its own value (O(log n) per leaf, not a list and a sort).
-        vdev_sorted = None
-        if len(vdev_peers) == len(mates) - 1:
-            vdev_sorted = top_sorted.get(id(top))
-            if vdev_sorted is None:
-                vdev_sorted = top_sorted[id(top)] = [
+        if id(top) not in top_sorted:
+            top_sorted[id(top)] = (
+                [
                     sorted(v for lf in mates if (v := metrics[id(lf)][m]) is not None)
                     for m in (UTIL, READ_WAIT, WRITE_WAIT, BYTES)
                 ]
-        # Only a leaf alone in its vdev is compared with the pool's other leaves (built lazily:
-        # a list per leaf would cost O(n^2) on a pool of 1,000 single-disk vdevs).
-        pool_others = [] if vdev_peers else [lf for lf in members if lf is not leaf]
-        out[leaf.key] = _judge(leaf, vdev_peers, pool_others, sorted_metrics, metrics, cfg, vdev_sorted)
+                if len({lf.rotational for lf in mates} - {None}) <= 1  # every pair alike
+                else None
+            )
+        vdev_sorted = top_sorted[id(top)]
+        mine = metrics[id(leaf)]
+        if not explain_all and vdev_sorted is not None:
+            quick = _quick(mine, group.screens)
+            if quick is not _MAYBE:
+                alone = len(mates) == 1  # compared with the pool's other leaves
+                peer_bytes = _median_without(
+                    group.sorted_metrics[BYTES] if alone else vdev_sorted[BYTES], mine[BYTES]
+                )
+                out[leaf.key] = LeafSample(
+                    *mine, None, None, None, peer_bytes, (), quick if busy(leaf) else None
+                )
+                continue
+        vdev_peers = [lf for lf in mates if lf is not leaf and _alike(lf, leaf)]
+        if len(vdev_peers) != len(mates) - 1:
+            vdev_sorted = None  # a mixed vdev: its like members only, listed per leaf
+        # Only a leaf alone in its vdev is compared with the pool's other leaves (built only
+        # here: a list per leaf would cost O(n^2) on a pool of 1,000 single-disk vdevs).
+        pool_others = [] if vdev_peers else [lf for lf in group.members if lf is not leaf]
+        out[leaf.key] = _judge(leaf, vdev_peers, pool_others, group.sorted_metrics, metrics, cfg, vdev_sorted)
     return out
+
+
+_MAYBE = object()
+
+
+def _quick(mine: tuple[float | None, ...], screens: list[float | None]) -> object:
+    """False: not slow on any metric that has a reference; None: no metric has one (no
+    evidence); _MAYBE: some metric reaches its screen, judge it exactly."""
+    verdict = None
+    for n in (UTIL, READ_WAIT, WRITE_WAIT):
+        value, screen = mine[n], screens[n]
+        if value is None or screen is None:
+            continue
+        if value >= screen:
+            return _MAYBE
+        verdict = False
+    return verdict
 
 
 def _judge(

@@ -100,28 +100,32 @@ class Tracker(tracker.Tracker):
         cfg = self.cfg
         seen: set[tuple[str, str]] = set()
         for pool in snap.pools:
-            samples = sample_pool(pool, cfg)
+            pairs = list(leaves_with_top(pool))
+            samples = sample_pool(pool, cfg, pairs=pairs)
             self._samples[pool.name] = samples
+            rebuilt = resilver_targets(pool)
             any_raised = any_slow = False
-            up = parents(pool.root)
-            for _top, leaf in leaves_with_top(pool):
+            for _top, leaf in pairs:
                 key = (pool.name, leaf.key)
                 seen.add(key)
-                st = self._leaves.setdefault(key, _Leaf())
+                st = self._leaves.get(key)
+                if st is None:
+                    st = self._leaves[key] = _Leaf()
                 if leaf.slow_ios is not None and (
                     st.first_slow_ios is None or leaf.slow_ios < st.first_slow_ios
                 ):
                     st.first_slow_ios = leaf.slow_ios  # first seen, or reset by `zpool clear`
                 s = samples.get(leaf.key)
-                if resilver_target(pool, leaf, up.get(id(leaf))) or s is None or s.slow is None:
+                if s is None or s.slow is None or leaf.key in rebuilt:
                     any_raised |= st.raised
                     continue  # no evidence this sample (idle, unmeasurable, being rebuilt)
                 self._judge(st, s, snap.time)
                 any_raised |= st.raised
                 any_slow |= bool(s.slow)
             self._pool_cost(pool, any_raised, any_slow)
-        for gone in set(self._leaves) - seen:
-            del self._leaves[gone]
+        if len(seen) != len(self._leaves):
+            for gone in set(self._leaves) - seen:
+                del self._leaves[gone]
 
     def _judge(self, st: _Leaf, s: LeafSample, now: float) -> None:
         cfg = self.cfg
@@ -141,9 +145,9 @@ class Tracker(tracker.Tracker):
             st.slow_busy += bool(s.slow)
             if st.normal_run >= cfg.deranged_clear_samples:
                 st.raised, st.onset = False, None
-        else:
+        elif s.slow:  # only a slow sample can raise it (the common normal one costs nothing more)
             slow_times = [t for t, slow in st.verdicts if slow]
-            if len(slow_times) >= cfg.deranged_sustain_samples and s.slow and self._throughput_ok(st):
+            if len(slow_times) >= cfg.deranged_sustain_samples and self._throughput_ok(st):
                 st.raised, st.onset = True, slow_times[0]  # it began with the first slow sample
                 st.busy = sum(1 for t, _ in st.verdicts if t >= st.onset)
                 st.slow_busy = len(slow_times)
@@ -177,10 +181,18 @@ class Tracker(tracker.Tracker):
 
     def findings(self, snap: Snapshot) -> list[Finding]:
         out: list[Finding] = []
+        quiet = not snap.events  # no ZFS event can name a leaf
         for pool in snap.pools:
             for top, leaf in leaves_with_top(pool):
                 st = self._leaves.get((pool.name, leaf.key))
-                if st is not None and (f := self._finding(snap, pool, top, leaf, st)) is not None:
+                if st is None or (
+                    quiet
+                    and not st.raised
+                    and leaf.state not in ("DEGRADED", "FAULTED")
+                    and (leaf.slow_ios or 0) <= (st.first_slow_ios or 0)
+                ):
+                    continue  # nothing _finding could say (the common case, cheaply)
+                if (f := self._finding(snap, pool, top, leaf, st)) is not None:
                     out.append(f)
         return out
 
@@ -271,10 +283,24 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
 
 def resilver_target(pool: Pool, leaf: Vdev, parent: Vdev | None) -> bool:
     """A disk a resilver is writing onto is the busiest of its vdev by design, not sick."""
-    resilvering = any(s.function == "resilver" and s.state == "scanning" for s in pool.scans)
-    return resilvering and (
-        (parent is not None and parent.kind in ("replacing", "spare")) or "resilvering" in (leaf.aux or "")
-    )
+    return _resilvering(pool) and _rebuilt(leaf, parent)
+
+
+def resilver_targets(pool: Pool) -> frozenset[str]:
+    """Keys of the leaves a running resilver writes onto (none, without a walk, when no
+    resilver runs: the common case, checked once per pool rather than per leaf)."""
+    if not _resilvering(pool):
+        return frozenset()
+    up = parents(pool.root)
+    return frozenset(leaf.key for leaf in pool.leaves() if _rebuilt(leaf, up.get(id(leaf))))
+
+
+def _resilvering(pool: Pool) -> bool:
+    return any(s.function == "resilver" and s.state == "scanning" for s in pool.scans)
+
+
+def _rebuilt(leaf: Vdev, parent: Vdev | None) -> bool:
+    return (parent is not None and parent.kind in ("replacing", "spare")) or "resilvering" in (leaf.aux or "")
 
 
 def _advice(pool: Pool, top: Vdev, leaf: Vdev) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Container
-from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 from zdash.model import DiskIo
 from zdash.parse import ParseError
@@ -20,8 +20,7 @@ SECTOR = 512
 _COUNT = re.compile(r"\d{1,20}", re.ASCII)  # bounded so int() cannot blow up on junk
 
 
-@dataclass(frozen=True, slots=True)
-class DiskCounters:
+class DiskCounters(NamedTuple):  # a tuple: a thousand of them are built every tick
     device: str  # kernel name, field 3 (sda1, nvme0n1p1, dm-0, loop2)
     reads: int  # field 4: reads completed
     read_sectors: int  # field 6
@@ -32,9 +31,6 @@ class DiskCounters:
     in_flight: int  # field 12: instantaneous, not a counter
     io_ms: int  # field 13: io_ticks, time the device had I/O in flight
     weighted_ms: int  # field 14: queue-time integral
-
-
-_COUNTERS = tuple(f.name for f in fields(DiskCounters) if f.name not in ("device", "in_flight"))
 
 
 def parse_diskstats(text: str, wanted: Container[str] | None = None) -> dict[str, DiskCounters]:
@@ -75,16 +71,19 @@ def disk_rates(prev: DiskCounters, cur: DiskCounters, dt_s: float) -> DiskIo | N
         return None
     if not math.isfinite(dt) or dt <= 0 or prev.device != cur.device:
         return None
-    d = {k: getattr(cur, k) - getattr(prev, k) for k in _COUNTERS}
-    if any(v < 0 for v in d.values()):
+    reads, writes = cur.reads - prev.reads, cur.writes - prev.writes
+    read_sectors, write_sectors = cur.read_sectors - prev.read_sectors, cur.write_sectors - prev.write_sectors
+    read_ms, write_ms = cur.read_ms - prev.read_ms, cur.write_ms - prev.write_ms
+    io_ms, weighted_ms = cur.io_ms - prev.io_ms, cur.weighted_ms - prev.weighted_ms
+    if min(reads, writes, read_sectors, write_sectors, read_ms, write_ms, io_ms, weighted_ms) < 0:
         return None
     return DiskIo(
-        device=cur.device,
-        util_pct=min(100.0, d["io_ms"] / (dt * 1000.0) * 100.0),  # > 100 on multi-queue devices
-        read_await_ms=d["read_ms"] / d["reads"] if d["reads"] else None,
-        write_await_ms=d["write_ms"] / d["writes"] if d["writes"] else None,
-        reads_per_s=d["reads"] / dt,
-        writes_per_s=d["writes"] / dt,
-        read_bytes_per_s=d["read_sectors"] * SECTOR / dt,
-        write_bytes_per_s=d["write_sectors"] * SECTOR / dt,
+        cur.device,
+        min(100.0, io_ms / (dt * 1000.0) * 100.0),  # util %, > 100 on multi-queue devices
+        read_ms / reads if reads else None,
+        write_ms / writes if writes else None,
+        reads / dt,
+        writes / dt,
+        read_sectors * SECTOR / dt,
+        write_sectors * SECTOR / dt,
     )

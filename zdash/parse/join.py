@@ -7,7 +7,6 @@ by pool and by name (iostat runs with -P, so a leaf row carries its path).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 
 from zdash.model import DiskIo, IoStats, Pool, Vdev, evolve
@@ -34,7 +33,7 @@ def attach_space(pool: Pool, listed: ListPool | None) -> Pool:
         if depth == 0 or r is None:
             return v
         if depth == 1:  # a single-disk top-level row shows the raw disk size: use alloc+free
-            return dataclasses.replace(
+            return evolve(
                 v,
                 size=r.space if r.space is not None else r.size,
                 alloc=r.alloc,
@@ -42,10 +41,10 @@ def attach_space(pool: Pool, listed: ListPool | None) -> Pool:
                 frag_pct=r.frag_pct,
                 cap_pct=r.cap_pct,
             )
-        return dataclasses.replace(v, size=r.size) if v.is_leaf and r.size else v
+        return evolve(v, size=r.size) if v.is_leaf and r.size else v
 
     root = map_tree(pool.root, fn)
-    return dataclasses.replace(
+    return evolve(
         pool,
         root=root,
         size=listed.size,
@@ -65,9 +64,9 @@ def attach_ashift(pool: Pool, ashift: Mapping[str, int] | None) -> Pool:
         a = ashift.get(v.name) if depth == 1 else None
         if a is None and depth == 1 and v.path:  # get all-vdevs names a disk by its short name
             a = ashift.get(v.path, ashift.get(v.path.rsplit("/", 1)[-1]))
-        return dataclasses.replace(v, ashift=a) if a is not None else v
+        return evolve(v, ashift=a) if a is not None else v
 
-    return dataclasses.replace(pool, root=map_tree(pool.root, fn))
+    return evolve(pool, root=map_tree(pool.root, fn))
 
 
 def attach_facts(pool: Pool, devices: Mapping[str, DeviceFacts]) -> Pool:
@@ -107,11 +106,15 @@ def attach_measurements(pool: Pool, rows: Sequence[IostatRow] | None, disks: Map
         for r in rows[1:]:
             by_key.setdefault(r.name, r.io)
 
-    def fn(v: Vdev, depth: int) -> Vdev:
-        io = pool_io if depth == 0 else (by_key.get(v.name) or (by_key.get(v.path) if v.path else None))
+    # Every leaf changes every tick, so every node does: rebuilt directly, no change test.
+    def measured(v: Vdev) -> Vdev:
+        kids = tuple(map(measured, v.children)) if v.children else v.children
+        io = by_key.get(v.name) or (by_key.get(v.path) if v.path else None)
         disk = disks.get(v.device) if v.device is not None else None
-        if io is None and disk is None:
-            return v
-        return evolve(v, io=io if io is not None else v.io, disk=disk if disk is not None else v.disk)
+        return evolve(
+            v, children=kids, io=io if io is not None else v.io, disk=disk if disk is not None else v.disk
+        )
 
-    return evolve(pool, root=map_tree(pool.root, fn))
+    root = pool.root
+    kids = tuple(map(measured, root.children))
+    return evolve(pool, root=evolve(root, children=kids, io=pool_io if pool_io is not None else root.io))

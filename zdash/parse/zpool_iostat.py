@@ -158,7 +158,12 @@ def parse_iostat(text: str) -> tuple[IostatRow, ...]:
         # The fields zdash uses (capacity, ops, bandwidth, the four total/disk waits), the common
         # case inline: a function call per field is most of the cost at 1,000 disks. The queue
         # and scrub/trim/rebuild latency columns after them are not read.
-        v = [int(s) if s.isdigit() and s.isascii() and len(s) <= 20 else _count(s, n) for s in vals[:10]]
+        head = vals[:10]
+        digits = "".join(head)  # one C-level check for a row with no '-': the busy pool's case
+        if digits.isdigit() and digits.isascii() and all(head) and max(map(len, head)) <= 20:
+            v: list[int | None] = list(map(int, head))
+        else:
+            v = [int(s) if s.isdigit() and s.isascii() and len(s) <= 20 else _count(s, n) for s in head]
         ops_bw = [float(x) if x is not None else 0.0 for x in v[2:6]]
         lat = [float(x) if x is not None else None for x in v[6:10]] if nlat else [None] * 4
         rows.append(IostatRow(name, group, v[0], v[1], IoStats(*ops_bw, *lat)))

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from zdash.checks._common import parents
 from zdash.checks._deranged_samples import sample_pool
 from zdash.checks.deranged_disk import ID as DERANGED
-from zdash.checks.deranged_disk import resilver_target
+from zdash.checks.deranged_disk import resilver_targets
 from zdash.checks.finding import Finding
 from zdash.config import CheckConfig
 from zdash.model import Pool
@@ -25,12 +24,10 @@ def outlier_leaves(pool: Pool, findings: Iterable[Finding], cfg: CheckConfig) ->
         if f.pool == pool.name and f.subject_kind == "leaf" and f.check == DERANGED
     }
     samples = sample_pool(pool, cfg)
-    up = parents(pool.root)
+    rebuilt = resilver_targets(pool)
     marked.update(
         leaf.label
         for leaf in pool.leaves()
-        if (s := samples.get(leaf.key)) is not None
-        and s.slow
-        and not resilver_target(pool, leaf, up.get(id(leaf)))
+        if (s := samples.get(leaf.key)) is not None and s.slow and leaf.key not in rebuilt
     )
     return frozenset(marked)
