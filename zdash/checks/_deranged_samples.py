@@ -167,14 +167,14 @@ def sample_pool(
         vdev_sorted = top_sorted[id(top)]
         mine = metrics[id(leaf)]
         if not explain_all and vdev_sorted is not None:
-            quick = _quick(mine, group.screens)
-            if quick is not _MAYBE:
+            decided, verdict = _quick(mine, group.screens)
+            if decided:
                 alone = len(mates) == 1  # compared with the pool's other leaves
                 peer_bytes = _median_without(
                     group.sorted_metrics[BYTES] if alone else vdev_sorted[BYTES], mine[BYTES]
                 )
                 out[leaf.key] = LeafSample(
-                    *mine, None, None, None, peer_bytes, (), quick if busy(leaf) else None
+                    *mine, None, None, None, peer_bytes, (), verdict if busy(leaf) else None
                 )
                 continue
         vdev_peers = [lf for lf in mates if lf is not leaf and _alike(lf, leaf)]
@@ -187,21 +187,18 @@ def sample_pool(
     return out
 
 
-_MAYBE = object()
-
-
-def _quick(mine: tuple[float | None, ...], screens: list[float | None]) -> object:
-    """False: not slow on any metric that has a reference; None: no metric has one (no
-    evidence); _MAYBE: some metric reaches its screen, judge it exactly."""
+def _quick(mine: tuple[float | None, ...], screens: list[float | None]) -> tuple[bool, bool | None]:
+    """(True, False): not slow on any metric that has a reference; (True, None): no metric has
+    one (no evidence); (False, None): some metric reaches its screen, judge it exactly."""
     verdict = None
     for n in (UTIL, READ_WAIT, WRITE_WAIT):
         value, screen = mine[n], screens[n]
         if value is None or screen is None:
             continue
         if value >= screen:
-            return _MAYBE
+            return False, None
         verdict = False
-    return verdict
+    return True, verdict
 
 
 def _judge(
