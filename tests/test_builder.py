@@ -59,15 +59,21 @@ def test_first_sample_has_no_rates_and_counters_going_back_give_none():
     assert back.pool("deranged").find("/dev/mapper/slowdisk").disk is None  # not a negative rate
 
 
-def test_pool_exported_between_commands_keeps_its_tree_without_space():
+def test_a_pool_missing_from_zpool_list_keeps_its_tree_and_takes_space_from_iostat():
+    """ALLOC/FREE come every tick from iostat (the counters `zpool list` prints), so a `zpool
+    list` that misses the pool (exported between commands, or not run this tick) leaves the
+    capacity known; without iostat either, it is unknown, not zero."""
     tick = capture_tick("deranged-disk", "after-load")
-    no_list = Tick(
-        tick.time,
-        tuple(s for s in tick.samples if s.key != "list")
-        + (RawSample("list", ("zpool", "list", "-v", "-H", "-p"), 0, "", "", tick.time),),
-    )
+    listed = SnapshotBuilder().feed(tick).pool("deranged")
+    empty_list = (RawSample("list", ("zpool", "list", "-v", "-H", "-p"), 0, "", "", tick.time),)
+    no_list = Tick(tick.time, tuple(s for s in tick.samples if s.key != "list") + empty_list)
     pool = SnapshotBuilder().feed(no_list).pool("deranged")
-    assert pool is not None and pool.alloc is None and pool.top_level[0].alloc is None
+    assert pool is not None and listed is not None
+    assert (pool.alloc, pool.free) == (listed.alloc, listed.free)  # the same counters
+    assert pool.fill_pct == listed.fill_pct and pool.top_level[0].alloc == listed.top_level[0].alloc
+    blind = Tick(tick.time, tuple(s for s in tick.samples if s.key not in ("list", "iostat")) + empty_list)
+    pool = SnapshotBuilder().feed(blind).pool("deranged")
+    assert pool is not None and pool.alloc is None and pool.fill_pct is None
 
 
 def test_failure_keeps_last_good_data_marked_stale_with_age():

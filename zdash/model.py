@@ -169,9 +169,13 @@ class Pool:
 
     @property
     def fill_pct(self) -> float | None:
-        """alloc / size, unrounded (zpool's CAP column rounds it); CAP itself when that is all."""
-        if self.size and self.alloc is not None:
-            return 100.0 * self.alloc / self.size
+        """alloc / size, unrounded (zpool's CAP column rounds it); CAP itself when that is all.
+        Without `zpool list`'s SIZE, alloc + free (iostat's counters) is the same figure."""
+        size = self.size or (
+            self.alloc + self.free if self.alloc is not None and self.free is not None else None
+        )
+        if size and self.alloc is not None:
+            return 100.0 * self.alloc / size
         return None if self.cap_pct is None else float(self.cap_pct)
 
     def data_vdevs(self) -> tuple[Vdev, ...]:

@@ -29,7 +29,7 @@ async def _record_then_fail(path: str, control: str, failure: str) -> None:
             f.write(failure)
 
     flipper = asyncio.ensure_future(flip())
-    await record(path, 0.2, 4.5, ("healthy",), quiet=True, structure_every=0.2)
+    await record(path, 0.2, 4.5, ("healthy",), quiet=True, structure_every=0.2, quiet_every=0.2)
     await flipper
 
 

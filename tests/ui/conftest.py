@@ -99,7 +99,10 @@ def plain(cell) -> str:
 
 
 def table_text(table) -> dict[str, list[str]]:
-    """What a DataTable shows: each row's cells as plain text, by row key, top to bottom."""
+    """What a table shows (a DataTable, or the vdev table): each row's cells as plain text, by
+    row key, top to bottom."""
+    if hasattr(table, "row_keys"):  # VdevTable: keys are strings
+        return {key: [plain(c) for c in table.get_row(key)] for key in table.row_keys}
     return {str(key.value): [plain(c) for c in table.get_row(key)] for key in table.rows}
 
 

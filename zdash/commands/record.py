@@ -17,8 +17,9 @@ from argparse import Namespace
 
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding
-from zdash.checks.registry import FOLD_VERSION, CheckEngine
+from zdash.checks.registry import CheckEngine
 from zdash.commands.summary import line
+from zdash.feed.fold import keyframe_of
 from zdash.model import Snapshot
 from zdash.raw import Tick
 from zdash.sources.live import LiveSource
@@ -52,8 +53,7 @@ def write_tick(
     """Write a tick (into a .zdash file with a keyframe of the fold's state before it when the
     writer's policy says one is due), then fold it, timing the fold for that policy."""
     if isinstance(writer, StoreWriter):
-        due = writer.keyframes.due()
-        writer.write(tick, (FOLD_VERSION, builder.checkpoint(), engine.checkpoint()) if due else None)
+        writer.write(tick, keyframe_of(writer, builder, engine) if writer.keyframes.due() else None)
     else:
         writer.write(tick)
     started = time.perf_counter()
@@ -74,10 +74,11 @@ async def record(
     snapshots: list[Snapshot] | None = None,
     structure_every: float = 5.0,
     force: bool = False,
+    quiet_every: float = 30.0,
 ) -> int:
     """Returns the number of ticks written. `snapshots`, when given, receives what live showed
     (the tests compare it with the replay)."""
-    source = LiveSource(interval, pools, structure_every=structure_every)
+    source = LiveSource(interval, pools, structure_every=structure_every, quiet_every=quiet_every)
     builder, engine = SnapshotBuilder(interval, source.host), CheckEngine()
     n = 0
     end = None

@@ -4,7 +4,9 @@ in between. Exact either way: a keyframe holds the fold's whole state (see test_
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from typing import Any
 
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding
@@ -13,6 +15,7 @@ from zdash.checks.state_codec import StateError
 from zdash.config import CheckConfig
 from zdash.model import Snapshot
 from zdash.sources.recording import Recording
+from zdash.sources.store import StoreWriter
 
 
 @dataclass
@@ -53,3 +56,13 @@ def step(folded: Folded, rec: Recording) -> Folded:
     i = folded.index + 1
     snap = folded.builder.feed(rec.tick(i))
     return Folded(i, folded.builder, folded.engine, snap, folded.engine.update(snap))
+
+
+def keyframe_of(
+    writer: StoreWriter, builder: SnapshotBuilder, engine: CheckEngine
+) -> tuple[int, dict[str, Any], dict[str, Any]]:
+    """The fold's state for a keyframe, its cost told to the writer's policy."""
+    started = time.perf_counter()
+    state = (FOLD_VERSION, builder.checkpoint(), engine.checkpoint())
+    writer.keyframes.observe_keyframe(time.perf_counter() - started)
+    return state

@@ -12,7 +12,8 @@ from typing import Protocol
 
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding
-from zdash.checks.registry import FOLD_VERSION, CheckEngine
+from zdash.checks.registry import CheckEngine
+from zdash.feed.fold import keyframe_of
 from zdash.feed.frame import EngineFactory, Feed, Frame
 from zdash.feed.history import Series
 from zdash.model import Snapshot
@@ -99,10 +100,8 @@ class LiveFeed(Feed):
         assert self._writer is not None
         try:
             if isinstance(self._writer, StoreWriter):
-                keyframe = None
-                if self._writer.keyframes.due():
-                    keyframe = (FOLD_VERSION, builder.checkpoint(), self._engine.checkpoint())
-                self._writer.write(tick, keyframe)
+                due = self._writer.keyframes.due()
+                self._writer.write(tick, keyframe_of(self._writer, builder, self._engine) if due else None)
             else:
                 self._writer.write(tick)
             self._written += 1

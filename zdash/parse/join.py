@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 
-from zdash.model import DiskIo, IoStats, Pool, Vdev, evolve
+from zdash.model import DiskIo, Pool, Vdev, evolve
 from zdash.parse.devices import DeviceFacts
 from zdash.parse.zpool_iostat import IostatRow
 from zdash.parse.zpool_list import ListPool
@@ -95,26 +95,37 @@ def split_iostat_by_pool(rows: Iterable[IostatRow], pool_names: Set[str]) -> dic
 
 
 def attach_measurements(pool: Pool, rows: Sequence[IostatRow] | None, disks: Mapping[str, DiskIo]) -> Pool:
-    """This tick's rates in one pass: iostat's (rows: this pool's, the first being the pool
-    itself) on every vdev, the kernel's diskstats on every leaf with a device."""
+    """This tick's figures in one pass: iostat's rates (rows: this pool's, the first being the
+    pool itself) on every vdev, the kernel's diskstats on every leaf with a device, and iostat's
+    ALLOC/FREE on the pool and its top-level vdevs. Those are the same counters `zpool list -v`
+    prints (vs_alloc, vs_space - vs_alloc), exact under -p, so capacity is current every tick
+    while `zpool list` (size, fragmentation, leaf sizes) runs only now and then."""
     if not rows and not disks:
         return pool
-    by_key: dict[str, IoStats] = {}
-    pool_io = None
+    by_key: dict[str, IostatRow] = {}
+    top = None
     if rows:
-        pool_io = rows[0].io
+        top = rows[0]
         for r in rows[1:]:
-            by_key.setdefault(r.name, r.io)
+            by_key.setdefault(r.name, r)
 
     # Every leaf changes every tick, so every node does: rebuilt directly, no change test.
-    def measured(v: Vdev) -> Vdev:
+    def measured(v: Vdev, top_level: bool = False) -> Vdev:
         kids = tuple(map(measured, v.children)) if v.children else v.children
-        io = by_key.get(v.name) or (by_key.get(v.path) if v.path else None)
+        row = by_key.get(v.name) or (by_key.get(v.path) if v.path else None)
         disk = disks.get(v.device) if v.device is not None else None
+        space = {"alloc": row.alloc, "free": row.free} if top_level and row and row.alloc is not None else {}
         return evolve(
-            v, children=kids, io=io if io is not None else v.io, disk=disk if disk is not None else v.disk
+            v,
+            children=kids,
+            io=row.io if row is not None else v.io,
+            disk=disk if disk is not None else v.disk,
+            **space,
         )
 
     root = pool.root
-    kids = tuple(map(measured, root.children))
-    return evolve(pool, root=evolve(root, children=kids, io=pool_io if pool_io is not None else root.io))
+    kids = tuple(measured(c, True) for c in root.children)
+    if top is None:
+        return evolve(pool, root=evolve(root, children=kids))
+    space = {"alloc": top.alloc, "free": top.free} if top.alloc is not None and top.free is not None else {}
+    return evolve(pool, root=evolve(root, children=kids, io=top.io), **space)

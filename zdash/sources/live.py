@@ -1,10 +1,22 @@
 """The live source: produces one Tick per interval from the host.
 
-Tiers (cost matters on a wall display that runs for weeks): every tick the streamed iostat
-report and /proc/diskstats; every few seconds `zpool status` and `zpool list -v`; rarely the
-dataset list, the per-vdev ashift and the device facts (also whenever the set of leaves
-changes). Slow commands run as background tasks: a tick never waits for them, their output
-joins the first tick after they finish, and the Runner never starts a second copy.
+Tiers (cost matters on a wall display that runs for weeks, and each zpool process costs far
+more than the parsing of its output):
+
+- every tick: the streamed iostat report (rates, and each vdev's ALLOC/FREE, so capacity is
+  live without `zpool list`) and /proc/diskstats;
+- `zpool status`: every `structure_every` (5 s) while anything moves (a scrub or resilver
+  running, a device not ONLINE) or when ZFS's event log cannot be followed; otherwise every
+  `quiet_every` (30 s), and at once when ZFS posts an event (a state change, an I/O or checksum
+  error, a slow I/O, a scrub starting or ending: what status would show) or the iostat rows
+  change (a vdev added, a replace done);
+- `zpool list -v` (size, fragmentation, leaf sizes): with status on an event or a tree change,
+  else every `rare_every` (60 s) while the iostat stream runs (every `structure_every` without);
+- rarely the dataset list (also after a `zfs` command's history event), the per-vdev ashift and
+  the device facts (also whenever the set of leaves changes).
+
+Slow commands run as background tasks: a tick never waits for them, their output joins the
+first tick after they finish, and the Runner never starts a second copy.
 """
 
 from __future__ import annotations
@@ -25,6 +37,10 @@ from zdash.sources.iostat_stream import IostatStream, iostat_argv
 from zdash.sources.procfs import describe_devices, read_diskstats
 from zdash.sources.runner import Busy, Runner
 
+# In `zpool status` output (JSON or text) while something moves: a scan running, a device not
+# ONLINE. Only chooses the polling rate; the verdicts come from the parsed status.
+MOVING = ("SCANNING", "in progress", "DEGRADED", "FAULTED", "OFFLINE", "UNAVAIL", "REMOVED", "resilvering")
+
 
 class LiveSource:
     def __init__(
@@ -34,11 +50,13 @@ class LiveSource:
         structure_every: float = 5.0,
         rare_every: float = 60.0,
         timeout: float = 10.0,
+        quiet_every: float = 30.0,
     ) -> None:
         self.interval = interval
         self.pools = tuple(pools)
         self.structure_every = max(structure_every, interval)
         self.rare_every = max(rare_every, interval)
+        self.quiet_every = max(quiet_every, self.structure_every)
         self.runner = Runner(timeout)
         self.host = socket.gethostname()
         self.version: tuple[int, int, int] | None = None
@@ -53,6 +71,8 @@ class LiveSource:
         self._events: EventsStream | None = None
         self._events_task: asyncio.Task[None] | None = None
         self._events_retry_at = 0.0
+        self._moving = True  # until a status says otherwise: poll status at the busy rate
+        self._rows: tuple[str, ...] = ()  # the last iostat report's row names
 
     # -- command selection by version (reference §11) -------------------------------------
     def status_argv(self) -> tuple[str, ...]:
@@ -88,7 +108,10 @@ class LiveSource:
         return False
 
     def _after_status(self, sample: RawSample) -> None:
-        """Topology changes: new device facts now, ashift now, restart iostat if pools changed."""
+        """Topology changes: new device facts now, ashift now, restart iostat if pools changed.
+        And whether anything moves (only to choose how often to ask again: a substring test,
+        not a verdict)."""
+        self._moving = not sample.ok or any(word in sample.stdout for word in MOVING)
         if not sample.ok:
             return
         try:
@@ -105,9 +128,21 @@ class LiveSource:
             self._stream_task.cancel()  # iostat before 2.4 never learns of new pools
         self._pool_names = names
 
+    def _following_events(self) -> bool:
+        return self._events_task is not None and not self._events_task.done()
+
+    def _streaming(self) -> bool:
+        return self._stream_task is not None and not self._stream_task.done()
+
+    def _refresh_structure_now(self) -> None:
+        self._due.pop("status", None)
+        self._due.pop("list", None)
+
     def _schedule(self, now: float) -> None:
-        if self._due_now("structure", self.structure_every, now):
+        quiet = not self._moving and self._following_events()
+        if self._due_now("status", self.quiet_every if quiet else self.structure_every, now):
             self._spawn("status", self.status_argv())
+        if self._due_now("list", self.rare_every if self._streaming() else self.structure_every, now):
             self._spawn("list", ("zpool", "list", "-v", "-H", "-p", "-P", *self.pools))
         if self._due_now("datasets", self.rare_every, now):
             self._spawn(
@@ -186,9 +221,22 @@ class LiveSource:
             await asyncio.wait(set(self._tasks), timeout=self.runner.timeout)
         return self._tick(time.time())
 
+    def _note_report(self, report: RawSample) -> None:
+        """A report whose rows differ from the last one's spans a tree change: ask status now."""
+        rows = tuple(line.split("\t", 1)[0] for line in report.stdout.splitlines() if "\t" in line)
+        if rows and rows != self._rows:
+            if self._rows:
+                self._refresh_structure_now()
+            self._rows = rows
+
     def _tick(self, now: float) -> Tick:
         if self._events is not None and (events := self._events.take()) is not None:
             self._pending.append(events)
+            # What ZFS posts (a state change, an error, a slow I/O, a scan starting or ending,
+            # a vdev added) is what status and list would show: ask them on the next tick.
+            self._refresh_structure_now()
+            if "history_event" in events.stdout:  # a zfs create/destroy/snapshot/clone/promote
+                self._due.pop("datasets", None)
         self._pending.append(read_diskstats())
         samples, self._pending = tuple(self._pending), []
         return Tick(now, samples)
@@ -204,6 +252,7 @@ class LiveSource:
                 report = await self._next_report()
                 if report is not None:
                     self._pending.append(report)
+                    self._note_report(report)
                 yield self._tick(time.time())
         finally:
             await self.close()

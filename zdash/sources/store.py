@@ -46,25 +46,38 @@ FORMAT_VERSION = 2
 SUFFIX = ".zdash"
 KEYFRAME_EVERY = 60  # ticks: the most a seek ever folds
 SEEK_BUDGET_S = 0.05  # what folding from a keyframe to any tick should cost at most
+KEYFRAME_SHARE = 0.2  # keyframes may add at most this fraction to the recorder's fold CPU
 
 
 class KeyframePolicy:
-    """When to write a keyframe: often enough that a seek folds at most SEEK_BUDGET_S worth of
-    ticks on this pool (measured: the fold's cost per tick, a running mean), never more than
-    KEYFRAME_EVERY apart and never closer than 5 (a keyframe costs file space)."""
+    """When to write a keyframe. Often enough that a seek folds at most SEEK_BUDGET_S worth of
+    ticks on this pool, but not so often that keyframes cost more than KEYFRAME_SHARE of the
+    recorder's fold (a keyframe, the fold's whole state serialised, costs two or three ticks);
+    never more than KEYFRAME_EVERY apart, never closer than 5. Both costs are measured as the
+    recording runs (running means of seconds per fold and per keyframe)."""
 
     def __init__(self) -> None:
-        self.cost = 0.0  # seconds per tick of fold + checks, a running mean
+        self.cost = 0.0  # seconds per tick of fold + checks
+        self.keyframe_cost = 0.0  # seconds per keyframe (checkpoint and compression)
         self.since = 0
 
+    @staticmethod
+    def _mean(old: float, new: float) -> float:
+        return new if old == 0.0 else 0.9 * old + 0.1 * new
+
     def observe(self, seconds: float) -> None:
-        self.cost = seconds if self.cost == 0.0 else 0.9 * self.cost + 0.1 * seconds
+        self.cost = self._mean(self.cost, seconds)
+
+    def observe_keyframe(self, seconds: float) -> None:
+        self.keyframe_cost = self._mean(self.keyframe_cost, seconds)
 
     @property
     def gap(self) -> int:
         if self.cost <= 0:
             return KEYFRAME_EVERY
-        return max(5, min(KEYFRAME_EVERY, int(SEEK_BUDGET_S / self.cost)))
+        by_seek = SEEK_BUDGET_S / self.cost
+        by_cost = self.keyframe_cost / (KEYFRAME_SHARE * self.cost)
+        return max(5, min(KEYFRAME_EVERY, int(max(by_seek, by_cost))))
 
     def due(self) -> bool:
         """Called once per tick before it is written; True: write a keyframe with this tick."""

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer
+from textual.widgets import Footer
 
 from zdash.feed.frame import Frame
 from zdash.ui.app import ZdashApp
@@ -105,9 +105,9 @@ class DashboardScreen(Screen[None]):
         self.multi_pool = len(frame.snapshot.pools) > 1
         self.has_description = bool(frame.description)
 
-    @on(DataTable.RowHighlighted, "#vdevs")
-    def _vdev_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self.selected = str(event.row_key.value)
+    @on(VdevTable.RowHighlighted, "#vdevs")
+    def _vdev_highlighted(self, event: VdevTable.RowHighlighted) -> None:
+        self.selected = event.key
 
     @on(FindingsTable.Open)
     def _open_finding(self, event: FindingsTable.Open) -> None:

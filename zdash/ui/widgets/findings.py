@@ -52,6 +52,7 @@ class FindingsTable(DataTable[Any]):
         self._order: list[str] = []
         self._cells: dict[str, RowCells] = {}
         self._pool_prefix = False
+        self._title = ""
         self._title_width = 0
         self._styles: dict[Role, Style] = {}
 
@@ -97,7 +98,9 @@ class FindingsTable(DataTable[Any]):
         self._by_id = {finding_id(f): f for f in findings}
         order = list(self._by_id) or [NONE_KEY]
         cells = {k: finding_row(self._by_id.get(k), self._pool_prefix) for k in order}
-        self.border_title = f"Findings ({len(findings)})" if findings else "Findings"
+        title = f"Findings ({len(findings)})" if findings else "Findings"
+        if title != self._title:  # setting a border title repaints the widget, changed or not
+            self.border_title = self._title = title
         keep = self._order[self.cursor_row] if 0 <= self.cursor_row < len(self._order) else None
         with self.app.batch_update():
             if self._fit_columns() or order != self._order:

@@ -1,19 +1,29 @@
 """The vdev tree as a table: the pool, its top-level vdevs (fill beside the pool mean) and the
 leaves (state, errors, ops/s, MB/s, disk latency, %util), outliers marked.
 
-Updated in place by row key, only the cells that changed; the table is rebuilt only when the
-topology (the list of row keys) or the layout width changes, keeping the cursor on its row."""
+Drawn line by line (Textual's line API), not with a DataTable: a DataTable re-renders every
+visible cell through Rich whenever any cell changes, and here figures change every tick on
+every row (about 60 ms a frame at 100 disks, most of the dashboard's CPU). This table keeps one
+rendered line per row, keyed by the row's cells, so a tick costs the rows whose figures moved,
+each built from plain segments. The header stays at the top while the rows scroll; the cursor
+keeps its row (by key) when rows come and go; a click or up/down/page keys move it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import getters
-from textual.reactive import var
-from textual.widgets import DataTable
+from textual import events, getters
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive, var
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from zdash.feed.frame import Frame
 from zdash.model import Pool, Vdev
@@ -24,8 +34,11 @@ from zdash.ui.roles import ROLE_CLASSES, Cell, Role, role_styles
 from zdash.ui.vdev_rows import COLUMNS, NARROW_LABELS, WIDE, Row, build_rows, shown_pool
 
 _NUMERIC = {3, 4, 5, 6}  # right-aligned, so digits line up
-_PAD = 2  # DataTable cell_padding=1 on each side
+_PAD = 2  # one space each side of a cell
 _CHROME = 4  # scrollbar and border
+HEADER = "vdev-table--header"
+CURSOR = "vdev-table--cursor"
+CURSOR_BLURRED = "vdev-table--cursor-blurred"
 
 
 def _depths(v: Vdev, depth: int = 0) -> Iterator[tuple[int, Vdev]]:
@@ -34,28 +47,80 @@ def _depths(v: Vdev, depth: int = 0) -> Iterator[tuple[int, Vdev]]:
         yield from _depths(c, depth + 1)
 
 
-class VdevTable(DataTable[Any]):
+def _cell_segments(
+    cell: Cell, width: int, right: bool, base: Style, styles: dict[Role, Style]
+) -> list[Segment]:
+    """One cell as segments exactly `width` + _PAD columns wide: padded, justified, cropped."""
+    runs = [(text, styles[role]) for text, role in cell if text]
+    used = sum(cell_len(t) for t, _ in runs)
+    if used > width:  # crop at the right edge (names are shortened before this; figures fit)
+        kept, room = [], width
+        for t, s in runs:
+            if room <= 0:
+                break
+            piece = t if cell_len(t) <= room else set_cell_size(t, room)
+            kept.append((piece, s))
+            room -= cell_len(piece)
+        runs, used = kept, width - max(room, 0)
+    gap = " " * (width - used)
+    out = [Segment(" ", base)]
+    if right and gap:
+        out.append(Segment(gap, base))
+    out += [Segment(t, base + s) for t, s in runs]
+    if not right and gap:
+        out.append(Segment(gap, base))
+    out.append(Segment(" ", base))
+    return out
+
+
+class VdevTable(ScrollView, can_focus=True):
     """Bound to its screen's frame and pool (data_bind); draws that pool of the frame."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = DataTable.COMPONENT_CLASSES | ROLE_CLASSES
+    COMPONENT_CLASSES: ClassVar[set[str]] = set(ROLE_CLASSES) | {HEADER, CURSOR, CURSOR_BLURRED}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+    ]
     app = getters.app(ZdashApp)
     frame: var[Frame | None] = var(None)
     pool_name: var[str | None] = var(None)
+    cursor_row: reactive[int] = reactive(0, always_update=False)
+
+    class RowHighlighted(Message):
+        """The cursor is on another row: `key` is the row's key (build_rows)."""
+
+        def __init__(self, table: VdevTable, key: str) -> None:
+            super().__init__()
+            self.table, self.key = table, key
+
+        @property
+        def control(self) -> VdevTable:
+            return self.table
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=False, id=id)
-        self._rows: dict[str, Row] = {}
-        self._order: list[str] = []
+        super().__init__(id=id)
+        self._rows: list[Row] = []
+        self._index: dict[str, int] = {}
         self._layout: tuple[bool, int] | None = None
+        self._widths: list[int] = []
         self._styles: dict[Role, Style] = {}
+        self._lines: dict[tuple[str, bool, bool], tuple[Row, Strip]] = {}  # (key, cursor, focus)
+        self._header: Strip | None = None
+        self._announced: str | None = None
+        self.show_cursor = True  # False: a display only (the wall), no row is highlighted
+
+    # --- data --------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self._styles = role_styles(self)
-        self.app.theme_changed_signal.subscribe(self, self._on_theme)
+        self._restyle()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
 
-    def _on_theme(self, _theme: object) -> None:
+    def _restyle(self) -> None:
         self._styles = role_styles(self)
-        self._layout = None  # re-render every cell in the new colours
+        self._lines.clear()
+        self._header = None
         self._redraw()
 
     def watch_frame(self) -> None:
@@ -76,11 +141,6 @@ class VdevTable(DataTable[Any]):
         longest = max([len(pool.name)] + [2 * d + len(v.name) + 10 for d, v in _depths(pool.root)])
         return wide, max(12, min(room, longest, 48))
 
-    def _selected_key(self) -> str | None:
-        if not self._order or self.cursor_row < 0 or self.cursor_row >= len(self._order):
-            return None
-        return self._order[self.cursor_row]
-
     def _redraw(self) -> None:
         frame = self.frame
         pool = shown_pool(frame.snapshot, self.pool_name) if frame is not None else None
@@ -88,36 +148,131 @@ class VdevTable(DataTable[Any]):
             return  # nothing to show yet (or no pool any more): keep what is shown
         outliers = outlier_leaves(pool, frame.findings, self.app.cfg)
         layout = self._layout_for(self.app.size.width, pool)
+        keep = self.selected_key
         rows = build_rows(pool, outliers, layout[1], layout[0])
-        order = [r.key for r in rows]
-        with self.app.batch_update():
-            if order != self._order or layout != self._layout:
-                self._rebuild(rows, layout)
-                return
-            for row in rows:
-                old = self._rows[row.key]
-                for col, (a, b) in enumerate(zip(old.cells, row.cells)):
-                    if a != b:
-                        self.update_cell(row.key, str(col), self._cell(col, b))
-                self._rows[row.key] = row
+        if layout != self._layout:
+            self._layout, self._header = layout, None
+            self._widths = [
+                layout[1] if i == 0 else (c[1] if layout[0] else c[2]) for i, c in enumerate(COLUMNS)
+            ]
+            self._lines.clear()
+        self._rows = rows
+        self._index = {r.key: i for i, r in enumerate(rows)}
+        if len(self._lines) > 4 * len(rows) + 64:  # rows that left the tree
+            self._lines = {k: v for k, v in self._lines.items() if k[0] in self._index}
+        self.virtual_size = Size(sum(w + _PAD for w in self._widths), len(rows) + 1)
+        row = self._index.get(keep, min(self.cursor_row, len(rows) - 1)) if keep is not None else 0
+        self.cursor_row = max(0, row)
+        self._announce()
+        self.refresh()
 
-    def _cell(self, col: int, cell: Cell) -> Text:
-        return cell_text(cell, self._styles, "right" if col in _NUMERIC else "left")
+    # --- what tests and screens read ---------------------------------------------------------
 
-    def _rebuild(self, rows: list[Row], layout: tuple[bool, int]) -> None:
-        keep = self._selected_key()
-        wide, name_width = layout
-        self.clear(columns=True)
-        for i, (label, w_wide, w_narrow) in enumerate(COLUMNS):
-            width = name_width if i == 0 else (w_wide if wide else w_narrow)
-            label = label if wide else NARROW_LABELS.get(i, label)
-            self.add_column(
-                Text(label, justify="right" if i in _NUMERIC else "left"), width=width, key=str(i)
-            )
-        for row in rows:
-            self.add_row(*(self._cell(i, c) for i, c in enumerate(row.cells)), key=row.key)
-        self._rows = {r.key: r for r in rows}
-        self._order = [r.key for r in rows]
-        self._layout = layout
-        if keep in self._rows:
-            self.move_cursor(row=self._order.index(keep), animate=False)
+    @property
+    def selected_key(self) -> str | None:
+        """The key of the row under the cursor (None before the first frame)."""
+        if 0 <= self.cursor_row < len(self._rows):
+            return self._rows[self.cursor_row].key
+        return None
+
+    @property
+    def row_keys(self) -> list[str]:
+        return [r.key for r in self._rows]
+
+    def get_row(self, key: str) -> list[Text]:
+        """The row's cells as styled text (what it shows, for tests and tools)."""
+        row = self._rows[self._index[key]]
+        return [
+            cell_text(c, self._styles, "right" if i in _NUMERIC else "left") for i, c in enumerate(row.cells)
+        ]
+
+    # --- cursor ------------------------------------------------------------------------------
+
+    def watch_cursor_row(self, old: int, new: int) -> None:
+        self._announce()
+        self._scroll_to_cursor()
+        self.refresh()
+
+    def _announce(self) -> None:
+        key = self.selected_key
+        if key is not None and key != self._announced:
+            self._announced = key
+            self.post_message(self.RowHighlighted(self, key))
+
+    def _scroll_to_cursor(self) -> None:
+        body = max(1, self.scrollable_content_region.height - 1)  # rows under the header
+        top = int(self.scroll_y)
+        if self.cursor_row < top:
+            self.scroll_to(y=self.cursor_row, animate=False)
+        elif self.cursor_row >= top + body:
+            self.scroll_to(y=self.cursor_row - body + 1, animate=False)
+
+    def move_cursor(self, row: int) -> None:
+        self.cursor_row = max(0, min(row, len(self._rows) - 1))
+
+    def action_cursor(self, step: int) -> None:
+        self.move_cursor(self.cursor_row + step)
+
+    def action_page(self, direction: int) -> None:
+        self.move_cursor(self.cursor_row + direction * max(1, self.scrollable_content_region.height - 2))
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y >= 1:
+            self.move_cursor(int(self.scroll_y) + event.y - 1)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    # --- drawing -----------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        x = int(self.scroll_x)
+        if y == 0:
+            return self._header_strip().crop_extend(x, x + width, self.rich_style)
+        i = int(self.scroll_y) + y - 1
+        if i >= len(self._rows):
+            return Strip.blank(width, self.rich_style)
+        return self._row_strip(i).crop_extend(x, x + width, self.rich_style)
+
+    def _header_strip(self) -> Strip:
+        if self._header is None:
+            style = self.rich_style + self.get_component_rich_style(HEADER, partial=True)
+            wide = bool(self._layout and self._layout[0])
+            segments: list[Segment] = []
+            for i, (label, _, _) in enumerate(COLUMNS):
+                text = label if wide else NARROW_LABELS.get(i, label)
+                cell: Cell = ((text, "text"),)
+                plain = {role: Style() for role in self._styles}
+                segments += _cell_segments(
+                    cell, self._widths[i] if self._widths else 0, i in _NUMERIC, style, plain
+                )
+            self._header = Strip(segments).simplify()
+        return self._header
+
+    def _cursor_style(self, component: str) -> Style:
+        """The cursor's tint, blended onto the table's background as CSS would draw it (Rich
+        colours are opaque): a tint, not a block colour, so every cell keeps its own colour,
+        a severity included, on the selected row."""
+        css = self.get_component_styles(component)
+        return Style(bgcolor=(self.styles.background + css.background).rich_color)
+
+    def _row_strip(self, i: int) -> Strip:
+        row = self._rows[i]
+        cursor, focus = self.show_cursor and i == self.cursor_row, self.has_focus
+        key = (row.key, cursor, focus and cursor)
+        cached = self._lines.get(key)
+        if cached is not None and cached[0] == row:
+            return cached[1]
+        base = self.rich_style
+        if cursor:
+            base += self._cursor_style(CURSOR if focus else CURSOR_BLURRED)
+        segments: list[Segment] = []
+        for col, cell in enumerate(row.cells):
+            segments += _cell_segments(cell, self._widths[col], col in _NUMERIC, base, self._styles)
+        strip = Strip(segments).simplify()
+        self._lines[key] = (row, strip)
+        return strip

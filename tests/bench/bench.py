@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""zdash's performance, printed (asserts nothing): the figures behind README "Performance".
+
+    .venv/bin/python -m tests.bench.bench                 # ticks, history, recordings (1 h)
+    .venv/bin/python -m tests.bench.bench --day           # ... and the 24 h recording (~15 min once)
+    .venv/bin/python -m tests.bench.bench --lab ../shared/zfslab/zfslab   # + CPU on a real pool
+    .venv/bin/python -m tests.bench.bench --only ticks --leaves 4,100
+
+Every figure comes with a ratio against a baseline measured in the same run on the same machine,
+so runs on different machines (or on a busy one) compare:
+
+- ticks: per tick at 4, 100, 1,000, 5,000 leaves, on synthetic outputs shaped like OpenZFS
+  2.3.2's (tests/bench/synthetic.py) through zdash's own parsers, SnapshotBuilder, checks and
+  Textual dashboard (headless). Baseline: *tokenise*, splitting the tick's raw outputs into
+  lines and fields, the least any tool reading them must do.
+- history: fold + checks per tick after 1 and after 10 minutes of history (flat: ratio ~1).
+- recordings: a 1 h (and with --day a 24 h) 1 s recording of a 100-leaf pool, each measured in
+  a fresh process: open to the first frame, seeks to random ticks, `zdash check --replay --at`
+  as users run it, peak RSS. Baseline: `zdash --version`, the cost of starting zdash at all.
+- replay: RSS of the dashboard (headless) replaying the 1 h recording at 64x, sampled as it
+  plays. Baseline: its RSS at the first frame.
+- lab (--lab): CPU of `zdash record` and of the dashboard (in a pty) vs bare
+  `zpool iostat -vl 1` over 60 s on one pool under bursty load (tests/bench/lab_cpu.py).
+
+Generated recordings are cached in --cache (default: $TMPDIR/zdash-bench).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LAYOUTS = {4: ("mirror", 2), 100: ("mirror", 2), 1000: ("raidz2", 10), 5000: ("raidz2", 10)}
+
+
+def host_for(leaves: int):  # type: ignore[no-untyped-def]
+    from tests.bench.synthetic import SyntheticHost
+
+    layout, width = LAYOUTS.get(leaves, ("raidz2", 10) if leaves >= 1000 else ("mirror", 2))
+    return SyntheticHost(leaves=leaves, layout=layout, width=width, slow_every=97)
+
+
+def cpu_ms(fn: Callable[[], Any], repeat: int = 3) -> float:
+    """Best of `repeat` runs, process CPU time in ms (what a busy machine disturbs least)."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t)
+    return best * 1000
+
+
+def row(cells: list[str], widths: list[int]) -> str:
+    return "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+
+# --- ticks ---------------------------------------------------------------------------------------
+
+
+def bench_ticks(leaves: list[int], render: bool) -> None:
+    from zdash.builder import PARSERS, SnapshotBuilder
+    from zdash.checks.registry import CheckEngine
+
+    print("\n## Per tick (synthetic OpenZFS 2.3.2 outputs; ms of CPU, x = ratio to tokenise)\n")
+    widths = [7, 14, 16, 18, 16, 16, 16]
+    print(row(["leaves", "tokenise (base)", "parse", "parse + fold", "checks", "render", "total"], widths))
+    for n in leaves:
+        host = host_for(n)
+        # 25 ticks: status and list answer every 5th, as live; the mean covers both kinds.
+        warm, ticks = [host.tick(i) for i in range(10)], [host.tick(i) for i in range(10, 35)]
+        per = len(ticks)
+        samples = [s for t in ticks for s in t.samples]
+        base = cpu_ms(lambda: [[line.split() for line in s.stdout.splitlines()] for s in samples]) / per  # noqa: B023
+        parse = cpu_ms(lambda: [PARSERS[s.key.split(":", 1)[0]](s) for s in samples]) / per  # noqa: B023
+        builder, engine = SnapshotBuilder(), CheckEngine()
+        for t in warm:
+            engine.update(builder.feed(t))
+        state = builder.checkpoint()
+        fold_best = checks_best = float("inf")
+        for _ in range(3):
+            b, e = SnapshotBuilder.restore(state), engine.copy()
+            t0 = time.process_time()
+            snaps = [b.feed(t) for t in ticks]
+            t1 = time.process_time()
+            for s in snaps:
+                e.update(s)
+            t2 = time.process_time()
+            fold_best, checks_best = min(fold_best, t1 - t0), min(checks_best, t2 - t1)
+        fold, checks = fold_best * 1000 / per, checks_best * 1000 / per
+        shown = render_ms(n, fold + checks) if render else None
+        total = fold + checks + (shown or 0.0)
+
+        def cell(ms: float | None, base: float = base) -> str:
+            return "-" if ms is None else f"{ms:7.1f} {ms / base:5.1f}x"
+
+        print(
+            row(
+                [str(n), f"{base:7.2f}", cell(parse), cell(fold), cell(checks), cell(shown), cell(total)],
+                widths,
+            )
+        )
+    print(
+        "\nparse + fold includes parsing (every sample of the tick); render is the dashboard's own "
+        "CPU per frame playing at 1x in a 200x60 terminal (minus its fold and checks)."
+    )
+
+
+def render_ms(leaves: int, fold_and_checks_ms: float, seconds: float = 20.0) -> float | None:
+    """CPU per frame of `zdash replay` playing a synthetic recording of this pool at 1x (a frame
+    a second, as live) in a 200x60 pseudo-terminal, after 5 s of warm-up, minus the fold and
+    checks measured separately: what drawing the screen costs a second."""
+    from tests.bench.pty_cpu import cpu_in_pty
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "r.zdash")
+        write_recording(path, leaves, int(seconds) + 30)
+        used, wall = cpu_in_pty([sys.executable, "-m", "zdash", "replay", path], seconds, warmup=5.0)
+        return max(0.0, used * 1000 / wall - fold_and_checks_ms)
+
+
+# --- history ------------------------------------------------------------------------------------
+
+
+def bench_history(leaves: list[int]) -> None:
+    from zdash.builder import SnapshotBuilder
+    from zdash.checks.registry import CheckEngine
+
+    print("\n## Flat in history length (fold + checks per tick, ms of CPU)\n")
+    widths = [7, 22, 22, 8]
+    print(row(["leaves", "after 1 min (ticks 50-60)", "after 10 min (590-600)", "ratio"], widths))
+    for n in leaves:
+        host = host_for(n)
+        builder, engine = SnapshotBuilder(), CheckEngine()
+        spans: dict[int, float] = {}
+        for i in range(600):
+            tick = host.tick(i)
+            t = time.process_time()
+            engine.update(builder.feed(tick))
+            if 50 <= i < 60 or 590 <= i < 600:
+                spans[i // 100] = spans.get(i // 100, 0.0) + time.process_time() - t
+        one, ten = spans[0] * 100, spans[5] * 100  # ms per tick over 10 ticks
+        print(row([str(n), f"{one:.1f}", f"{ten:.1f}", f"{ten / one:.2f}"], widths))
+
+
+# --- recordings ---------------------------------------------------------------------------------
+
+
+def write_recording(path: str, leaves: int, ticks: int, report: Callable[[int], None] | None = None) -> None:
+    """A .zdash file as `zdash record` writes it (keyframes by the writer's policy)."""
+    from zdash.builder import SnapshotBuilder
+    from zdash.checks.registry import CheckEngine
+    from zdash.commands.record import write_tick
+    from zdash.sources.store import StoreWriter
+
+    host = host_for(leaves)
+    builder, engine = SnapshotBuilder(1.0, "bench"), CheckEngine()
+    with StoreWriter(path, "bench", 1.0, f"synthetic {leaves}-leaf pool, {ticks} ticks", force=True) as w:
+        for i in range(ticks):
+            write_tick(w, host.tick(i), builder, engine)
+            if report and i and i % 3600 == 0:
+                report(i)
+
+
+def cached_recording(cache: str, hours: float) -> str:
+    ticks = int(hours * 3600)
+    path = os.path.join(cache, f"synthetic-100-{ticks}.zdash")
+    if not os.path.exists(path):
+        os.makedirs(cache, exist_ok=True)
+        print(f"  writing {path} ({ticks} ticks; cached for later runs)...", flush=True)
+        t0 = time.monotonic()
+        write_recording(path + ".part", 100, ticks, lambda i: print(f"    {i} ticks", flush=True))
+        os.replace(path + ".part", path)
+        print(f"  written in {time.monotonic() - t0:.0f} s", flush=True)
+    return path
+
+
+def _spawn_measured(argv: list[str], timeout: float = 3600) -> tuple[str, float, float, int]:
+    """(output, wall seconds, peak RSS in MB, exit status) of one fresh process: its own
+    rusage from wait4, not the sum over every child this script has had."""
+    t0 = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(f"{argv[:4]}: timed out")
+            time.sleep(0.01)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - t0
+        out.seek(0)
+        return out.read(), wall, usage.ru_maxrss / 1024, proc.returncode
+
+
+FIRST_FRAME = """
+import asyncio, sys, time
+t0 = time.perf_counter()
+from zdash.checks.registry import CheckEngine
+from zdash.feed.replay import ReplayFeed
+
+async def main():
+    feed = ReplayFeed(sys.argv[1], CheckEngine, playing=False)
+    async for frame in feed.frames():
+        print(time.perf_counter() - t0, frame.position.count if frame.position else 0)
+        return
+
+asyncio.run(main())
+"""
+
+SEEKS = """
+import random, sys, time
+from zdash.feed.fold import fold_to
+from zdash.sources.recording import open_recording
+rec = open_recording(sys.argv[1])
+n = rec.count()
+rng = random.Random(7)
+out = []
+for i in [rng.randrange(n) for _ in range(int(sys.argv[2]))]:
+    t = time.perf_counter()
+    fold_to(rec, i)
+    out.append(time.perf_counter() - t)
+print(" ".join(f"{x:.5f}" for x in out))
+"""
+
+
+def bench_recordings(cache: str, hours: list[float]) -> None:
+    print("\n## Recordings of a 100-leaf pool at 1 s (each figure a fresh process)\n")
+    zdash = [sys.executable, "-m", "zdash"]
+    _, base_wall, base_rss, _ = _spawn_measured([*zdash, "--version"])
+    print(f"baseline `zdash --version`: {base_wall * 1000:.0f} ms, peak RSS {base_rss:.0f} MB\n")
+    widths = [10, 9, 22, 26, 24, 10]
+    print(
+        row(
+            ["recording", "size", "first frame", "seek mean / worst", "check --replay --at", "peak RSS"],
+            widths,
+        )
+    )
+    for h in hours:
+        path = cached_recording(cache, h)
+        size = os.path.getsize(path) / 2**20
+        out, _, rss1, _ = _spawn_measured([sys.executable, "-c", FIRST_FRAME, path])
+        first = float(out.split()[0])
+        out, _, rss2, _ = _spawn_measured([sys.executable, "-c", SEEKS, path, "30"])
+        seeks = [float(x) for x in out.split()]
+        _, check_wall, rss3, _ = _spawn_measured(
+            [*zdash, "check", "--replay", path, "--at", f"{h * 1800:.0f}"]
+        )
+        peak = max(rss1, rss2, rss3)
+        print(
+            row(
+                [
+                    f"{h:g} h",
+                    f"{size:.0f} MB",
+                    f"{first * 1000:.0f} ms {first / base_wall:.1f}x",
+                    f"{statistics.mean(seeks) * 1000:.0f} / {max(seeks) * 1000:.0f} ms",
+                    f"{check_wall * 1000:.0f} ms {check_wall / base_wall:.1f}x",
+                    f"{peak:.0f} MB",
+                ],
+                widths,
+            )
+        )
+    print("\nfirst frame and check are x `zdash --version`; seeks are folds from the nearest keyframe.")
+
+
+# --- replay at 64x ------------------------------------------------------------------------------
+
+REPLAY_RSS = """
+import asyncio, sys, time, psutil
+from zdash.checks.registry import CheckEngine
+from zdash.feed.replay import ReplayFeed
+from zdash.ui.app import ZdashApp
+
+async def main():
+    feed = ReplayFeed(sys.argv[1], CheckEngine, speed=64.0)
+    app = ZdashApp(feed, theme=None)
+    me = psutil.Process()
+    async with app.run_test(size=(160, 50)) as pilot:
+        while app.frame is None:
+            await pilot.pause(0.05)
+        start = time.monotonic()
+        while True:
+            await pilot.pause(5.0)
+            pos = app.frame.position
+            print(f"{time.monotonic() - start:.0f} {pos.index} {pos.count} {me.memory_info().rss / 2**20:.1f}", flush=True)
+            if pos.index >= pos.count - 1 or time.monotonic() - start > float(sys.argv[2]):
+                break
+
+asyncio.run(main())
+"""
+
+
+def bench_replay(cache: str, limit_s: float) -> None:
+    print("\n## Replaying the 1 h recording at 64x in the dashboard (headless), RSS as it plays\n")
+    path = cached_recording(cache, 1.0)
+    out, _, peak, rc = _spawn_measured(
+        [sys.executable, "-c", REPLAY_RSS, path, str(limit_s)], timeout=limit_s + 300
+    )
+    samples = [line.split() for line in out.splitlines() if line and line[0].isdigit()]
+    if rc != 0 or not samples:
+        print(f"  replay failed ({rc}): {out.strip()[-400:]}")
+        return
+    first = float(samples[0][3])
+    for s in samples:
+        print(
+            f"  {s[0]:>4} s  tick {s[1]:>5} of {s[2]}  RSS {float(s[3]):6.1f} MB  {float(s[3]) / first:5.2f}x"
+        )
+    last = samples[-1]
+    rate = int(last[1]) / max(1.0, float(last[0]))
+    print(f"  played {last[1]} ticks in {last[0]} s ({rate:.0f} ticks/s of 64 asked); peak RSS {peak:.0f} MB")
+
+
+# --- lab ----------------------------------------------------------------------------------------
+
+
+def bench_lab(zfslab: str, seconds: int) -> None:
+    print(f"\n## CPU over {seconds} s on a real pool (OpenZFS in the zfslab VM, bursty load)\n")
+    cmd = [zfslab, "run", "--", ".venv/bin/python", "-m", "tests.bench.lab_cpu", "--seconds", str(seconds)]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=seconds * 6 + 600)
+    sys.stdout.write(proc.stdout)
+    if proc.returncode != 0:
+        print(f"  lab run failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--only", choices=("ticks", "history", "recordings", "replay", "lab"), action="append")
+    p.add_argument("--leaves", default="4,100,1000,5000", help="pool sizes for the per-tick table")
+    p.add_argument("--no-render", action="store_true", help="skip the headless dashboard render figure")
+    p.add_argument("--day", action="store_true", help="also the 24 h recording (written once, ~15 min)")
+    p.add_argument("--replay-seconds", type=float, default=120.0, help="cap on the 64x replay (default 120)")
+    p.add_argument("--lab", metavar="ZFSLAB", help="path of zfslab: also measure CPU on a real pool")
+    p.add_argument("--lab-seconds", type=int, default=60)
+    p.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "zdash-bench"))
+    args = p.parse_args(argv)
+    only = set(args.only or ["ticks", "history", "recordings", "replay"] + (["lab"] if args.lab else []))
+    leaves = [int(x) for x in args.leaves.split(",")]
+    print(
+        f"zdash benchmark: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}"
+    )
+    if "ticks" in only:
+        bench_ticks(leaves, render=not args.no_render)
+    if "history" in only:
+        bench_history([n for n in leaves if n in (100, 1000)] or leaves[:1])
+    if "recordings" in only:
+        bench_recordings(args.cache, [1.0] + ([24.0] if args.day else []))
+    if "replay" in only:
+        bench_replay(args.cache, args.replay_seconds)
+    if "lab" in only and args.lab:
+        bench_lab(args.lab, args.lab_seconds)
+    return 0
+
+
+if __name__ == "__main__":
+    random.seed(1)
+    sys.exit(main())
