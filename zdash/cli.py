@@ -53,6 +53,7 @@ examples:
   zdash check --json tank              one pool, machine-readable
   zdash check --replay incident.yaml.gz --at 120   a recording as it stood 2 min in
   zdash check --text ticket.txt        what someone pasted (zpool status, list, iostat, zfs list)
+  zdash check --prometheus /var/lib/node_exporter/textfile_collector/zdash.prom   also for node_exporter
 output: `ZDASH WARNING - tank: <worst cause> (+N more) | perfdata`, then one line per finding.""",
     "exporter": """\
 examples:
@@ -147,6 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--samples", type=int, default=5, help="live ticks to collect (default 5)")
     c.add_argument("--interval", type=_positive, default=1.0, help="seconds between ticks")
     c.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
+    c.add_argument(
+        "--prometheus",
+        metavar="FILE",
+        help="also write the diagnosis as Prometheus metrics to FILE (atomically; node_exporter's textfile collector)",
+    )
     _pools_arg(c, "pools to report on (default: all)")
 
     e = _sub(sub, "exporter", "serve Prometheus metrics of the live pools and zdash's findings (headless)")
