@@ -30,7 +30,7 @@ examples:
   zdash completion bash > ~/.local/share/bash-completion/completions/zdash
 
 commands (zdash COMMAND --help for each):
-  replay, record, convert, check, summary, import, plan, completion""",
+  replay, record, convert, check, exporter, summary, import, plan, completion""",
     "replay": """\
 examples:
   zdash replay --list                       the bundled scenarios, one line each
@@ -53,7 +53,16 @@ examples:
   zdash check --json tank              one pool, machine-readable
   zdash check --replay incident.yaml.gz --at 120   a recording as it stood 2 min in
   zdash check --text ticket.txt        what someone pasted (zpool status, list, iostat, zfs list)
+  zdash check --prometheus /var/lib/node_exporter/textfile_collector/zdash.prom   also for node_exporter
 output: `ZDASH WARNING - tank: <worst cause> (+N more) | perfdata`, then one line per finding.""",
+    "exporter": """\
+examples:
+  zdash exporter                        http://127.0.0.1:9134/metrics, every pool
+  zdash exporter --listen :9134 tank    every interface (behind a firewall), one pool
+  curl -s localhost:9134/metrics | grep zdash_finding
+The default listens on localhost only: the metrics name every pool, vdev and disk and the server
+has no authentication or TLS. Let Prometheus scrape it from this host, or open it with --listen
+where your firewall allows only the Prometheus server. 9134 is the ZFS exporters' registered port.""",
     "summary": """\
 example:
   zdash summary incident.yaml.gz       one line per tick: a recording read as a timeline""",
@@ -139,7 +148,24 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--samples", type=int, default=5, help="live ticks to collect (default 5)")
     c.add_argument("--interval", type=_positive, default=1.0, help="seconds between ticks")
     c.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
+    c.add_argument(
+        "--prometheus",
+        metavar="FILE",
+        help="also write the diagnosis as Prometheus metrics to FILE (atomically; node_exporter's textfile collector)",
+    )
     _pools_arg(c, "pools to report on (default: all)")
+
+    e = _sub(sub, "exporter", "serve Prometheus metrics of the live pools and zdash's findings (headless)")
+    e.add_argument(
+        "--listen",
+        metavar="ADDR:PORT",
+        default="127.0.0.1:9134",
+        help="address to serve /metrics on (default 127.0.0.1:9134, this host only: no authentication; "
+        ":9134 is every interface)",
+    )
+    e.add_argument("--interval", type=_positive, default=1.0, help="seconds per tick (default 1)")
+    e.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
+    _pools_arg(e, "pools to export (default: all)")
 
     s = _sub(sub, "summary", "print one line per tick of a session file (headless)")
     _completes(s.add_argument("file"), _complete_sessions)
@@ -292,6 +318,7 @@ COMMANDS: dict[str | None, str] = {
     "replay": "replay",
     "record": "record",
     "check": "check",
+    "exporter": "exporter",
     "summary": "summary",
     "import": "import_paste",
     "plan": "plan",

@@ -216,6 +216,7 @@ def run_check(
     pools: tuple[str, ...],
     cfg: CheckConfig,
     at: float | None = None,
+    prometheus: str | None = None,
 ) -> int:
     if replay:
         from zdash.feed.fold import fold_to
@@ -250,10 +251,12 @@ def run_check(
     if damage:  # what could not be read is said, never silently dropped
         doc["problems"].insert(0, f"recording: {damage}")
     print(json.dumps(doc, indent=2) if as_json else text_report(doc, perf))
-    return code
+    return write_prometheus(prometheus, history, findings, code)
 
 
-def run_check_text(path: str, as_json: bool, pools: tuple[str, ...], cfg: CheckConfig) -> int:
+def run_check_text(
+    path: str, as_json: bool, pools: tuple[str, ...], cfg: CheckConfig, prometheus: str | None = None
+) -> int:
     """A paste is one moment: checks that want a sustained signal judge that one sample."""
     from zdash.paste.front import import_file, paste_tick
 
@@ -269,6 +272,23 @@ def run_check_text(path: str, as_json: bool, pools: tuple[str, ...], cfg: CheckC
     doc = report(history, findings, code, f"text:{path}", perf, pools)
     doc["unread"] = [{"line": u.line, "text": u.text, "why": u.why} for u in imported.unread]
     print(json.dumps(doc, indent=2) if as_json else text_report(doc, perf))
+    return write_prometheus(prometheus, history, findings, code)
+
+
+def write_prometheus(
+    path: str | None, history: Sequence[Snapshot], findings: Sequence[Finding], code: int
+) -> int:
+    """--prometheus FILE: the same diagnosis as metrics for node_exporter's textfile collector,
+    written atomically; a file that cannot be written is one line and exit 2."""
+    if not path:
+        return code
+    from zdash.prometheus.exporter import write_textfile
+
+    try:
+        write_textfile(path, history[-1] if history else None, findings)
+    except OSError as e:
+        print(f"zdash check: cannot write {path}: {e.strerror or e}", file=sys.stderr)
+        return 2
     return code
 
 
@@ -281,8 +301,15 @@ def run(args: Namespace) -> int:
     except ConfigError as e:
         print(f"zdash: {e}", file=sys.stderr)
         return 3
+    prometheus = getattr(args, "prometheus", None)
+    if prometheus:
+        from zdash.prometheus.exporter import textfile_problem
+
+        if (why := textfile_problem(prometheus)) is not None:
+            print(f"zdash check: --prometheus {prometheus}: {why}", file=sys.stderr)
+            return 2
     if args.text:
-        return run_check_text(args.text, args.json, tuple(args.pools), cfg)
+        return run_check_text(args.text, args.json, tuple(args.pools), cfg, prometheus)
     if args.at is not None and not args.replay:
         print("zdash check: --at needs --replay FILE", file=sys.stderr)
         return 3
@@ -294,4 +321,5 @@ def run(args: Namespace) -> int:
         tuple(args.pools),
         cfg,
         at=args.at,
+        prometheus=prometheus,
     )

@@ -1,0 +1,186 @@
+"""The exporter's moving parts: one long-lived collector loop folds ticks (the live host's, or any
+other async source of Ticks, such as a recording in a test) through the same SnapshotBuilder and
+CheckEngine the dashboard and `zdash check` use, and keeps only the latest (snapshot, findings).
+A scrape renders that latest pair and never waits for a zpool command; how old it is shows in
+`zdash_source_up` / `zdash_source_age_seconds`, aged to the scrape's clock.
+
+The textfile (node_exporter's textfile collector) is the same exposition, written to FILE.tmp
+and renamed over FILE, so node_exporter never reads half a file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import threading
+import time
+from collections.abc import AsyncIterable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from prometheus_client import CollectorRegistry, ProcessCollector, generate_latest, start_http_server
+from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector
+
+from zdash.builder import SnapshotBuilder
+from zdash.checks.finding import Finding
+from zdash.checks.registry import CheckEngine
+from zdash.config import CheckConfig
+from zdash.model import Snapshot
+from zdash.prometheus.metrics import families
+from zdash.raw import Tick
+
+DEFAULT_PORT = 9134
+
+
+@dataclass(frozen=True, slots=True)
+class Latest:
+    snapshot: Snapshot
+    findings: tuple[Finding, ...]
+
+
+class State:
+    """The latest fold, swapped whole (one attribute store): the scrape thread reads it without a
+    lock and never sees a snapshot paired with another tick's findings."""
+
+    def __init__(self) -> None:
+        self.latest: Latest | None = None
+        self.folded = 0  # ticks folded so far (tests wait on it)
+        self.changed = threading.Condition()
+
+    def publish(self, latest: Latest) -> None:
+        with self.changed:
+            self.latest = latest
+            self.folded += 1
+            self.changed.notify_all()
+
+    def wait_folded(self, count: int, timeout: float) -> bool:
+        """True once `count` ticks have been folded; False if that takes longer than `timeout`."""
+        with self.changed:
+            return self.changed.wait_for(lambda: self.folded >= count, timeout)
+
+
+class ZdashCollector(Collector):
+    """prometheus_client's custom-collector API: called on every scrape, renders the latest fold."""
+
+    def __init__(self, state: State, clock: Callable[[], float] = time.time) -> None:
+        self.state = state
+        self.clock = clock
+
+    def collect(self) -> Iterable[Metric]:
+        latest = self.state.latest
+        if latest is None:
+            return families(None, ())
+        return families(latest.snapshot, latest.findings, now=self.clock())
+
+
+class _Fixed(Collector):
+    """One moment, as it stood (the textfile: no scrape clock to age it by)."""
+
+    def __init__(self, snap: Snapshot | None, findings: Sequence[Finding]) -> None:
+        self.snap, self.findings = snap, findings
+
+    def collect(self) -> Iterable[Metric]:
+        return families(self.snap, self.findings)
+
+
+def serve(host: str, port: int, state: State) -> Any:
+    """Serve /metrics on host:port from a thread of prometheus_client's own (a scrape never
+    touches the event loop). Returns the server (`server_address`, `shutdown()`); raises OSError
+    when the address cannot be bound (in use, not this host's, a privileged port)."""
+    registry = CollectorRegistry()
+    registry.register(ZdashCollector(state))
+    ProcessCollector(registry=registry)  # the exporter's own memory and CPU, for a weeks-long daemon
+    server, _thread = start_http_server(port, addr=host, registry=registry)
+    return server
+
+
+def exposition(snap: Snapshot | None, findings: Sequence[Finding]) -> bytes:
+    """The text exposition format (0.0.4) of one moment."""
+    registry = CollectorRegistry()
+    registry.register(_Fixed(snap, findings))
+    return generate_latest(registry)
+
+
+def textfile_problem(path: str) -> str | None:
+    """Why `path` cannot take the textfile, checked before any work is done; None if it can."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return f"{path} is a directory"
+    if not os.path.isdir(directory):
+        return f"no directory {directory}"
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return f"cannot write in {directory} (permission denied)"
+    return None
+
+
+def write_textfile(path: str, snap: Snapshot | None, findings: Sequence[Finding]) -> None:
+    """Write FILE.tmp, flush it to disk, rename it over FILE (atomic within one filesystem, as
+    node_exporter's textfile collector requires: it only reads *.prom, so FILE.tmp is never read).
+    Raises OSError; the temporary file is removed when anything fails."""
+    tmp = f"{path}.tmp"
+    data = exposition(snap, findings)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)  # node_exporter usually runs as another user than cron's
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+class Folder:
+    """Ticks → (snapshot, findings): the builder and the engine, both folding from the start."""
+
+    def __init__(self, state: State, cfg: CheckConfig, interval: float, host: str | None) -> None:
+        self.state = state
+        self.builder = SnapshotBuilder(interval, host)
+        self.engine = CheckEngine(cfg)
+
+    def fold(self, tick: Tick) -> None:
+        snap = self.builder.feed(tick)
+        self.state.publish(Latest(snap, self.engine.update(snap)))
+
+
+async def collect(ticks: AsyncIterable[Tick], folder: Folder) -> None:
+    """Fold every tick of `ticks` until it ends. The fold runs in a worker thread so a large
+    pool's checks never delay the source reading its iostat stream."""
+    async for tick in ticks:
+        await asyncio.to_thread(folder.fold, tick)
+
+
+async def collect_live(
+    state: State,
+    cfg: CheckConfig,
+    interval: float,
+    pools: tuple[str, ...],
+    source_factory: Callable[[], Any] | None = None,
+    retry_after: float = 5.0,
+) -> None:
+    """The exporter's loop, for as long as the process lives: a source that fails unexpectedly is
+    said in one line and started anew (its snapshot goes stale meanwhile, and says so)."""
+    if source_factory is None:
+        from zdash.sources.live import LiveSource
+
+        def source_factory() -> Any:
+            return LiveSource(interval, pools)
+
+    folder: Folder | None = None
+    while True:
+        source = source_factory()
+        if folder is None:
+            folder = Folder(state, cfg, interval, getattr(source, "host", None))
+        gen = source.ticks()
+        try:
+            await collect(gen, folder)
+        except Exception as e:  # noqa: BLE001 - one broken source must not end the exporter
+            print(f"zdash exporter: collector failed ({type(e).__name__}: {e}); restarting", file=sys.stderr)
+        finally:
+            await gen.aclose()
+        await asyncio.sleep(retry_after)
