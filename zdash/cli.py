@@ -415,20 +415,10 @@ def main(argv: list[str] | None = None) -> int:
         where = f" ({e.filename})" if getattr(e, "filename", None) else ""
         print(f"zdash: {e.strerror or e}{where}", file=sys.stderr)
         return failed
-    except Exception:  # noqa: BLE001 - a bug: a report file, never a traceback on the terminal
-        from zdash.crash import save_report
+    except Exception as e:  # noqa: BLE001 - a bug: a report file, never a traceback on the terminal
+        from zdash.crash import crash_line, save_report
 
-        path = save_report(sys.argv if argv is None else ["zdash", *argv])
-        exc = sys.exc_info()[1]
-        print(
-            f"zdash: internal error ({type(exc).__name__}: {' '.join(str(exc).split())[:200]}); "
-            + (
-                f"a report is in {path}, please attach it to a bug report"
-                if path
-                else "no report could be saved"
-            ),
-            file=sys.stderr,
-        )
+        print(crash_line(e, save_report(sys.argv if argv is None else ["zdash", *argv])), file=sys.stderr)
         return failed
 
 

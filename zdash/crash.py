@@ -14,15 +14,17 @@ import traceback
 from zdash.resources import state_dir
 
 
-def save_report(argv: list[str]) -> str | None:
-    """Write the exception being handled; the file's path, or None when nothing is writable."""
+def save_report(argv: list[str], error: BaseException | None = None) -> str | None:
+    """Write `error` (default: the exception being handled); the file's path, or None when
+    nothing is writable."""
     from zdash import __version__
 
+    trace = "".join(traceback.format_exception(error)) if error is not None else traceback.format_exc()
     text = (
         f"zdash {__version__} crash report\n"
         f"time: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}\n"
         f"argv: {argv!r}\n"
-        f"python: {sys.version.split()[0]} on {platform.platform()}\n\n" + traceback.format_exc()
+        f"python: {sys.version.split()[0]} on {platform.platform()}\n\n" + trace
     )
     name = f"crash-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{os.getpid()}.txt"
     for folder in (state_dir(), os.path.join(tempfile.gettempdir(), "zdash")):
@@ -35,3 +37,10 @@ def save_report(argv: list[str]) -> str | None:
         except OSError:
             continue
     return None
+
+
+def crash_line(error: BaseException, path: str | None) -> str:
+    """The one line a user sees instead of a traceback."""
+    what = " ".join(str(error).split())[:200]
+    where = f"a report is in {path}, please attach it to a bug report" if path else "no report could be saved"
+    return f"zdash: internal error ({type(error).__name__}: {what}); {where}"

@@ -291,3 +291,27 @@ async def test_every_bundled_scenario_replays_and_says_what_to_look_for(name):
         await wait_frame(pilot, lambda f: f is app.frame)  # the table shows the newest frame
         names = {cells[0].strip() for cells in table_text(app.screen.query_one("#vdevs")).values()}
         assert frame.snapshot.pools[0].name in names and len(names) >= 2  # the pool and its vdevs
+
+
+async def test_a_bug_in_the_ui_leaves_a_crash_report_and_one_line_not_a_traceback(
+    sessions, monkeypatch, tmp_path
+):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+
+    def broken(self, message):
+        raise ZeroDivisionError("a bug in a handler")
+
+    monkeypatch.setattr(ZdashApp, "on_frame_ready", broken)
+    app = replay_app(sessions["healthy"])
+    app.report_crashes = True  # what `zdash` sets; tests otherwise keep Textual's re-raise
+    async with app.run_test(size=(120, 40)):
+        for _ in range(500):  # bounded: the app exits on its own (no pilot.pause after that)
+            if app.crash_message:
+                break
+            await asyncio.sleep(0.02)
+    (report,) = (tmp_path / "zdash").glob("crash-*.txt")
+    assert 'raise ZeroDivisionError("a bug in a handler")' in report.read_text()
+    assert app.return_code == 1
+    line = app.crash_message or ""  # `zdash` prints it once the terminal is back
+    assert line.startswith("zdash: internal error (ZeroDivisionError: a bug in a handler)")
+    assert str(report) in line and "\n" not in line

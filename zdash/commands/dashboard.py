@@ -88,7 +88,11 @@ def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
     if not has_terminal():
         print(NO_TERMINAL, file=sys.stderr)
         return 2
+    app.report_crashes = True
     app.run()
+    if app.crash_message:
+        print(app.crash_message, file=sys.stderr)
+        return 2
     return 0
 
 

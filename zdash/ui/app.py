@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -102,6 +103,22 @@ class ZdashApp(App[None]):
                 self.unregister_theme(builtin)
         self.loading_text = "loading the recording…" if feed.can_control else "collecting the first sample…"
         self._last_frame_at = clock.now()
+
+    # Set by `zdash` itself (zdash.commands.dashboard): a bug in the UI then leaves a crash report
+    # and `crash_message`, the one line zdash prints once the terminal is back, instead of
+    # Textual's traceback. Tests keep Textual's way (Pilot re-raises the exception).
+    report_crashes = False
+    crash_message: str | None = None
+
+    def _handle_exception(self, error: Exception) -> None:  # Textual's hook for an unhandled one
+        if not self.report_crashes:
+            super()._handle_exception(error)
+            return
+        from zdash.crash import crash_line, save_report
+
+        if self.crash_message is None:
+            self.crash_message = crash_line(error, save_report(sys.argv, error))
+        self.exit(return_code=1)
 
     def get_default_screen(self) -> Screen[None]:
         from zdash.ui.screens.dashboard import DashboardScreen
