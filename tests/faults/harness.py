@@ -129,19 +129,26 @@ class Sandbox:
         stdin: bytes | str | None = b"",
         timeout: float | None = None,
         limit_memory: bool = False,
+        limit_file: int = 0,
         **env: str,
     ) -> Result:
         """`zdash ARGV…` to completion within the timeout (a hang otherwise); a traceback in its
         output fails the probe at once."""
-        res = self.start_and_wait(list(argv), stdin, timeout or self.timeout, limit_memory, env)
+        res = self.start_and_wait(list(argv), stdin, timeout or self.timeout, limit_memory, env, limit_file)
         no_traceback(res)
         return res
 
     def start_and_wait(
-        self, argv: list[str], stdin: bytes | str | None, timeout: float, limit_memory: bool, env: dict
+        self,
+        argv: list[str],
+        stdin: bytes | str | None,
+        timeout: float,
+        limit_memory: bool,
+        env: dict,
+        limit_file: int = 0,
     ) -> Result:
         started = time.monotonic()
-        proc = self.popen(argv, limit_memory=limit_memory, **env)
+        proc = self.popen(argv, limit_memory=limit_memory, limit_file=limit_file, **env)
         data = stdin.encode() if isinstance(stdin, str) else stdin
         try:
             out, err = proc.communicate(data, timeout=timeout)
@@ -156,11 +163,17 @@ class Sandbox:
             time.monotonic() - started,
         )  # fmt: skip
 
-    def popen(self, argv: list[str], limit_memory: bool = False, **env: str) -> subprocess.Popen[bytes]:
-        def limit() -> None:  # a probe that feeds endless input must not take the machine's memory
+    def popen(
+        self, argv: list[str], limit_memory: bool = False, limit_file: int = 0, **env: str
+    ) -> subprocess.Popen[bytes]:
+        def limit() -> None:
             import resource
 
-            resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+            if limit_memory:  # a probe that feeds endless input must not take the machine's memory
+                resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+            if limit_file:  # a disk that fills: writes past the size fail (EFBIG), as on a full disk
+                resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file, limit_file))
+                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
         return subprocess.Popen(
             [zdash_executable(), *argv],
@@ -170,7 +183,7 @@ class Sandbox:
             cwd=self.dir,
             env=self.env(**env),
             start_new_session=True,
-            preexec_fn=limit if limit_memory else None,
+            preexec_fn=limit if limit_memory or limit_file else None,
         )
 
     # -- the dashboard in a pseudo-terminal -------------------------------------------------------

@@ -287,6 +287,26 @@ for _target in ("dev-full", "readonly-dir", "missing-dir"):
     add("recordings", f"import-to-{_target}", _unwritable("import", _target, ".yaml"))
 
 
+def _disk_fills(suffix: str, limit: int) -> Callable[[Sandbox], None]:
+    def fn(sb: Sandbox) -> None:
+        out = sb.path(f"full{suffix}")
+        res = sb.run(
+            "record", "-o", out, "--interval", "0.1", "--duration", "40", limit_file=limit, timeout=60
+        )
+        written = len(re.findall(r"^tick \d+", res.err, re.M))
+        res.err = "\n".join(x for x in res.err.splitlines() if not x.startswith("tick "))  # the progress
+        one_line(res, 2, "cannot write")
+        got = ticks_of(sb, out)
+        # The tick being written when the disk filled may be lost, and only that one.
+        expect(got >= written - 1 and got > 0, res, f"{written} ticks reported, {got} read back", "data-loss")
+
+    return fn
+
+
+for _suffix, _limit in ((".yaml.gz", 32 << 10), (".yaml", 64 << 10), (".zdash", 256 << 10)):
+    add("recordings", f"record-disk-fills-mid-run{_suffix}", _disk_fills(_suffix, _limit), 60)
+
+
 # ===================================== failures hidden ===========================================
 
 
@@ -328,6 +348,27 @@ def p_check_named_pool_vanished(sb: Sandbox) -> None:
     res = sb.run("check", "--samples", "2", "--interval", "0.2", "healthy",
                  FAKE_ZPOOL_MODE="empty", FAKE_ZPOOL_SUBCMDS="status,list")  # fmt: skip
     not_ok(res, 3)
+
+
+@probe("failures", timeout=40)
+def p_check_named_pool_vanishes_during_the_check(sb: Sandbox) -> None:
+    """The pool is there at the first `zpool status`, gone from the next one on."""
+    control = sb.write("control", "")
+    proc = sb.popen(["check", "--samples", "15", "--interval", "0.2", "healthy"], FAKE_ZPOOL_CONTROL=control)
+    end = time.monotonic() + 15
+    while not any("status" in p.read_text() for p in sb.pids_dir.iterdir()):
+        expect(time.monotonic() < end and proc.poll() is None, None, "no zpool status started")
+        time.sleep(0.05)
+    Path(control).write_text("status empty\nlist empty\n")
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise Failed("hang", "check did not end") from None
+    runs = sum("status" in p.read_text() for p in sb.pids_dir.iterdir())
+    expect(runs >= 2, None, f"zpool status ran {runs} time(s): the pool never vanished for this check")
+    not_ok(Result(["check", "healthy"], proc.returncode, out.decode(), err.decode(), 0.0), 3, "not found")
 
 
 @probe("failures")

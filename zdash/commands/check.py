@@ -149,7 +149,8 @@ def summary(
     if code == 3 and not any(f.severity == Severity.UNKNOWN for f in serious):
         missing = [p for p in pools if last is None or last.pool(p) is None]
         problems = [s.message for s in (last.problems if last else ()) if s.message]
-        if missing and last is not None and last.pools:
+        # zpool answered without it (other pools, or none at all): the pool is gone, not unread.
+        if missing and last is not None and (last.pools or not problems):
             return f"pool {', '.join(missing)} not found" + (f" ({problems[0]})" if problems else "")
         return "no pool could be read" + (f": {problems[0]}" if problems else "")
     if serious:

@@ -127,7 +127,8 @@ def run(args: Namespace) -> int:
         print(f"zdash: {e}", file=sys.stderr)
         return 2
     except OSError as e:
-        print(f"zdash: cannot write {path}: {e.strerror or e}", file=sys.stderr)
+        # A message of zdash's own (the .zdash writer's) already names the file.
+        print(f"zdash: cannot write {path}: {e.strerror}" if e.strerror else f"zdash: {e}", file=sys.stderr)
         return 2
     if signalled:
         print(f"recording stopped ({signalled}); {path} holds every complete tick", file=sys.stderr)
