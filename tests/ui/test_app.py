@@ -58,6 +58,25 @@ async def test_deranged_disk_finding_appears_marks_the_leaf_and_opens(recordings
         assert isinstance(app.screen, DashboardScreen)
 
 
+async def test_f_then_enter_opens_the_worst_finding_and_the_header_leads_with_it(recordings):
+    """Watched from before the fault: the INFO notes come first, the WARNING appears above them
+    later; `f` Enter must open the WARNING, and the header's first line name it."""
+    path = recordings["deranged"]
+    app = replay_app(path, start=first_tick(path, "deranged_disk") - 1, playing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        before = await wait_frame(pilot)
+        assert before.findings and all(f.check != "deranged_disk" for f in before.findings)
+        await pilot.press("full_stop")
+        frame = await wait_frame(pilot, lambda f: any(x.check == "deranged_disk" for x in f.findings))
+        worst = frame.findings[0]
+        assert worst.check == "deranged_disk"
+        header = str(app.screen.query_one("#pool-header").render()).splitlines()[0]
+        assert "▲ WARN" in header and worst.title[:40] in header
+        await pilot.press("f", "enter")
+        screen = await until(pilot, lambda: isinstance(app.screen, FindingScreen) and app.screen)
+        assert screen.finding.check == "deranged_disk"
+
+
 async def test_degraded_findings_appear_and_open(recordings):
     path = recordings["degraded"]
     app = replay_app(path, start=first_tick(path, "health"))
@@ -79,9 +98,21 @@ async def test_pause_step_seek_move_the_replay_time(sessions):
         assert f1.time == times[1] and f1 is not f0
         await pilot.press("full_stop", "full_stop", "comma")
         assert (await wait_frame(pilot, lambda f: f.position.index == 2)).time == times[2]
-        await pilot.press("end")
+        await pilot.press("greater_than_sign")  # > and <: the recording's ends, whatever has focus
         await wait_frame(pilot, lambda f: f.position.at_end)
+        await pilot.press("less_than_sign")
+        await wait_frame(pilot, lambda f: f.position.index == 0)
+        # home/end belong to the focused table: the first/last finding, the replay stays put
+        await pilot.press("f", "end")
+        findings = app.screen.query_one(FindingsTable)
+        assert findings.row_count > 1 and findings.cursor_row == findings.row_count - 1
         await pilot.press("home")
+        assert findings.cursor_row == 0 and app.frame.position.index == 0
+        await pilot.press("full_stop", "end")
+        await wait_frame(pilot, lambda f: f.position.index == 1)
+        await pilot.pause()
+        assert app.frame.position.index == 1 and findings.cursor_row == findings.row_count - 1
+        await pilot.press("less_than_sign")
         await wait_frame(pilot, lambda f: f.position.index == 0)
         # seek to a tick, then to a clock time typed as the status bar shows it
         await pilot.press("t")

@@ -45,13 +45,13 @@ def detail_markup(graph: CloneGraph, name: str | None) -> str:
             tag(
                 "  not possible on a pool's root dataset (that is zpool destroy); "
                 f"everything under it is {len(taken)}:",
-                "$text-warning",
+                "$zd-warn",
             )
         )
     elif not taken:
-        lines.append(tag("  takes nothing else: nothing depends on it", "$text-success"))
+        lines.append(tag("  takes nothing else: nothing depends on it", "$zd-ok"))
     else:
-        lines.append(tag(f"  would also destroy {len(taken)}:", "$text-warning"))
+        lines.append(tag(f"  would also destroy {len(taken)}:", "$zd-warn"))
     for n in taken:
         kind = "clone" if graph.is_clone(n) else graph.by_name[n].kind
         lines.append(f"    {tag(n)}  {tag(kind, '$foreground-muted')}")

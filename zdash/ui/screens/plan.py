@@ -87,20 +87,18 @@ class PlanScreen(ModalScreen[None]):
         try:
             self.plan = plan = await self.app.plan_action(self.request)
         except Exception as e:  # noqa: BLE001 - an unreadable host is a message, not a crash
-            self._status(tag(f"Cannot build the plan: {e}", "bold $text-error"))
+            self._status(tag(f"Cannot build the plan: {e}", "bold $zd-crit"))
             return
         self.query_one("#plan-title", Static).update(tag(plan.title))
         self.query_one("#plan-command", Static).update(command_markup(plan))
         self.query_one("#plan-body", Static).update(plan_markup(plan))
         if not self.live:
-            self._status(preflight_tally(plan) + " " + tag(REPLAY_NOTE, "bold $text-warning"))
+            self._status(preflight_tally(plan) + " " + tag(REPLAY_NOTE, "bold $zd-warn"))
             return
         if self._may_accept():
-            self._status(preflight_tally(plan) + " " + tag(ACCEPT_PROMPT, "bold $text-error"))
+            self._status(preflight_tally(plan) + " " + tag(ACCEPT_PROMPT, "bold $zd-crit"))
             return
-        self._status(
-            preflight_tally(plan) + " " + tag(prompt(plan), "bold" if plan.ok else "bold $text-error")
-        )
+        self._status(preflight_tally(plan) + " " + tag(prompt(plan), "bold" if plan.ok else "bold $zd-crit"))
         if plan.ok and plan.confirm_token:
             token = self.query_one(Input)
             token.display = True
@@ -135,7 +133,7 @@ class PlanScreen(ModalScreen[None]):
         self.request = replace(self.request, accept_risk=True)
         self.plan = None
         self.query_one("#plan-body", Static).update("checking it against the pool again…")
-        self._status(tag("Risk accepted: checking the pool again…", "bold $text-warning"))
+        self._status(tag("Risk accepted: checking the pool again…", "bold $zd-warn"))
         self.run_worker(self._build(), group="plan", exit_on_error=False)
 
     def _may_confirm(self) -> bool:
@@ -158,7 +156,7 @@ class PlanScreen(ModalScreen[None]):
         if not confirmation_ok(plan, typed, key):
             if plan.ok and plan.confirm_token:
                 self._status(
-                    tag(f"Nothing ran: type the device name exactly. {prompt(plan)}", "bold $text-warning")
+                    tag(f"Nothing ran: type the device name exactly. {prompt(plan)}", "bold $zd-warn")
                 )
             return
         self.running = True
