@@ -245,6 +245,11 @@ async def test_taking_away_the_last_copy_runs_only_after_the_risk_is_accepted(tm
         app.push_screen(PlanScreen(Request("offline", "tank", "/dev/sda")))
         screen = await on_screen(pilot, plan_ready)
         assert not screen.plan.ok and "Press A (shift+a) to accept that risk" in text(screen)
+        await pilot.press("question_mark")  # the plan's own keys
+        helped = "\n".join(str(w.render()) for w in app.screen.query(Static))
+        assert "accept it with A" in helped and "Vdev table" not in helped
+        await pilot.press("escape")
+        assert app.screen is screen
         assert not screen.query_one(Input).display
         await pilot.press("y", *"sda", "enter")  # neither runs nor accepts it (a is not A)
         await pilot.pause()

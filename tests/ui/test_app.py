@@ -187,19 +187,27 @@ async def test_live_recording_badge_and_no_data_banner(tmp_path):
     assert rec.count() == 4 and rec.header.description == "recorded from the dashboard"
 
 
+def _help_text(screen: HelpScreen) -> str:
+    return "\n".join(str(w.render()) for w in screen.query("Static"))
+
+
 async def test_wall_mode_binds_no_action(recordings):
     app = replay_app(recordings["deranged"], playing=True, loop=True, wall=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_frame(pilot)
         assert isinstance(app.screen, WallScreen) and app.theme == "zdash-wall"
         actions = {b.binding.action for b in app.screen.active_bindings.values()}
-        assert actions <= {"quit", "help_quit"}, actions  # only the App's own ctrl+q / ctrl+c
+        assert actions <= {"quit", "help_quit", "help"}, actions  # the App's ctrl+q / ctrl+c, and ?
         assert not app.use_command_palette
         frame = app.frame
         assert frame.position.playing and frame.position.speed == 1.0
-        await pilot.press("space", "comma", "t", "d", "r", "question_mark", "ctrl+p", "q", "enter")
+        await pilot.press("space", "comma", "t", "d", "r", "ctrl+p", "q", "enter")
         await pilot.pause()
         assert isinstance(app.screen, WallScreen) and len(app.screen_stack) == 1
+        await pilot.press("question_mark")  # ? answers: what the wall is, and that it is read-only
+        assert isinstance(app.screen, HelpScreen) and "read-only" in _help_text(app.screen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, WallScreen)
         assert app.return_code is None
         # no key reached the replay: still playing at 1x where it was (it moves only with the clock)
         assert app.feed.playing and app.feed.speed == 1.0 and app.frame is frame
@@ -252,7 +260,12 @@ async def test_datasets_view_shows_what_destroy_R_takes(sessions):
         )
         assert "zfs destroy -R clones/base@s1" in detail
         assert "clones/clone1" in detail and "clones/clone2" in detail
-        await pilot.press("escape")
+        await pilot.press("question_mark")  # its own keys and legend, not the dashboard's
+        assert isinstance(app.screen, HelpScreen)
+        shown = _help_text(app.screen)
+        assert "Back to the dashboard" in shown and "destroy -R" in shown
+        assert "Vdev table" not in shown and "Pause or resume" not in shown
+        await pilot.press("escape", "escape")
         assert isinstance(app.screen, DashboardScreen)
 
 

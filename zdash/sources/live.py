@@ -178,6 +178,10 @@ class LiveSource:
             )
             self._events = None
             self._events_retry_at = now + max(60.0, 5 * self.interval)
+        if self._events_task is not None and self._events_task.done():
+            # Status was scheduled at the quiet rate while the log was followed: without it,
+            # a change would go unseen until then, so back to the busy rate from now.
+            self._due["status"] = min(self._due.get("status", now), now + self.structure_every)
         if now < self._events_retry_at:
             return
         self._events = EventsStream()

@@ -17,6 +17,13 @@ MARK_VAR: dict[Mark, str] = {
 REPLAY_NOTE = "Replay: read-only, for training — zdash never runs actions from a recording."
 
 
+def _duration(text: str | None) -> str:
+    """The catalog says "seconds" for the quick ones: as a sentence, "a few seconds"."""
+    if not text:
+        return "unknown"
+    return "a few seconds" if text == "seconds" else text
+
+
 def command_markup(plan: ActionPlan) -> str:
     """Shown above everything else, never scrolled away: this is what would run."""
     return tag(
@@ -31,7 +38,7 @@ def plan_markup(plan: ActionPlan) -> str:
         lines.append(tag("Disruptive: review the checks below before you confirm.", "bold $zd-warn"))
     lines += [
         "",
-        f"{tag('Takes', '$foreground-muted')}  {tag(plan.duration or 'unknown')}",
+        f"{tag('Takes', '$foreground-muted')}  {tag(_duration(plan.duration))}",
         "",
         tag("Pre-flight checks", "bold $text-primary"),
     ]

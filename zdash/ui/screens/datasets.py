@@ -109,6 +109,6 @@ class DatasetsScreen(Screen[None]):
         self.query_one("#dataset-detail", Static).update(detail_markup(tree.graph, name))
 
     def action_help(self) -> None:
-        from zdash.ui.screens.help import HelpScreen
+        from zdash.ui.screens.help import DATASETS_KEYS, DATASETS_LEGEND, HelpScreen
 
-        self.app.push_screen(HelpScreen(self))
+        self.app.push_screen(HelpScreen(self, DATASETS_KEYS, DATASETS_LEGEND))

@@ -46,6 +46,7 @@ class PlanScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close"),
+        Binding("question_mark", "help", "Keys", tooltip="This help"),
         Binding("y", "confirm", "Run", tooltip="Run a plan that needs no device name typed"),
         Binding("A", "accept_risk", "Accept risk", tooltip="Accept the risk a failed check names"),
         # here, not only on the scroll: the checks must scroll while the input has focus
@@ -70,7 +71,7 @@ class PlanScreen(ModalScreen[None]):
                 yield Static(id="plan-outcome")
             yield Static(id="plan-status")
             yield Input(placeholder="device name", id="plan-token")
-            yield Static("esc close · ↑↓ scroll", classes="hint")
+            yield Static("esc close · ↑↓ scroll · ? keys", classes="hint")
 
     @property
     def live(self) -> bool:
@@ -138,6 +139,11 @@ class PlanScreen(ModalScreen[None]):
 
     def _may_confirm(self) -> bool:
         return self.live and self.plan is not None and self.outcome is None and not self.running
+
+    def action_help(self) -> None:
+        from zdash.ui.screens.help import PLAN_KEYS, PLAN_LEGEND, HelpScreen
+
+        self.app.push_screen(HelpScreen(self, PLAN_KEYS, PLAN_LEGEND))
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#plan-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)

@@ -10,7 +10,7 @@ from typing import ClassVar, Literal
 
 from textual import getters
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.reactive import var
 from textual.screen import Screen
@@ -45,7 +45,8 @@ def banner_text(frame: Frame | None, silence: float | None, error: str | None) -
 
 
 class WallScreen(Screen[None], inherit_bindings=False):
-    BINDINGS: ClassVar[list[BindingType]] = []
+    # `?` only: what the wall shows and that nothing here acts on a pool.
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("question_mark", "help", "Keys", show=False)]
     AUTO_FOCUS = None
     app = getters.app(ZdashApp)
     focus_index: var[int] = var(0, init=False)  # which pool the detail shows (mod the pools)
@@ -82,6 +83,11 @@ class WallScreen(Screen[None], inherit_bindings=False):
         while True:
             await self.app.clock.sleep(self.cycle_s)
             self.focus_index += 1
+
+    def action_help(self) -> None:
+        from zdash.ui.screens.help import WALL_TEXT, HelpScreen
+
+        self.app.push_screen(HelpScreen(self, (), WALL_TEXT))
 
     def watch_focus_index(self) -> None:
         self._draw()
