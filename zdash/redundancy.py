@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from zdash.model import Pool, Vdev
+from zdash.model import UNSEEN, Pool, Vdev
 
 _PARITY = re.compile(r"^(?:raidz|draid)([1-3])")
 
@@ -98,7 +98,8 @@ def resilver_running(pool: Pool) -> bool:
 
 
 def _whole_leaf(leaf: Vdev, without: Vdev | None) -> bool:
-    return leaf is not without and leaf.state == "ONLINE" and not rebuilding(leaf)
+    # UNSEEN: the source had no state (an iostat paste); unknown is not counted as a loss.
+    return leaf is not without and leaf.state in ("ONLINE", UNSEEN) and not rebuilding(leaf)
 
 
 def _column_whole(col: Vdev, without: Vdev | None, resilvering: bool) -> bool:

@@ -24,7 +24,7 @@ from zdash.checks._common import act
 from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_bytes, fmt_list, fmt_time, plural
-from zdash.model import Pool, Scan, Snapshot, Vdev
+from zdash.model import UNSEEN, Pool, Scan, Snapshot, Vdev
 from zdash.redundancy import Margin, margins, rebuilding
 
 ID = "health"
@@ -176,7 +176,7 @@ def _zpool_says(pool: Pool) -> list[tuple[str, str]]:
 
 
 def _pool_state(pool: Pool, explained: bool) -> Finding | None:
-    if pool.state == "ONLINE" or (pool.state == "DEGRADED" and explained):
+    if pool.state in ("ONLINE", UNSEEN) or (pool.state == "DEGRADED" and explained):
         return None
     actions: tuple[SuggestedAction, ...] = ()
     if pool.state in POOL_DOWN:
