@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from zdash.paste.depth import by_names, mangled
 from zdash.paste.lines import prompt_command, width
 from zdash.paste.table import Unreadable
 
@@ -34,6 +35,7 @@ LABELS = (
     "dedup",
     "scan warning",
     "raidz expand",
+    "id",  # `zpool import` prints the pool's GUID between pool: and state:
 )
 _LABEL = re.compile(rf"({'|'.join(LABELS)}):(?:\s+(.*))?")
 _CLASS = frozenset({"logs", "log", "cache", "spares", "special", "dedup"})
@@ -137,7 +139,8 @@ def take_status(
             pool = pools[-1]
             pool.used.append(n)
             value = _decimal(value) if label in ("scan", "scrub") else value
-            pool.out.append(f"{label:>6}: {value}".rstrip() if len(label) <= 6 else f"{label}: {value}")
+            if label != "id":  # the import listing's GUID: not a status field
+                pool.out.append(f"{label:>6}: {value}".rstrip() if len(label) <= 6 else f"{label}: {value}")
             if label == "errors":
                 mode = "files" if value.startswith("Permanent errors") else "done"
             else:
@@ -146,12 +149,19 @@ def take_status(
             continue
         if j > i and (other_block(j) or prompt_command(line)[0]):
             break
+        if mode == "fields" and pools and is_config_header(text):
+            mode = "config"  # the NAME STATE header without its config: label (Solaris, excerpts)
+            pools[-1].out.append("config:")
         fit = _fits(mode, line, text) if mode != "fields" or last in _CONTINUED else None
         if fit == "row":
             pool = pools[-1]
             if mode == "config":
-                pool.out += ["", "\t" + text]
+                # `zpool import` prints no NAME STATE header and no counters
+                header = _header(text) if is_config_header(text) else IMPORT_HEADER
+                pool.out += ["", "\t" + header]
                 mode = "rows"
+                if not is_config_header(text):
+                    pool.rows.append((n, line))
             else:
                 pool.rows.append((n, line))
             pool.used.append(n)
@@ -186,7 +196,7 @@ def _fits(mode: str, line: str, text: str) -> str | None:
     """'row' (config header or row), 'keep' (continuation / error file), a why for a line that
     sits inside the report but means nothing to zdash, or None (not part of the report)."""
     if mode == "config":
-        if is_config_header(text):
+        if is_config_header(text) or _ROW.fullmatch(text):
             return "row"
         return "the config table has no NAME STATE header before this line"
     if mode == "rows":
@@ -202,18 +212,33 @@ def _fits(mode: str, line: str, text: str) -> str | None:
     return None
 
 
+IMPORT_HEADER = "NAME  STATE  READ WRITE CKSUM"
+
+
+def _header(text: str) -> str:
+    """The header as the text parser reads it: `zpool status -d`'s DELAY column (its name before
+    2.2 called it SLOW) is the SLOW column."""
+    return " ".join("SLOW" if w == "DELAY" else w for w in text.split())
+
+
 def _flush_rows(pool: StatusPool) -> None:
-    """Re-indent the config rows: depth = rank of the row's indentation width in the table."""
+    """Re-indent the config rows: depth = rank of the row's indentation width in the table, or,
+    when those depths do not fit the vdev names (a paste collapsed or mixed the indentation),
+    the depth the names tell (zdash.paste.depth)."""
     if pool.name is None and pool.rows:  # headless: the pool row names the pool
         words = pool.rows[0][1].split()
         pool.name = words[0]
         pool.out[:0] = [f"  pool: {words[0]}", f" state: {words[1] if len(words) > 1 else ''}", "config:"]
     widths = sorted({width(line) for _, line in pool.rows})
     rank = {w: k for k, w in enumerate(widths)}
-    for _, line in pool.rows:
+    names = [line.split()[0] for _, line in pool.rows]
+    depths = [rank[width(line)] for _, line in pool.rows]
+    if mangled(names, depths):
+        depths = by_names(names)
+    for (_, line), depth in zip(pool.rows, depths):
         m = _ROW.fullmatch(line.strip())
         text = line.strip() if m is None else line.strip()[: m.end(1)] + _decimal(line.strip()[m.end(1) :])
-        pool.out.append("\t" + "  " * rank[width(line)] + text)
+        pool.out.append("\t" + "  " * depth + text)
     pool.out.append("")
     pool.rows = []
 
