@@ -212,8 +212,14 @@ def margins(pool: Pool, classes: tuple[str, ...] = ("normal", "special", "dedup"
     return [
         margin(top, resilvering=resilvering)
         for top in pool.top_level
-        if top.vclass in classes and top.kind not in ("hole", "indirect")
+        if top.vclass in classes and top.kind not in ("hole", "indirect") and not _unshown(top)
     ]
+
+
+def _unshown(top: Vdev) -> bool:
+    """A vdev the source did not show (a paste of one device row): its layout, and so its
+    redundancy, is unknown."""
+    return top.state == UNSEEN and top.children != () and top.kind not in INTERIOR_KINDS
 
 
 def top_of(pool: Pool, leaf: Vdev) -> Vdev | None:

@@ -27,7 +27,13 @@ from zdash.paste.zpool_iostat import (
     take_iostat,
 )
 from zdash.paste.zpool_list import ListEntry, is_list_header, take_list
-from zdash.paste.zpool_status import StatusPool, is_config_header, starts_status, take_status
+from zdash.paste.zpool_status import (
+    StatusPool,
+    is_config_header,
+    starts_fragment,
+    starts_status,
+    take_status,
+)
 
 _TABLE = re.compile(r"NAME(?:\s+[A-Z][A-Z0-9_%@/-]*)+")
 
@@ -105,7 +111,7 @@ def _block_at(lines: list[str], i: int) -> BlockKind | None:
         return "list"
     if is_zfs_header(line):
         return "zfs"
-    if is_config_header(line):
+    if is_config_header(line) or starts_fragment(line):
         return "config"
     if _TABLE.fullmatch(line.strip()):
         return "table"

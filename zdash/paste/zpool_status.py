@@ -15,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from zdash.paste.depth import by_names, mangled
+from zdash.model import UNSEEN
+from zdash.paste.depth import by_names, is_top_name, mangled
 from zdash.paste.lines import prompt_command, width
 from zdash.paste.table import Unreadable
 
@@ -213,6 +214,31 @@ def _fits(mode: str, line: str, text: str) -> str | None:
 
 
 IMPORT_HEADER = "NAME  STATE  READ WRITE CKSUM"
+# A config fragment pasted from below the pool row: the pool, and the vdev of a lone device,
+# are not in the paste. Their names say so; their state is UNSEEN (unknown, never judged).
+UNNAMED_POOL = "(pool-not-pasted)"
+UNSHOWN_VDEV = "(vdev-not-pasted)"
+_DEVICE_ONLY = frozenset({"OFFLINE", "REMOVED", "AVAIL", "INUSE"})
+_FRAGMENT_ROW = re.compile(
+    r"(?:mirror|raidz[1-3]?|draid[1-3]?[:0-9a-z]*|spare|replacing)(?:-[0-9]{1,6})?\s+[A-Z]{3,}"
+    r"(?:\s+[0-9.]{1,8}[KMGTPE]?){3}(?:\s.*)?"
+)
+
+
+def is_fragment(words: list[str]) -> bool:
+    """The first row of a headless config table is no pool row: a vdev, a class header or a
+    state only devices have."""
+    return bool(words) and (
+        is_top_name(words[0])
+        or words[0] in _CLASS
+        or re.fullmatch(r"(?:spare|replacing)-[0-9]{1,6}", words[0]) is not None
+        or (len(words) > 1 and words[1] in _DEVICE_ONLY)
+    )
+
+
+def starts_fragment(line: str) -> bool:
+    """A config row of a vdev with its counters, pasted without the table above it."""
+    return _FRAGMENT_ROW.fullmatch(line.strip()) is not None
 
 
 def _header(text: str) -> str:
@@ -225,16 +251,23 @@ def _flush_rows(pool: StatusPool) -> None:
     """Re-indent the config rows: depth = rank of the row's indentation width in the table, or,
     when those depths do not fit the vdev names (a paste collapsed or mixed the indentation),
     the depth the names tell (zdash.paste.depth)."""
+    above: list[str] = []  # rows the paste did not show: the pool, the vdev of a lone device
     if pool.name is None and pool.rows:  # headless: the pool row names the pool
         words = pool.rows[0][1].split()
-        pool.name = words[0]
-        pool.out[:0] = [f"  pool: {words[0]}", f" state: {words[1] if len(words) > 1 else ''}", "config:"]
+        if is_fragment(words):
+            above = [f"{UNNAMED_POOL}  {UNSEEN}"]
+            if not is_top_name(words[0]):
+                above.append(f"  {UNSHOWN_VDEV}  {UNSEEN}")
+        pool.name = UNNAMED_POOL if above else words[0]
+        state = UNSEEN if above else words[1] if len(words) > 1 else ""
+        pool.out[:0] = [f"  pool: {pool.name}", f" state: {state}", "config:"]
     widths = sorted({width(line) for _, line in pool.rows})
     rank = {w: k for k, w in enumerate(widths)}
     names = [line.split()[0] for _, line in pool.rows]
-    depths = [rank[width(line)] for _, line in pool.rows]
-    if mangled(names, depths):
+    depths = [rank[width(line)] + len(above) for _, line in pool.rows]
+    if not above and mangled(names, depths):
         depths = by_names(names)
+    pool.out += ["\t" + "  " * k + text.strip() for k, text in enumerate(above)]
     for (_, line), depth in zip(pool.rows, depths):
         m = _ROW.fullmatch(line.strip())
         text = line.strip() if m is None else line.strip()[: m.end(1)] + _decimal(line.strip()[m.end(1) :])
