@@ -15,6 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+# Rows the paste did not show: a table pasted from below its pool row, the vdev of a lone
+# device row. Their names say so; their state is UNSEEN (unknown, never judged).
+UNNAMED_POOL = "(pool-not-pasted)"
+UNSHOWN_VDEV = "(vdev-not-pasted)"
 CLASSES = frozenset({"logs", "log", "cache", "spares", "special", "dedup"})
 _TOP = re.compile(r"(?:mirror|raidz[1-3]?|draid[1-3]?(?::[0-9a-z:]*)?|indirect|hole)(?:-[0-9]{1,6})?")
 _GROUP = re.compile(r"(?:replacing|spare)(?:-[0-9]{1,6})?")
@@ -63,9 +67,20 @@ def mangled(names: Sequence[str], depths: Sequence[int]) -> bool:
 
 def plausible(names: Sequence[str], depths: Sequence[int]) -> bool:
     """Whether depths read from indentation fit the names: the pool first at 0, classes at 0,
-    every other row below the pool, top-level vdevs at 1, no level skipped going down."""
+    every other row below the pool, top-level vdevs at 1, no level skipped going down, and a
+    mirror/raidz/draid followed by its devices rather than by a device beside it (`-H`)."""
     if not depths or depths[0] != 0:
         return False
+    for k in range(1, len(names) - 1):
+        nxt = names[k + 1]
+        if (
+            _TOP.fullmatch(names[k])
+            and not names[k].startswith(("indirect", "hole"))
+            and depths[k + 1] <= depths[k]
+            and nxt not in CLASSES
+            and not _TOP.fullmatch(nxt)
+        ):
+            return False
     prev = 0
     for name, d in zip(names[1:], depths[1:]):
         if name in CLASSES and d != 0:

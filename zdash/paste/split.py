@@ -26,7 +26,7 @@ from zdash.paste.zpool_iostat import (
     take_histogram,
     take_iostat,
 )
-from zdash.paste.zpool_list import ListEntry, is_list_header, take_list
+from zdash.paste.zpool_list import ListEntry, headerless_columns, is_list_header, take_list
 from zdash.paste.zpool_status import (
     StatusPool,
     is_config_header,
@@ -107,7 +107,7 @@ def _block_at(lines: list[str], i: int) -> BlockKind | None:
         return "iostat"
     if is_histogram_header(lines, i):
         return "histogram"
-    if is_list_header(line):
+    if is_list_header(line) or headerless_columns(line) is not None:
         return "list"
     if is_zfs_header(line):
         return "zfs"

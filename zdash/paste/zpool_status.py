@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from zdash.model import UNSEEN
-from zdash.paste.depth import by_names, is_top_name, mangled
+from zdash.paste.depth import UNNAMED_POOL, UNSHOWN_VDEV, by_names, is_top_name, mangled
 from zdash.paste.lines import prompt_command, width
 from zdash.paste.table import Unreadable
 
@@ -214,10 +214,6 @@ def _fits(mode: str, line: str, text: str) -> str | None:
 
 
 IMPORT_HEADER = "NAME  STATE  READ WRITE CKSUM"
-# A config fragment pasted from below the pool row: the pool, and the vdev of a lone device,
-# are not in the paste. Their names say so; their state is UNSEEN (unknown, never judged).
-UNNAMED_POOL = "(pool-not-pasted)"
-UNSHOWN_VDEV = "(vdev-not-pasted)"
 _DEVICE_ONLY = frozenset({"OFFLINE", "REMOVED", "AVAIL", "INUSE"})
 _FRAGMENT_ROW = re.compile(
     r"(?:mirror|raidz[1-3]?|draid[1-3]?[:0-9a-z]*|spare|replacing)(?:-[0-9]{1,6})?\s+[A-Z]{3,}"
