@@ -95,6 +95,9 @@ class PastedDoc:
     unread: list[Unread] = field(default_factory=list)
     used: set[int] = field(default_factory=set)  # line numbers a block or prompt used
     times: list[float] = field(default_factory=list)  # `-T u` / `-T d` timestamps seen
+    # `zfs clone [-o p=v] A@s B` / `zfs snapshot A@s` lines of a transcript: (origin, clone or
+    # None, line number), evidence of datasets and a clone relation beside `zfs list`.
+    clones: list[tuple[str, str | None, int]] = field(default_factory=list)
 
 
 def _block_at(lines: list[str], i: int) -> BlockKind | None:
@@ -151,7 +154,11 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
     """A line outside every block: a prompt, a timestamp, a known message or a stray."""
     is_cmd, argv = prompt_command(line)
     if is_cmd:
-        if is_imported(argv):
+        relation = _clone_relation(argv)
+        if relation is not None:
+            doc.clones.append((*relation, n))
+            doc.used.add(n)
+        elif is_imported(argv):
             doc.used.add(n)
         else:
             why = (
@@ -168,6 +175,27 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
         return command
     doc.unread.append(Unread(n, line, stray_reason(line, command)))
     return command
+
+
+def _clone_relation(argv: tuple[str, ...] | None) -> tuple[str, str | None] | None:
+    """(snapshot, clone) of `zfs clone [-p] [-o p=v]... A@s B`, (snapshot, None) of `zfs snapshot
+    [-r] A@s`; None for anything else."""
+    if argv is None or argv[0] != "zfs" or argv[1] not in ("clone", "snapshot", "snap"):
+        return None
+    words, k = list(argv[2:]), 0
+    names = []
+    while k < len(words):
+        if words[k] == "-o":
+            k += 2
+            continue
+        if not words[k].startswith("-"):
+            names.append(words[k])
+        k += 1
+    if argv[1] == "clone" and len(names) == 2 and "@" in names[0] and "@" not in names[1]:
+        return names[0], names[1]
+    if argv[1] != "clone" and len(names) == 1 and "@" in names[0]:
+        return names[0], None
+    return None
 
 
 def _take(
