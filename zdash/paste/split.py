@@ -18,6 +18,7 @@ from typing import ClassVar, Literal, TypeAlias
 from zdash.paste.lines import MARKUP, clean_lines, is_imported, prompt_command
 from zdash.paste.stray import stray_reason, timestamp
 from zdash.paste.table import Unreadable
+from zdash.paste.unwrap import unflatten
 from zdash.paste.zfs_list import ZfsRows, is_zfs_header, take_zfs
 from zdash.paste.zpool_iostat import (
     IostatEntry,
@@ -139,6 +140,10 @@ def split_pasted(text: str) -> PastedDoc:
     i = 0
     while i < len(lines):
         line, n = lines[i], i + 1
+        if (flat := unflatten(line)) is not None:
+            _take_flat(doc, flat, n, command)
+            i += 1
+            continue
         kind = _block_at(lines, i)
         if kind is None:
             if line.strip():
@@ -196,6 +201,18 @@ def _clone_relation(argv: tuple[str, ...] | None) -> tuple[str, str | None] | No
     if argv[1] != "clone" and len(names) == 1 and "@" in names[0]:
         return names[0], None
     return None
+
+
+def _take_flat(doc: PastedDoc, flat: list[str], n: int, command: tuple[str, ...] | None) -> None:
+    """A report flattened onto line n: read from its rebuilt lines, every use pointed at line n."""
+    taken = take_status(flat, 0, lambda _: False)
+    for pool in taken.pools:
+        pool.first, pool.used = n, [n] if pool.used else []
+    if any(p.used for p in taken.pools):
+        doc.used.add(n)
+        doc.blocks.append(StatusPaste(n, n, command, taken.pools))
+    else:
+        doc.unread.append(Unread(n, doc.lines[n - 1], "not recognised as a zpool status report"))
 
 
 def _take(

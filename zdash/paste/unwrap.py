@@ -33,7 +33,6 @@ _ZFS_LIKE = re.compile(
 _BOLD = re.compile(r"\*\*(?P<body>.*?)\*\*\s*")
 _TICK = re.compile(r"`+(?=\s*(?:pool|state|config|NAME)\b)")
 _GLUED = re.compile(r".*?\bzpool\s+(?:status|import)\b[^:]*?\s*(?P<rest>pool:\s*\S+)\s*")
-_GLUED_FLAT = re.compile(r".*?\bzpool\s+status(?=pool:)")
 
 
 def _strip_runs(lines: list[str], prefix: re.Pattern[str], least: int) -> list[str]:
@@ -90,8 +89,40 @@ def unwrap(lines: list[str]) -> list[str]:
     return _each(lines, _unglue)
 
 
-def glued_flat(line: str) -> str | None:
-    """`#zpool statuspool: mypool state: ONLINE ... errors: ...`: a whole report flattened onto
-    one line after its prompt; the report's text, else None."""
-    m = _GLUED_FLAT.match(line)
-    return line[m.end() :] if m is not None else None
+_FLAT = re.compile(r"pool:\s*\S+\s+(?:id:\s*\S+\s+)?state:\s*\S+.*?\bconfig:\s")
+_FLAT_LABEL = re.compile(r"\b(pool|id|state|status|action|see|scan|scrub|config|errors):\s")
+_STATES = frozenset(
+    {"ONLINE", "DEGRADED", "FAULTED", "UNAVAIL", "OFFLINE", "REMOVED", "AVAIL", "INUSE", "SUSPENDED"}
+)
+_COUNTER_COLUMNS = frozenset({"READ", "WRITE", "CKSUM", "SLOW"})
+
+
+def unflatten(line: str) -> list[str] | None:
+    """A whole `zpool status` report flattened onto one line (a web page's HTML turned to text:
+    newlines and runs of spaces gone, the prompt glued on) as the lines zpool printed, config
+    rows all at one depth (zdash.paste.depth tells it from the names); None for any other line."""
+    m = _FLAT.search(line)
+    if m is None:
+        return None
+    text = line[m.start() :]
+    marks = list(_FLAT_LABEL.finditer(text))
+    out: list[str] = []
+    for k, mark in enumerate(marks):
+        label = mark.group(1)
+        value = text[mark.end() : marks[k + 1].start() if k + 1 < len(marks) else len(text)].strip()
+        if label != "config":
+            out.append(f"{label:>6}: {value}")
+            continue
+        out += ["config:", ""]
+        words = value.split()
+        header = ["NAME", "STATE"] if words[:2] == ["NAME", "STATE"] else []
+        p = len(header)
+        while header and p < len(words) and words[p] in _COUNTER_COLUMNS:
+            header.append(words[p])
+            p += 1
+        out.append("\t" + "  ".join(header or ["NAME", "STATE", "READ", "WRITE", "CKSUM"]))
+        starts = [q for q in range(p, len(words) - 1) if words[q + 1] in _STATES]
+        for a, b in zip(starts, [*starts[1:], len(words)]):
+            out.append("\t" + "  ".join([words[a], words[a + 1], " ".join(words[a + 2 : b])]).rstrip())
+        out.append("")
+    return out
