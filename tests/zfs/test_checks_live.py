@@ -4,39 +4,12 @@ Each test builds the smallest pool that shows the fault, runs the real CLI again
 host (the same engine the dashboard uses) and asserts the check id, severity and subject.
 """
 
-import contextlib
-import io
 import json
 
 import pytest
 
 from tests.zfs.lab import set_delay, sh
-from zdash.cli import main
-
-
-def check(*pools, samples=3, interval=1.0):
-    """`zdash check --json` through the real CLI entry point, in-process: a fresh interpreter
-    per call costs ~15 s of imports in the emulated VM."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        rc = main(["check", "--json", "--samples", str(samples), "--interval", str(interval), *pools])
-    doc = json.loads(out.getvalue())
-    assert doc["exit_code"] == rc
-    return doc
-
-
-def found(doc, check_id, subject=None, severity=None):
-    return [
-        f
-        for f in doc["findings"]
-        if f["check"] == check_id
-        and (subject is None or f["subject"] == subject)
-        and (severity is None or f["severity"] == severity)
-    ]
-
-
-def above_info(doc):
-    return [f for f in doc["findings"] if f["severity"] != "info"]
+from tests.zfs.verdicts import above_info, check, found
 
 
 @pytest.mark.parametrize("layout", ["mirror", "raidz1"])
