@@ -63,7 +63,8 @@ class TickView:
 class Run:
     scenario: str
     slow: str | None  # the slow disk's path, None in the healthy scenarios
-    onset: float | None  # wall time the delay was switched on
+    onset: float | None  # wall time the switch to the slow delay began
+    switch_s: float = 0.0  # how long the switch (dmsetup suspend, reload, resume) took
     ticks: list[TickView] = field(default_factory=list)
     seconds: float = 0.0  # wall time of the whole run (build, record, replay, teardown)
 
@@ -145,7 +146,8 @@ class Run:
         return (
             f"{self.scenario}: {len(self.ticks)} ticks, timeline {self.timeline()}; "
             f"first raise {self.to_raise_s if self.to_raise_s is None else round(self.to_raise_s, 1)} s "
-            f"after onset, flicker {self.flicker}, false alarms {alarms[:3]}"
+            f"after onset (switch took {self.switch_s:.1f} s), flicker {self.flicker}, "
+            f"false alarms {alarms[:3]}"
         )
 
 
@@ -215,8 +217,11 @@ def run(lab: Lab, scenario: str, path: str, seconds: float = RECORD_S) -> Run:
             while not snaps:
                 await asyncio.sleep(0.05)
             await asyncio.sleep(ONSET_S)
+            # The onset is when the switch began: dmsetup suspend/reload/resume can take seconds
+            # in the emulator, and the new delay is in force somewhere within them.
+            began = time.time()
             await asyncio.to_thread(set_delay, SICK, DELAY_MS)
-            result.onset = time.time()
+            result.onset, result.switch_s = began, time.time() - began
 
         task = asyncio.create_task(onset()) if kind == "slow" else None
         try:

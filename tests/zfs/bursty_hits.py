@@ -6,7 +6,8 @@ run N times, one table. Inside ../shared/zfslab, from the repository root:
 Columns, per scenario: runs; named (runs in which the slow disk was named before the end);
 flicker ticks (ticks, summed over the runs, at which it was missing after it was first named);
 false alarms (runs with anything above INFO that is not the slow disk after its onset, and the
-ticks they cover); onset to first raise (min / median / max seconds). The timelines of every run
+ticks they cover); onset to first raise (min / median / max seconds, from the moment the delay
+switch began: `dmsetup suspend/reload/resume` itself can take a few seconds in the emulator). The timelines of every run
 follow the table ('R'/'r' named in a busy/idle tick, '.'/'_' nothing above INFO, '!' a false
 alarm, '|' the onset).
 """
@@ -90,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, rs in runs.items():
         for n, r in enumerate(rs):
             raise_s = "-" if r.to_raise_s is None else f"{r.to_raise_s:.1f} s"
-            print(f"{name} #{n}: {r.timeline()}  (raise {raise_s}, flicker {r.flicker})")
+            switch = f", delay switch {r.switch_s:.1f} s" if r.onset is not None else ""
+            print(f"{name} #{n}: {r.timeline()}  (raise {raise_s}{switch}, flicker {r.flicker})")
     print(f"\n{sum(len(rs) for rs in runs.values())} runs in {time.monotonic() - t0:.0f} s")
     return 0
 
