@@ -24,7 +24,7 @@ from tests.zfs.lab import Lab, Load, set_delay, sh
 from zdash.builder import SnapshotBuilder
 from zdash.checks.registry import CheckEngine
 from zdash.commands.record import record
-from zdash.sources.session import read_session
+from zdash.sources.replay import replay_ticks
 
 POOL = "bursty"
 SICK = "bursty_sick"  # the dm-delay device: /dev/mapper/bursty_sick
@@ -183,7 +183,7 @@ def start_bursts(lab: Lab) -> Load:
 
 def replay(path: str) -> list[TickView]:
     """The recording read back and folded tick by tick, as the dashboard's replay does."""
-    header, ticks = read_session(path)
+    header, ticks = replay_ticks(path)
     builder = SnapshotBuilder(header.interval or INTERVAL, header.host)
     engine = CheckEngine()
     out = []
