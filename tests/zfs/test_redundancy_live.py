@@ -172,16 +172,11 @@ def test_hot_spare_standing_in_for_a_faulted_disk(lab):
     assert doc["exit_code"] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="product: until a resilver has written to the new disk (the scanning phase, minutes on "
-    "a big pool; a deferred or suspended resilver) zpool does not tag it '(resilvering)', and "
-    "zdash counts it as a copy: a replace gives only 'POOL: DEGRADED' (WARNING), a hot spare "
-    "'stands in' (WARNING), although the mirror still runs on one disk (CRITICAL). The new side "
-    "of a replacing-N/spare-N is not a copy while a resilver runs",
-)
 @pytest.mark.parametrize("onto", ["new disk", "hot spare"])
 def test_a_disk_not_yet_written_by_the_resilver_is_not_a_copy(lab, onto):
+    """Until a resilver has written to the new disk (its scanning phase, minutes on a big pool;
+    a deferred or suspended resilver) zpool does not tag it "(resilvering)", yet it holds no
+    copy: the mirror still runs on one disk."""
     a, b, n = lab.loop("a"), lab.loop("b"), lab.loop("n")
     spare = ("spare", n) if onto == "hot spare" else ()
     lab.pool("rsq", "mirror", a, b, *spare)
