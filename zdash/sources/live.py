@@ -27,6 +27,7 @@ import socket
 import time
 from collections.abc import AsyncGenerator
 
+from zdash.builder import QUIET_EVERY_S, RARE_EVERY_S
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
 from zdash.parse.zpool_status import parse_status
@@ -48,9 +49,9 @@ class LiveSource:
         interval: float = 1.0,
         pools: tuple[str, ...] = (),
         structure_every: float = 5.0,
-        rare_every: float = 60.0,
+        rare_every: float = RARE_EVERY_S,
         timeout: float = 10.0,
-        quiet_every: float = 30.0,
+        quiet_every: float = QUIET_EVERY_S,
     ) -> None:
         self.interval = interval
         self.pools = tuple(pools)
