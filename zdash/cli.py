@@ -8,16 +8,69 @@ check stay headless so they run on a minimal server and in cron.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Callable
+from typing import NoReturn
+
+# The seconds --interval accepts: below 0.1 s zpool iostat cannot keep up and the host's CPU
+# goes to zdash; above an hour a tick is no longer a sample of anything live.
+INTERVAL_S = (0.1, 3600.0)
+SPEEDS = (0.25, 64.0)  # replay --speed (zdash.feed.replay.SPEEDS holds the steps between)
+SAMPLES = (1, 10_000)  # check --samples
+
+
+def _number(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError(f"{text} is not a finite number")
+    return v
 
 
 def _positive(text: str) -> float:
-    v = float(text)
+    v = _number(text)
     if v <= 0:
-        raise argparse.ArgumentTypeError("must be > 0")
+        raise argparse.ArgumentTypeError(f"{text}: must be > 0")
     return v
+
+
+def _not_negative(text: str) -> float:
+    v = _number(text)
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{text}: must be 0 or more")
+    return v
+
+
+def _between(lo: float, hi: float, unit: str = "") -> Callable[[str], float]:
+    def check(text: str) -> float:
+        v = _number(text)
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"{text}: must be from {lo:g} to {hi:g}{unit}")
+        return v
+
+    return check
+
+
+_interval = _between(*INTERVAL_S, " seconds")
+_speed = _between(*SPEEDS)
+
+
+def _samples(text: str) -> int:
+    v = _between(*SAMPLES)(text)
+    if not v.is_integer():
+        raise argparse.ArgumentTypeError(f"{text}: must be a whole number")
+    return int(v)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (the usage block buries the cause), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 EXAMPLES = {
@@ -84,9 +137,7 @@ examples:
 SHELLS = ("bash", "zsh", "fish")
 
 
-def _sub(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help_text: str
-) -> argparse.ArgumentParser:
+def _sub(sub: argparse._SubParsersAction[_Parser], name: str, help_text: str) -> argparse.ArgumentParser:
     return sub.add_parser(
         name,
         help=help_text,
@@ -97,7 +148,7 @@ def _sub(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="zdash",
         description="Terminal dashboard for live ZFS pools: "
         "balance, slow disks, health, capacity, clones, guided repairs.",
@@ -115,14 +166,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rp.add_argument("--list", action="store_true", help="list the bundled scenarios and exit")
     _dashboard_options(rp, live=False)
-    rp.add_argument("--speed", type=_positive, default=1.0, help="playback speed, 0.25 to 64 (default 1)")
+    rp.add_argument("--speed", type=_speed, default=1.0, help="playback speed, 0.25 to 64 (default 1)")
 
     r = _sub(sub, "record", "record the live pools to a session file (headless)")
     r.add_argument(
         "-o", "--output", required=True, help="recording: .zdash (long sessions) or .yaml/.yaml.gz"
     )
     r.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
-    r.add_argument("--interval", type=_positive, default=1.0, help="seconds per tick (default 1)")
+    r.add_argument(
+        "--interval", type=_interval, default=1.0, help="seconds per tick, 0.1 to 3600 (default 1)"
+    )
     r.add_argument("--duration", type=_positive, help="stop after this many seconds")
     r.add_argument("--description", help="what a viewer should look for (shown on replay)")
     _pools_arg(r, "pools to record (default: all)")
@@ -141,12 +194,12 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--text", metavar="FILE", help="diagnose pasted zpool/zfs output ('-': stdin)")
     c.add_argument(
         "--at",
-        type=float,
+        type=_not_negative,
         metavar="S",
         help="with --replay: diagnose the recording as it stood S seconds after its start (default: its end)",
     )
-    c.add_argument("--samples", type=int, default=5, help="live ticks to collect (default 5)")
-    c.add_argument("--interval", type=_positive, default=1.0, help="seconds between ticks")
+    c.add_argument("--samples", type=_samples, default=5, help="live ticks to collect (default 5)")
+    c.add_argument("--interval", type=_interval, default=1.0, help="seconds between ticks, 0.1 to 3600")
     c.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
     c.add_argument(
         "--prometheus",
@@ -163,7 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="address to serve /metrics on (default 127.0.0.1:9134, this host only: no authentication; "
         ":9134 is every interface)",
     )
-    e.add_argument("--interval", type=_positive, default=1.0, help="seconds per tick (default 1)")
+    e.add_argument(
+        "--interval", type=_interval, default=1.0, help="seconds per tick, 0.1 to 3600 (default 1)"
+    )
     e.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
     _pools_arg(e, "pools to export (default: all)")
 
@@ -176,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("file", help="text file with the pasted output ('-': stdin)")
     im.add_argument("-o", "--output", required=True, help="session file (.yaml, or .yaml.gz)")
     im.add_argument("--description", help="what a viewer should look for (shown on replay)")
+    im.add_argument("--force", action="store_true", help="overwrite SESSION if it exists")
 
     pl = _sub(
         sub,
@@ -268,7 +324,9 @@ def _dashboard_options(p: argparse.ArgumentParser, live: bool) -> None:
     p.add_argument("--theme", metavar="NAME", help="zdash-dark (default), zdash-light, zdash-wall")
     if live:
         p.add_argument("--demo", action="store_true", help="show the bundled demo recording")
-        p.add_argument("--interval", type=_positive, default=1.0, help="seconds per tick (default 1)")
+        p.add_argument(
+            "--interval", type=_interval, default=1.0, help="seconds per tick, 0.1 to 3600 (default 1)"
+        )
 
 
 _VALUED = ("--theme", "--interval")  # top-level options that take a value
@@ -298,7 +356,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         if args.cmd is None:
             args.pools = []
         return args
-    dash = argparse.ArgumentParser(prog="zdash", description="The dashboard on the given pools.")
+    dash = _Parser(prog="zdash", description="The dashboard on the given pools.")
     _dashboard_options(dash, live=True)
     dash.add_argument("pools", nargs="+", metavar="POOL", help="pools to show (default: all)")
     args = dash.parse_args(argv)
@@ -327,15 +385,62 @@ COMMANDS: dict[str | None, str] = {
 }
 
 
+# The exit code of a command that fails (an OSError, a file it cannot decode, a bug) where it did
+# not say otherwise: `check` and `plan` say UNKNOWN / cannot read (3), `import` 1, the rest 2.
+ERROR_EXIT: dict[str | None, int] = {"check": 3, "plan": 3, "import": 1}
+
+
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # an ASCII-only terminal gets "?", not a traceback
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
     args = _parse(argv)
     import importlib
 
-    command = importlib.import_module(f"zdash.commands.{COMMANDS[args.cmd]}")
+    failed = ERROR_EXIT.get(args.cmd, 2)
     try:
-        return int(command.run(args))
+        command = importlib.import_module(f"zdash.commands.{COMMANDS[args.cmd]}")
+        code = int(command.run(args))
+        sys.stdout.flush()  # a full disk under stdout fails here, not in the interpreter's exit
+        return code
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
+    except KeyboardInterrupt:
+        print("zdash: interrupted", file=sys.stderr)
+        return 130
+    except OSError as e:  # stdout or a file the command did not expect to fail
+        _quiet_stdout()
+        where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+        print(f"zdash: {e.strerror or e}{where}", file=sys.stderr)
+        return failed
+    except Exception:  # noqa: BLE001 - a bug: a report file, never a traceback on the terminal
+        from zdash.crash import save_report
+
+        path = save_report(sys.argv if argv is None else ["zdash", *argv])
+        exc = sys.exc_info()[1]
+        print(
+            f"zdash: internal error ({type(exc).__name__}: {' '.join(str(exc).split())[:200]}); "
+            + (
+                f"a report is in {path}, please attach it to a bug report"
+                if path
+                else "no report could be saved"
+            ),
+            file=sys.stderr,
+        )
+        return failed
+
+
+def _quiet_stdout() -> None:
+    """stdout is gone (a closed pipe, a full disk): what is still buffered in it is dropped, so
+    the interpreter's own flush at exit does not fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ wheel build maps them into the package as zdash/_bundled/{fixtures,themes} (pypr
 [tool.hatch.build.targets.wheel.force-include]), so an installed zdash finds them through
 importlib.resources; a checkout or an editable install finds the top-level folders themselves.
 ZDASH_FIXTURES / ZDASH_THEMES point elsewhere (tests, packagers). No Textual here.
+
+Also where zdash keeps what it writes about itself (the audit log, crash reports): state_dir().
 """
 
 from __future__ import annotations
@@ -17,6 +19,12 @@ from pathlib import Path
 # The checkout root when zdash runs from a source tree (editable install, tests).
 _CHECKOUT = Path(__file__).resolve().parents[1]
 _ENV = {"fixtures": "ZDASH_FIXTURES", "themes": "ZDASH_THEMES"}
+
+
+def state_dir() -> str:
+    """$XDG_STATE_HOME/zdash, else ~/.local/state/zdash (not created here)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "zdash")
 
 
 class ResourceError(RuntimeError):

@@ -79,14 +79,27 @@ def test_a_writer_killed_at_random_moments_loses_no_complete_tick(tmp_path):
         assert len(ticks) >= committed and ticks == [_tick(i) for i in range(len(ticks))], trial
 
 
-def test_a_damaged_member_in_the_middle_costs_the_rest_of_the_gz_and_says_so(tmp_path):
+def test_a_damaged_member_in_the_middle_costs_one_tick_of_the_gz_and_says_so(tmp_path):
     path = str(tmp_path / "d.yaml.gz")
     _write(path, 9)
     data = bytearray(Path(path).read_bytes())
     data[len(data) // 2] ^= 0xFF
     Path(path).write_bytes(bytes(data))
     ticks, report = _read(path)
-    assert 0 < len(ticks) < 9 and report.truncated and "damaged" in report.truncated
+    assert len(ticks) == 8 and ticks[-1] == _tick(8)  # the reader found the next member
+    assert "1 of 9 ticks unreadable" in (report.summary() or "") and not report.truncated
+
+
+def test_a_bad_byte_in_a_plain_file_costs_its_tick_and_says_so(tmp_path):
+    path = tmp_path / "b.yaml"
+    _write(str(path), 6)
+    data = bytearray(path.read_bytes())
+    at = data.index(b"tank\t0\t0\t0\t3")  # inside tick 3's recorded output
+    data[at] = 0xFF
+    path.write_bytes(bytes(data))
+    ticks, report = _read(str(path))
+    assert ticks == [_tick(i) for i in (0, 1, 2, 4, 5)]  # never altered silently
+    assert "1 of 6 ticks unreadable" in (report.summary() or "")
 
 
 def test_a_malformed_tick_in_the_middle_is_skipped_and_counted_not_the_end(tmp_path):
@@ -129,5 +142,11 @@ def test_garbage_is_one_line_and_check_exits_3(tmp_path, capsys, content, says):
 
 def test_a_second_writer_is_refused(tmp_path):
     path = str(tmp_path / "w.yaml.gz")
-    with SessionWriter(path, "h", 1.0), pytest.raises(OSError, match="being written by another zdash"):
-        SessionWriter(path, "h", 1.0)
+    with SessionWriter(path, "h", 1.0) as first:
+        first.write(_tick(0))
+        with pytest.raises(OSError, match="already exists"):
+            SessionWriter(path, "h", 1.0)
+        with pytest.raises(OSError, match="being written by another zdash"):
+            SessionWriter(path, "h", 1.0, force=True)
+        first.write(_tick(1))
+    assert _read(path)[0] == [_tick(0), _tick(1)]  # the refused --force emptied nothing

@@ -237,6 +237,7 @@ async def test_demo_starts_where_there_is_no_zpool(sessions, monkeypatch, capsys
     monkeypatch.setenv("PATH", "/nonexistent")
     started = []
     monkeypatch.setattr(ZdashApp, "run", lambda self: started.append(self))
+    monkeypatch.setattr("zdash.commands.dashboard.has_terminal", lambda: True)
     assert cli.main([]) == 0
     assert "no `zpool`" in capsys.readouterr().err
     (app,) = started

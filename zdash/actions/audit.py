@@ -21,12 +21,13 @@ import os
 import socket
 from collections.abc import Mapping
 
+from zdash.resources import state_dir
+
 SCHEMA = 1
 
 
 def default_path() -> str:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "zdash", "audit.jsonl")
+    return os.path.join(state_dir(), "audit.jsonl")
 
 
 class AuditError(OSError):

@@ -38,12 +38,14 @@ def _own_failure(message: str) -> bool:
     return any(w in text for w in POOL_FAILING)
 
 
-def _hint(message: str) -> str:
+def hint(message: str) -> str:
+    """What to do about a source's failure, from its message (a leading space, or empty); the
+    dashboard says the same where the pools would be."""
     text = message.lower()
     if any(w in text for w in DENIED):
         return (
-            " zpool needs access to /dev/zfs: run zdash as root (or with sudo), or as a user the "
-            "distribution allows to read pool state."
+            " zpool needs access to /dev/zfs: run zdash as root (or with sudo), or delegate with "
+            "`zfs allow` / a sudo rule for zdash where your distribution does not let users read pool state."
         )
     if "not found" in text:
         return " Is ZFS installed, and is `zpool` on the PATH?"
@@ -90,7 +92,7 @@ def _finding(source: SourceState, pools: list[str]) -> Finding:
         why = (
             f"zdash could not get {WATCHED[source.key]} ({message}). What is shown is the last good "
             f"data ({age}), not the present, so no verdict built on it can be trusted as current "
-            "and zdash will not call the pool OK." + _hint(message)
+            "and zdash will not call the pool OK." + hint(message)
         )
     return Finding(
         ID,

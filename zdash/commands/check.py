@@ -20,7 +20,6 @@ JSON schema version 1 (documented in README, 'zdash check'); fields are only eve
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import sys
@@ -238,8 +237,14 @@ def run_check(
         damage = rec.report.summary()
         source = f"replay:{replay}" + (f"@{at:g}s" if at is not None else "")
     else:
+        from zdash.commands.stopping import run_stoppable
+
         damage = None
-        history = asyncio.run(live_history(samples, interval, pools))
+        collected, signalled = run_stoppable(lambda _stop: live_history(samples, interval, pools))
+        if collected is None:
+            print(f"zdash check: stopped by {signalled} before the pools were read", file=sys.stderr)
+            return 3
+        history = collected
         source = "live"
         # Checks see the whole history (sustained slowness, trends, error growth).
         all_findings = run_checks(history, cfg)

@@ -8,7 +8,6 @@ import os
 import shutil
 import sys
 from argparse import Namespace
-from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from zdash.checks.registry import CheckEngine
@@ -20,6 +19,17 @@ from zdash.ui.settings import load_ui_settings
 
 if TYPE_CHECKING:
     from zdash.feed.frame import EngineFactory, Feed
+
+
+NO_TERMINAL = (
+    "zdash: the dashboard needs a terminal (stdin and stdout are not one); "
+    "for cron, systemd or a pipe use `zdash record` or `zdash check`"
+)
+
+
+def has_terminal() -> bool:
+    """Started from a terminal (not cron, systemd or a pipe): the dashboard needs one both ways."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None = None) -> Feed:
@@ -43,17 +53,22 @@ def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None =
 
 
 def _check_session(path: str) -> None:
-    """Fail before the screen switches when the file is not a recording we can read."""
+    """Fail before the screen switches when the file is not a recording we can read, or holds
+    no tick that can be read."""
     from zdash.sources.store import is_store
 
     if is_store(path):
         from zdash.sources.recording import open_recording
 
-        open_recording(path).close()
-        return
-    _header, ticks = read_session(path)
-    if isinstance(ticks, Generator):  # a lazy reader holds the file open until closed
-        ticks.close()
+        rec = open_recording(path)
+        count = rec.count()
+        rec.close()
+    else:
+        _header, ticks = read_session(path)
+        count = 0 if next(ticks, None) is None else 1
+        ticks.close()  # a lazy reader holds the file open until closed
+    if count == 0:
+        raise SessionError(f"{path} holds no complete tick")
 
 
 def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
@@ -69,6 +84,9 @@ def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
         )
     except (ConfigError, SessionError, ResourceError) as e:
         print(f"zdash: {e}" if not str(e).startswith("zdash:") else str(e), file=sys.stderr)
+        return 2
+    if not has_terminal():
+        print(NO_TERMINAL, file=sys.stderr)
         return 2
     app.run()
     return 0

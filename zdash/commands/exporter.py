@@ -44,7 +44,8 @@ async def _until_stopped(state, cfg, interval: float, pools: tuple[str, ...]) ->
 
     task = asyncio.ensure_future(collect_live(state, cfg, interval, pools))
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):  # systemd stops with SIGTERM: leave no zpool child
+    # systemd stops with SIGTERM, a closed terminal sends SIGHUP: leave no zpool child
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(sig, task.cancel)
     with contextlib.suppress(asyncio.CancelledError):
         await task

@@ -1,7 +1,7 @@
 """`zdash import FILE -o SESSION`: a paste into a one-tick session file, for `zdash replay`.
 
 Exit 0 when something was imported, 1 when nothing could be read (or the file cannot be read
-or written). Every line that could not be read goes to stderr as `line N: <text> (<why>)`.
+or written, or SESSION exists: never overwritten without --force). Every line that could not be read goes to stderr as `line N: <text> (<why>)`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from zdash.paste.front import describe, import_file, paste_tick
 
 
 def run(args: Namespace) -> int:
-    return run_import(args.file, args.output, args.description)
+    return run_import(args.file, args.output, args.description, args.force)
 
 
-def run_import(path: str, output: str, description: str | None = None) -> int:
+def run_import(path: str, output: str, description: str | None = None, force: bool = False) -> int:
     from zdash.sources.session import SessionWriter
 
     loaded = import_file(path)
@@ -32,8 +32,12 @@ def run_import(path: str, output: str, description: str | None = None) -> int:
         return 1
     note = describe(path, imported)
     try:
-        with SessionWriter(output, None, 1.0, (description + "\n\n" + note) if description else note) as w:
+        text = (description + "\n\n" + note) if description else note
+        with SessionWriter(output, None, 1.0, text, force=force) as w:
             w.write(paste_tick(imported, mtime))
+    except FileExistsError as e:
+        print(f"zdash: {e}", file=sys.stderr)
+        return 1
     except OSError as e:
         print(f"zdash: cannot write {output}: {e.strerror or e}", file=sys.stderr)
         return 1

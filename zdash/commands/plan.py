@@ -8,7 +8,6 @@ Exit: 0 every check passes (warnings allowed), 1 a check fails, 3 the pool canno
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 import textwrap
@@ -76,7 +75,12 @@ def run_plan(
     from zdash import __version__
 
     request = Request(action, pool, device, new_device, accept_risk)
-    snap = asyncio.run(fresh_snapshot(pool, datasets=action == "promote"))
+    from zdash.commands.stopping import run_stoppable
+
+    snap, signalled = run_stoppable(lambda _stop: fresh_snapshot(pool, datasets=action == "promote"))
+    if snap is None:
+        print(f"zdash plan: stopped by {signalled}", file=sys.stderr)
+        return 3
     plan = build_plan(snap, request)
     code = exit_code(plan)
     if as_json:

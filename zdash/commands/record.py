@@ -10,7 +10,6 @@ An existing FILE is never overwritten unless --force.
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 import time
 from argparse import Namespace
@@ -39,12 +38,7 @@ def open_writer(
     StoreError / OSError with one line for the admin)."""
     if path.endswith(SUFFIX):
         return StoreWriter(path, host, interval, description, force=force, created=created)
-    if os.path.exists(path) and not force:
-        raise StoreError(
-            f"{path} already exists: zdash never overwrites a recording "
-            "(choose another name, or pass --force)"
-        )
-    return SessionWriter(path, host, interval, description, created=created)
+    return SessionWriter(path, host, interval, description, created=created, force=force)
 
 
 def write_tick(
@@ -75,9 +69,11 @@ async def record(
     structure_every: float = 5.0,
     force: bool = False,
     quiet_every: float = QUIET_EVERY_S,
+    stop: asyncio.Event | None = None,
 ) -> int:
     """Returns the number of ticks written. `snapshots`, when given, receives what live showed
-    (the tests compare it with the replay)."""
+    (the tests compare it with the replay). Ends at the next tick once `stop` is set; cancelled
+    with `stop` set, it still returns the count (zdash.commands.stopping)."""
     source = LiveSource(interval, pools, structure_every=structure_every, quiet_every=quiet_every)
     builder, engine = SnapshotBuilder(interval, source.host), CheckEngine()
     n = 0
@@ -94,8 +90,11 @@ async def record(
                 if not quiet:
                     print(line(n, snap, findings), file=sys.stderr, flush=True)
                 end = end or (time.time() + duration if duration else None)
-                if end and time.time() >= end:
+                if (end and time.time() >= end) or (stop is not None and stop.is_set()):
                     break
+        except asyncio.CancelledError:
+            if stop is None or not stop.is_set():
+                raise
         finally:
             await gen.aclose()
     finally:
@@ -104,23 +103,34 @@ async def record(
 
 
 def run(args: Namespace) -> int:
+    """Exit 0 when recording ended (--duration, Ctrl-C, SIGTERM, SIGHUP: every complete tick
+    kept), 2 when it could not start or a write failed (one line: what and why)."""
+    from zdash.commands.stopping import run_stoppable
+
     path = args.output
     try:
-        n = asyncio.run(
-            record(
+        n, signalled = run_stoppable(
+            lambda stop: record(
                 path,
                 args.interval,
                 args.duration,
                 tuple(args.pools),
                 args.description,
                 force=getattr(args, "force", False),
+                stop=stop,
             )
         )
-    except KeyboardInterrupt:
-        print(f"recording stopped; {path} holds every complete tick", file=sys.stderr)
-        return 0
-    except (StoreError, OSError) as e:
+    except StoreError as e:
         print(f"zdash: {e}", file=sys.stderr)
         return 2
-    print(f"wrote {n} ticks to {path}", file=sys.stderr)
+    except FileExistsError as e:
+        print(f"zdash: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"zdash: cannot write {path}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    if signalled:
+        print(f"recording stopped ({signalled}); {path} holds every complete tick", file=sys.stderr)
+    else:
+        print(f"wrote {n} ticks to {path}", file=sys.stderr)
     return 0

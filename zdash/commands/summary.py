@@ -56,20 +56,30 @@ def line(n: int, snap: Snapshot, findings: Sequence[Finding] | None = None) -> s
 
 
 def run(args: Namespace) -> int:
+    """Exit 0 when the recording was read (what could not be, said on stderr), 2 when it cannot
+    be read or holds no complete tick."""
+    from zdash.builder import SnapshotBuilder
     from zdash.checks.registry import CheckEngine
     from zdash.config import ConfigError, load_config
     from zdash.scenarios import path_of
-    from zdash.sources.replay import replay_snapshots
+    from zdash.sources.recording import open_recording
     from zdash.sources.session import SessionError
 
     path = path_of(args.file)
     try:
         engine = CheckEngine(load_config())
-        header, snaps = replay_snapshots(path)
+        rec = open_recording(path)
+        if rec.count() == 0:
+            raise SessionError(f"{path} holds no complete tick")
+        header = rec.header
+        builder = SnapshotBuilder(header.interval or 1.0, header.host)
         print(f"{path}: recorded {header.created} on {header.host}, interval {header.interval} s (times UTC)")
-        for n, snap in enumerate(snaps, 1):
-            print(line(n, snap, engine.update(snap)))
+        for n in range(rec.count()):
+            snap = builder.feed(rec.tick(n))
+            print(line(n + 1, snap, engine.update(snap)))
     except (SessionError, ConfigError) as e:
         print(f"zdash: {e}", file=sys.stderr)
         return 2
+    if damage := rec.report.summary():  # what could not be read is said, never silently dropped
+        print(f"zdash: {path}: {damage}", file=sys.stderr)
     return 0

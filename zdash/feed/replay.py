@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -33,6 +35,32 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 _CACHE = 128  # frames kept for stepping back and forth
 KEEP_EVERY = 60  # ticks between the keyframes kept in memory while playing
 KEEP_MAX = 256  # in-memory keyframes (oldest dropped first)
+
+
+async def _in_daemon_thread(fn: Callable[[str], Recording], path: str) -> Recording:
+    """fn(path) in a thread of its own that zdash's exit does not wait for: `q` while a large
+    recording loads quits at once (asyncio.to_thread's pool is joined at exit, load and all)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[Recording] = loop.create_future()
+
+    def settle(result: Recording | None, error: BaseException | None) -> None:
+        if done.done():  # the viewer left: nobody wants it
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)  # type: ignore[arg-type]
+
+    def work() -> None:
+        try:
+            result, error = fn(path), None
+        except BaseException as e:  # noqa: BLE001 - handed to the awaiting task
+            result, error = None, e
+        with contextlib.suppress(RuntimeError):  # the loop is closed: zdash has exited
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=work, name="zdash-load", daemon=True).start()
+    return await done
 
 
 class _Cursor:
@@ -75,7 +103,7 @@ class ReplayFeed(Feed):
 
     async def frames(self) -> AsyncIterator[Frame]:
         self._wake = asyncio.Event()
-        self._rec = await asyncio.to_thread(self._opener, self.path)
+        self._rec = await _in_daemon_thread(self._opener, self.path)
         self.header = self._rec.header
         self._times = await asyncio.to_thread(self._rec.times)
         if not self._times:

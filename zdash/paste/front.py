@@ -30,17 +30,26 @@ class PasteError(Exception):
     """The file cannot be read; str() is one line for the admin."""
 
 
+MAX_PASTE_BYTES = 16 << 20  # far beyond any real paste (a 1,000-disk status is ~200 KB)
+MAX_UNREAD_SHOWN = 20  # unreadable lines listed on stderr; the rest counted
+MAX_LINE_SHOWN = 200  # characters of each
+
+
 def read_paste(path: str) -> tuple[str, float]:
     """The text (UTF-8, UTF-16 with a BOM as Windows tools write it) and its time."""
     try:
         if path == "-":
-            data, mtime = sys.stdin.buffer.read(), time.time()
+            data, mtime = sys.stdin.buffer.read(MAX_PASTE_BYTES + 1), time.time()
         else:
             with open(path, "rb") as f:
-                data = f.read()
+                data = f.read(MAX_PASTE_BYTES + 1)
             mtime = os.path.getmtime(path)
     except OSError as e:
         raise PasteError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_PASTE_BYTES:
+        raise PasteError(
+            f"{path} is larger than {MAX_PASTE_BYTES >> 20} MiB: not a paste of zpool or zfs output"
+        )
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return data.decode("utf-16", errors="replace"), mtime
     return data.decode("utf-8-sig", errors="replace"), mtime
@@ -80,6 +89,9 @@ def import_file(path: str) -> tuple[Imported, float] | None:
         print(f"zdash: {e}", file=sys.stderr)
         return None
     imported = import_paste(text)
-    for u in imported.unread:
-        print(str(u), file=sys.stderr)
+    for u in imported.unread[:MAX_UNREAD_SHOWN]:
+        line = str(u)
+        print(line if len(line) <= MAX_LINE_SHOWN else line[: MAX_LINE_SHOWN - 1] + "…", file=sys.stderr)
+    if len(imported.unread) > MAX_UNREAD_SHOWN:
+        print(f"… and {len(imported.unread) - MAX_UNREAD_SHOWN} more lines not read", file=sys.stderr)
     return imported, mtime

@@ -16,7 +16,7 @@ import asyncio
 import time
 
 from zdash.raw import RawSample
-from zdash.sources.runner import command_env, kill
+from zdash.sources.runner import command_env, first_line, kill
 
 ARGV = ("zpool", "events", "-v", "-f")
 MAX_PENDING = 1 << 20
@@ -57,7 +57,7 @@ class EventsStream:
                     self._buf = self._buf[cut:]
             err = (await self._proc.stderr.read()).decode("utf-8", "replace").strip()
             rc = await self._proc.wait()
-            self.error = f"zpool events stopped: {err.splitlines()[0] if err else f'exit code {rc}'}"
+            self.error = f"zpool events stopped: {first_line(err) if err else f'exit code {rc}'}"
         finally:
             await self.stop()
 

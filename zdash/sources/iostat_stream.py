@@ -14,7 +14,7 @@ import time
 from zdash.parse import ParseError
 from zdash.parse.zpool_iostat import StreamSplitter
 from zdash.raw import RawSample
-from zdash.sources.runner import command_env, kill
+from zdash.sources.runner import command_env, first_line, kill
 
 QUIET = 0.15  # s of silence after a burst that marks the end of a report
 
@@ -67,7 +67,7 @@ class IostatStream:
             self._push(splitter.flush())
             err = (await stderr.read()).decode("utf-8", "replace").strip()
             rc = await proc.wait()
-            first = err.splitlines()[0] if err else f"exit code {rc}"
+            first = first_line(err) if err else f"exit code {rc}"
             self.error = f"zpool iostat stopped: {first}"
         except ParseError as e:
             self.error = str(e)

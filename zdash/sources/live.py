@@ -38,6 +38,8 @@ from zdash.sources.iostat_stream import IostatStream, iostat_argv
 from zdash.sources.procfs import describe_devices, read_diskstats
 from zdash.sources.runner import Busy, Runner
 
+CLOSE_WAIT_S = 5.0  # the most close() waits for each of its tasks
+
 # In `zpool status` output (JSON or text) while something moves: a scan running, a device not
 # ONLINE. Only chooses the polling rate; the verdicts come from the parsed status.
 MOVING = ("SCANNING", "in progress", "DEGRADED", "FAULTED", "OFFLINE", "UNAVAIL", "REMOVED", "resilvering")
@@ -263,21 +265,21 @@ class LiveSource:
             await self.close()
 
     async def close(self) -> None:
-        if self._events_task:
-            self._events_task.cancel()
-            if self._events is not None:
-                await self._events.stop()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._events_task
-        if self._stream_task:
-            self._stream_task.cancel()
-            if self._stream is not None:
+        """Every wait bounded: a child that will not die (D state) or a task that ignores its
+        cancellation must not keep zdash from exiting."""
+        for task, stream in ((self._events_task, self._events), (self._stream_task, self._stream)):
+            if task is None:
+                continue
+            task.cancel()
+            if stream is not None:
                 # Python 3.11's wait_for can drop the cancel when a read completes with it; with
                 # zpool killed the stream reads EOF and ends either way.
-                await self._stream.stop()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._stream_task
+                await stream.stop()
+            done, _ = await asyncio.wait({task}, timeout=CLOSE_WAIT_S)
+            for t in done:  # how it ended is no news now (and never logged as unretrieved)
+                if not t.cancelled():
+                    t.exception()
         for t in list(self._tasks):
             t.cancel()
         if self._tasks:
-            await asyncio.wait(set(self._tasks), timeout=5)
+            await asyncio.wait(set(self._tasks), timeout=CLOSE_WAIT_S)

@@ -78,7 +78,7 @@ async def _run(key: str, argv: tuple[str, ...], timeout: float) -> RawSample:
     stderr = err.decode("utf-8", "replace")
     error = None
     if proc.returncode != 0:
-        first = stderr.strip().splitlines()[0] if stderr.strip() else f"exit code {proc.returncode}"
+        first = first_line(stderr) or f"exit code {proc.returncode}"
         error = f"{' '.join(argv[:2])}: {first}"
     return RawSample(
         key, argv, proc.returncode, out.decode("utf-8", "replace"), stderr, end, end - start, error
@@ -95,6 +95,15 @@ async def kill(proc: asyncio.subprocess.Process) -> None:
     # Stuck in D state in the kernel: after 5 s there is nothing more we can do.
     with contextlib.suppress(asyncio.TimeoutError):
         await asyncio.wait_for(proc.wait(), 5)
+
+
+MAX_ERROR_CHARS = 300  # of a command's error line: zpool's are short, a runaway one is not
+
+
+def first_line(text: str) -> str:
+    """The first line of a command's error output, capped: what becomes a one-line message."""
+    line = text.strip().split("\n", 1)[0].strip() if text.strip() else ""
+    return line if len(line) <= MAX_ERROR_CHARS else line[: MAX_ERROR_CHARS - 1] + "…"
 
 
 def _failed(key: str, argv: tuple[str, ...], start: float, msg: str) -> RawSample:

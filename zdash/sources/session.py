@@ -22,7 +22,9 @@ import datetime as _dt
 import fcntl
 import gzip
 import io
+import os
 import re
+import stat
 import zlib
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
@@ -44,6 +46,11 @@ _NOT_LITERAL = re.compile(
 
 class SessionError(Exception):
     """A session file we cannot read; str() is one line for the admin."""
+
+
+def exists_message(path: str) -> str:
+    """Why a recording is not written over an existing file (both formats say it the same)."""
+    return f"{path} already exists: zdash never overwrites a recording (choose another name, or pass --force)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,17 +109,29 @@ class SessionWriter:
         interval: float | None,
         description: str | None = None,
         created: str | None = None,
+        *,
+        force: bool = False,
     ) -> None:
+        """Refuses an existing file (FileExistsError, one line) unless `force`."""
         from zdash import __version__
 
         self.path = path
         self._gz = path.endswith(".gz")
-        self._f = open(path, "wb")  # noqa: SIM115 - kept open for the recording's life
+        # Opened without truncating: a file another zdash is writing must stay whole when this
+        # one is refused the lock; emptied only once the lock is ours. O_EXCL without force: no
+        # window between "does it exist" and creating it.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | (0 if force else os.O_EXCL), 0o666)
+        except FileExistsError:
+            raise FileExistsError(exists_message(path)) from None
+        self._f = os.fdopen(fd, "wb")
         try:
             fcntl.flock(self._f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self._f.close()
             raise OSError(f"{path} is being written by another zdash: refusing a second writer") from None
+        if stat.S_ISREG(os.fstat(self._f.fileno()).st_mode):
+            self._f.truncate()
         self._yaml = YAML()
         self._yaml.width = 1 << 20  # never fold long lines (status JSON is one line)
         self._raw(f"# zdash session, format {FORMAT_VERSION} (see README, 'Recording files')\n")
@@ -209,15 +228,23 @@ def _optional_str(value: object) -> str | None:
     return None if value is None else str(value)
 
 
+_MEMBER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00"  # how each member the writer makes begins
+
+
 def _chunks(path: str, report: SessionReport) -> Generator[str, None, None]:
     """The file's text in pieces: a `.gz` decoded member by member, each handed over only once
-    whole (a member cut short by a killed writer, or damaged, ends the file with everything
-    before it kept); plain files as they are. Invalid UTF-8 is replaced, never an exception."""
+    whole (a damaged member is skipped to the next member's start and counted; one cut short by
+    a killed writer ends the file with everything before it kept); plain files as they are.
+    Invalid UTF-8 becomes lone surrogates, which the YAML reader refuses: the tick holding them
+    is counted as damaged, never silently altered."""
     try:
         f = open(path, "rb")  # noqa: SIM115 - closed by the generator
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            f.close()
+            raise SessionError(f"{path} is not a regular file: not a zdash session")
     except OSError as e:
         raise SessionError(f"cannot read session {path}: {e.strerror or e}") from None
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
     with f:
         gz = f.read(2) == b"\x1f\x8b"
         f.seek(0)
@@ -226,22 +253,31 @@ def _chunks(path: str, report: SessionReport) -> Generator[str, None, None]:
                 yield decoder.decode(block)
             yield decoder.decode(b"", final=True)
             return
-        z, member = zlib.decompressobj(wbits=31), []
+        z, inside, skipping, data = zlib.decompressobj(wbits=31), False, False, b""
+        member: list[bytes] = []
         while block := f.read(1 << 20):
-            while block:
+            data += block
+            while data:
+                if skipping:  # after a damaged member: the next one's header
+                    at = data.find(_MEMBER)
+                    if at < 0:
+                        data = data[-(len(_MEMBER) - 1) :]
+                        break
+                    data, skipping = data[at:], False
+                    z, member = zlib.decompressobj(wbits=31), []
                 try:
-                    member.append(z.decompress(block))
+                    member.append(z.decompress(data))
+                    inside = True
                 except zlib.error as e:
-                    report.truncated = (
-                        f"the compressed data is damaged from here on ({e}); what came before was read"
-                    )
-                    return
+                    report.damaged.append(f"compressed data damaged ({e}), skipped to the next tick")
+                    data, skipping, inside = data[1:], True, False
+                    continue
                 if z.eof:  # one member (one document) complete; the next starts in the rest
                     yield decoder.decode(b"".join(member))
-                    block, z, member = z.unused_data, zlib.decompressobj(wbits=31), []
+                    data, z, member, inside = z.unused_data, zlib.decompressobj(wbits=31), [], False
                 else:
-                    block = b""
-        if any(member):
+                    data = b""
+        if inside:
             report.truncated = "the last tick was cut off (the writer stopped mid-tick)"
         yield decoder.decode(b"", final=True)
 

@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from zdash.raw import RawSample, Tick
+from zdash.sources.session import exists_message
 
 FORMAT = "zdash-recording"
 FORMAT_VERSION = 2
@@ -136,10 +137,7 @@ class StoreWriter:
         from zdash import __version__
 
         if os.path.exists(path) and not force:
-            raise StoreError(
-                f"{path} already exists: zdash never overwrites a recording "
-                "(choose another name, or pass --force)"
-            )
+            raise StoreError(exists_message(path))
         self.path = path
         try:
             self._lock = open(path, "ab")  # noqa: SIM115 - held for the writer's life

@@ -12,7 +12,9 @@ from one place (the feed and --wall), not from whichever screen happens to ask."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -107,6 +109,13 @@ class ZdashApp(App[None]):
         return DashboardScreen()
 
     def on_mount(self) -> None:
+        # SIGTERM (kill, systemd) and SIGHUP (the terminal or ssh session closed) quit the way
+        # `q` does: the terminal restored (alternate screen left, mouse off, cursor shown) and
+        # the feed closed, which stops every zpool child.
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(sig, self.exit)
         self.run_worker(self._pump(), exclusive=True, group="feed", name="feed")
         if not self.feed.can_control:
             self.run_worker(self._count_silence(), group="silence", name="silence")

@@ -26,7 +26,9 @@ def finding_id(f: Finding) -> str:
     return "\x1f".join(str(k) for k in f.key)
 
 
-def finding_row(f: Finding | None, pool_prefix: bool) -> RowCells:
+def finding_row(f: Finding | None, pool_prefix: bool, waiting: bool = False) -> RowCells:
+    if f is None and waiting:  # no data yet: nothing was checked, so nothing is "fine" either
+        return ("…", "muted"), ("waiting for the first sample…", "muted")
     if f is None:
         return ("✓", "ok"), ("nothing to report: no check found anything", "muted")
     # With several pools, say which one; with one, the pool name is noise.
@@ -104,7 +106,7 @@ class FindingsTable(DataTable[Any]):
                 self._pool_prefix, self._order = prefix, []
         self._by_id = {finding_id(f): f for f in findings}
         order = list(self._by_id) or [NONE_KEY]
-        cells = {k: finding_row(self._by_id.get(k), self._pool_prefix) for k in order}
+        cells = {k: finding_row(self._by_id.get(k), self._pool_prefix, frame is None) for k in order}
         title = f"Findings ({len(findings)})" if findings else "Findings"
         if title != self._title:  # setting a border title repaints the widget, changed or not
             self.border_title = self._title = title

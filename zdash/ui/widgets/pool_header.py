@@ -17,6 +17,7 @@ from zdash import fmt
 from zdash.checks.capacity import headroom
 from zdash.checks.finding import Finding, Severity
 from zdash.checks.scan import eta
+from zdash.checks.visibility import hint
 from zdash.config import CheckConfig
 from zdash.feed.frame import Frame, ScanRates
 from zdash.model import Pool, Scan, Snapshot
@@ -126,11 +127,29 @@ def _bar(frac: float, width: int, role: Role) -> Cell:
     return ((filled, role), (empty, "bar-free"))
 
 
+def could_not_ask(frame: Frame) -> str | None:
+    """No pool to show because zpool could not be asked: which command failed, its error, for
+    how long, and what to do (never "no pools imported" when zdash simply could not ask)."""
+    failing = {s.key: s for s in frame.snapshot.sources if s.key in ("status", "list") and not s.ok}
+    failed = failing.get("status") or failing.get("list")
+    if failed is None:
+        return None
+    message = failed.message or f"zpool {failed.key}: no fresh data"
+    since = (
+        f"failing for {fmt.duration(failed.age_s)}"
+        if failed.age_s is not None
+        else "no answer since zdash started"
+    )
+    return f"cannot read the pools: {message} ({since}).{hint(message)}"
+
+
 def header_markup(
     frame: Frame, pool_name: str | None, cfg: CheckConfig, width: int, empty: str | None, verdict: bool = True
 ) -> str:
     pool = shown_pool(frame.snapshot, pool_name)
     if pool is None:
+        if (failed := could_not_ask(frame)) is not None:
+            return tag(failed, "$text-error")
         if empty is None:
             empty = (
                 "no pools imported on this host"
