@@ -11,7 +11,7 @@ from zdash.parse.zfs_list import ZFS_LIST_FIELDS
 from zdash.raw import RawSample, Tick
 from zdash.sources.session import SessionWriter
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the repository
 FIXTURES = os.path.join(ROOT, "fixtures")
 T0 = 1_795_318_800.0  # 2026-11-22 03:40:00 UTC, near when the captures were taken
 

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.capture_ticks import CAPTURES, capture_tick
-from zdash.builder import SnapshotBuilder
+from zdash.builder import QUIET_EVERY_S, RARE_EVERY_S, SnapshotBuilder
 from zdash.parse import ParseError
 from zdash.parse.devices import parse_devices
 from zdash.raw import RawSample, Tick
@@ -206,3 +206,30 @@ def test_a_source_that_never_answered_is_reported_after_a_few_ticks():
     missing = {s.key: s for s in snaps[-1].sources if not s.ok}
     assert "iostat" in missing and "no data in 5 ticks" in (missing["iostat"].message or "")
     assert "iostat" not in {s.key for s in snaps[1].sources if not s.ok}  # not yet: it starts late
+
+
+def test_status_and_list_as_old_as_the_quiet_schedule_are_fresh():
+    """On a quiet pool the live source asks `zpool status` every 30 s and `zpool list` every 60 s
+    (sources/live.py): data that old is the schedule working, not a source zdash cannot see.
+    Older than half a period more, it is stale; a failure is an error at once, whatever the age."""
+    b = SnapshotBuilder(interval=1.0)
+    b.feed(capture_tick("healthy", t=100.0))
+
+    def stale_at(t: float) -> set[str]:
+        return {s.key for s in b.feed(Tick(t, ())).sources if not s.ok and s.key in ("status", "list")}
+
+    assert stale_at(100.0 + QUIET_EVERY_S + 5) == set()  # 35 s: status due again, not stale
+    assert stale_at(100.0 + RARE_EVERY_S + 5) == {"status"}  # 65 s: status overdue, list on time
+    assert stale_at(100.0 + 1.5 * RARE_EVERY_S + 5) == {"status", "list"}
+    failed = RawSample("status", ("zpool", "status", "-j"), None, "", "", 101.0, 10.0, "timed out after 10 s")
+    b = SnapshotBuilder(interval=1.0)
+    b.feed(capture_tick("healthy", t=100.0))
+    assert "status" in {s.key for s in b.feed(Tick(101.0, (failed,))).sources if not s.ok}
+
+
+def test_a_long_interval_still_allows_its_ticks():
+    """At a 5 s interval 15 ticks (75 s) is the longer allowance for status."""
+    b = SnapshotBuilder(interval=5.0)
+    b.feed(capture_tick("healthy", t=100.0))
+    snap = b.feed(Tick(170.0, ()))
+    assert "status" not in {s.key for s in snap.sources if not s.ok}

@@ -57,6 +57,14 @@ STALE_AFTER = {
     "version": 10**9,
     "events": 10**9,  # a stream: quiet when nothing happens, which is the normal case
 }
+# The live source's slowest schedules (sources/live.py): on a quiet pool `zpool status` runs every
+# QUIET_EVERY_S and `zpool list` every RARE_EVERY_S (capacity comes from iostat between), so data
+# that old is the schedule working, not a source zdash cannot see. Each is stale only half a
+# period later (or after its STALE_AFTER ticks, when that is longer); a failed or timed-out
+# command is an error at once, whatever the age.
+QUIET_EVERY_S = 30.0
+RARE_EVERY_S = 60.0
+STALE_MIN_S = {"status": 1.5 * QUIET_EVERY_S, "list": 1.5 * RARE_EVERY_S}
 IO_KEEP_TICKS = 2.5  # iostat rows arriving slightly off-phase must not flicker to "no data"
 
 
@@ -133,6 +141,12 @@ def _sample_from(d: dict[str, Any]) -> RawSample:
         float(d.get("duration") or 0),
         d.get("error"),
     )
+
+
+def stale_limit(key: str, interval: float) -> float:
+    """Seconds after which a source's last good data is stale (not what zdash sees now)."""
+    kind = key.split(":", 1)[0]
+    return max(STALE_AFTER.get(kind, 60) * interval, STALE_MIN_S.get(kind, 0.0))
 
 
 class SnapshotBuilder:
@@ -353,7 +367,7 @@ class SnapshotBuilder:
         for key in sorted(self._slots):
             slot = self._slots[key]
             age = None if slot.good_time is None else max(0.0, now - slot.good_time)
-            limit = STALE_AFTER.get(key.split(":", 1)[0], 60) * self.interval
+            limit = stale_limit(key, self.interval)
             ok = slot.error is None and age is not None and age <= limit
             msg = slot.error
             if msg is None and not ok:

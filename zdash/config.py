@@ -90,6 +90,10 @@ class CheckConfig:
     # check ids to skip entirely
     disabled: tuple[str, ...] = ()
 
+    # Set by `zdash check --text`: the history is one look at a paste, so a counter that cannot
+    # be seen growing (SLOW) is judged as it stands, since the counters were last cleared.
+    one_look: bool = False
+
     def __post_init__(self) -> None:
         problems = []
         for warn, crit in (

@@ -18,6 +18,9 @@ from typing import TypeVar
 DATA_CLASSES = ("normal", "special", "dedup")
 # Vdev states as zpool's *text* output names them (the JSON raw enum is mapped onto these).
 BAD_STATES = frozenset({"DEGRADED", "FAULTED", "UNAVAIL", "REMOVED", "OFFLINE", "SUSPENDED", "SPLIT"})
+# The state of a pool or vdev whose source did not show one: a paste of `zpool iostat -v` or an
+# old `zpool list -v` has no health column. Unknown, never a problem: no check judges it.
+UNSEEN = "UNSEEN"
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,13 @@ N - (missing columns), a draid rebuilt onto a distributed spare counting that sp
 column; a single disk survives none. `left` < 0 means the vdev has already lost data it needs:
 the pool cannot serve it.
 
+ZFS's own word on a vdev counts where the tree shown does not say more (a paste cut short, an
+import listing): a top-level vdev ZFS calls DEGRADED while every device shown under it is whole
+is missing at least one member not shown; one it calls FAULTED or UNAVAIL is lost; a
+`replacing-N`/`spare-N` it calls UNAVAIL (or FAULTED, OFFLINE, REMOVED) is not whole whatever
+its children say; a mirror/raidz/draid printed without its children is judged by its state
+alone.
+
 Pure, on the model only.
 """
 
@@ -27,9 +34,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from zdash.model import Pool, Vdev
+from zdash.model import UNSEEN, Pool, Vdev
 
 _PARITY = re.compile(r"^(?:raidz|draid)([1-3])")
+INTERIOR_KINDS = frozenset({"mirror", "raidz1", "raidz2", "raidz3", "draid"})
+NOT_SERVING = frozenset({"UNAVAIL", "FAULTED", "OFFLINE", "REMOVED"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +80,16 @@ class Margin:
         return f"{self.top.name} can lose {self.left} more disk{'s' if self.left > 1 else ''}"
 
 
+def _childless(top: Vdev) -> bool:
+    """A mirror/raidz/draid printed without its children (an excerpt cut after its row)."""
+    return not top.children and top.kind in INTERIOR_KINDS
+
+
 def parity(top: Vdev) -> int:
-    """Failures the vdev is built to survive."""
+    """Failures the vdev is built to survive (a mirror shown without its sides: at least 1)."""
+    if _childless(top):
+        m = _PARITY.match(top.name) or _PARITY.match(top.kind)
+        return int(m.group(1)) if m is not None else 1
     if top.is_leaf:
         return 0
     m = _PARITY.match(top.name) or _PARITY.match(top.kind)
@@ -98,12 +115,15 @@ def resilver_running(pool: Pool) -> bool:
 
 
 def _whole_leaf(leaf: Vdev, without: Vdev | None) -> bool:
-    return leaf is not without and leaf.state == "ONLINE" and not rebuilding(leaf)
+    # UNSEEN: the source had no state (an iostat paste); unknown is not counted as a loss.
+    return leaf is not without and leaf.state in ("ONLINE", UNSEEN) and not rebuilding(leaf)
 
 
 def _column_whole(col: Vdev, without: Vdev | None, resilvering: bool) -> bool:
     if col.is_leaf:
         return _whole_leaf(col, without)
+    if col.state in NOT_SERVING:
+        return False  # ZFS's own word on the replacing/spare vdev: neither side serves
     # replacing-N / spare-N: one column, whole when either side holds the data. The side being
     # brought in (every child after the first) holds it only once no resilver is running: zpool
     # marks it "(resilvering)" only after the resilver has written to it, not from its start.
@@ -129,15 +149,26 @@ def margin(top: Vdev, without: Vdev | None = None, resilvering: bool = False) ->
     """The margin of a top-level vdev, optionally as it would be if `without` stopped serving
     (what `zpool offline`/`detach` of that leaf would leave). `resilvering`: a resilver or
     rebuild is running in the pool (see resilver_running)."""
-    columns = (top,) if top.is_leaf else top.children
     design = parity(top)
+    if _childless(top):
+        return _by_state(top, design)
+    columns = (top,) if top.is_leaf else top.children
     whole_cols = [c for c in columns if _column_whole(c, without, resilvering)]
     missing = len(columns) - len(whole_cols)
+    leaves = [leaf for c in columns for leaf in _leaves(c)]
+    if (
+        not top.is_leaf
+        and missing == 0
+        and top.state == "DEGRADED"
+        and all(leaf.state == "ONLINE" and not rebuilding(leaf) for leaf in leaves)
+    ):
+        missing = 1  # ZFS says DEGRADED and nothing shown explains it: a member is not shown
     if top.kind == "mirror" or top.is_leaf:
-        left = len(whole_cols) - 1
+        left = len(columns) - missing - 1
     else:
         left = design - missing
-    leaves = [leaf for c in columns for leaf in _leaves(c)]
+    if not top.is_leaf and top.state in ("FAULTED", "UNAVAIL"):
+        left = min(left, -1)  # ZFS's word: the vdev cannot serve its data
     incoming = [leaf for c in columns for leaf in _incoming(c, resilvering)]
     building = [leaf for leaf in leaves if (rebuilding(leaf) or leaf in incoming) and leaf is not without]
     whole = tuple(leaf for leaf in leaves if _whole_leaf(leaf, without) and leaf not in building)
@@ -164,14 +195,31 @@ def margin(top: Vdev, without: Vdev | None = None, resilvering: bool = False) ->
     )
 
 
+def _by_state(top: Vdev, design: int) -> Margin:
+    """A mirror/raidz/draid shown without its devices: what its own state says."""
+    if top.state in ("ONLINE", UNSEEN):
+        left = design
+    elif top.state == "DEGRADED":
+        left = design - 1
+    else:
+        left = -1
+    return Margin(top, design, left, (), (), (), (), ())
+
+
 def margins(pool: Pool, classes: tuple[str, ...] = ("normal", "special", "dedup", "log")) -> list[Margin]:
     """Every top-level vdev of the given classes (cache and spares hold no pool data)."""
     resilvering = resilver_running(pool)
     return [
         margin(top, resilvering=resilvering)
         for top in pool.top_level
-        if top.vclass in classes and top.kind not in ("hole", "indirect")
+        if top.vclass in classes and top.kind not in ("hole", "indirect") and not _unshown(top)
     ]
+
+
+def _unshown(top: Vdev) -> bool:
+    """A vdev the source did not show (a paste of one device row): its layout, and so its
+    redundancy, is unknown."""
+    return top.state == UNSEEN and top.children != () and top.kind not in INTERIOR_KINDS
 
 
 def top_of(pool: Pool, leaf: Vdev) -> Vdev | None:

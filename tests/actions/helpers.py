@@ -45,7 +45,9 @@ def sdisk(name: str, size: int = GiB, **kw) -> Vdev:
 
 def snap(*pools: Pool, datasets: tuple[Dataset, ...] = (), status_ok: bool = True) -> Snapshot:
     src = (SourceState("status", status_ok, 0.0, None if status_ok else "zpool status: timed out"),)
-    return Snapshot(T0, tuple(pools), datasets, src, "host", "zfs-2.3.2-2~bpo12+2", 1.0)
+    return Snapshot(
+        T0, tuple(pools), datasets, src, host="host", zfs_version="zfs-2.3.2-2~bpo12+2", interval=1.0
+    )
 
 
 def single_disk_pool(name: str = "tank", size: int = GiB, ashift: int = 12) -> Pool:

@@ -184,24 +184,27 @@ def cached_recording(cache: str, hours: float) -> str:
 
 
 def _spawn_measured(argv: list[str], timeout: float = 3600) -> tuple[str, float, float, int]:
-    """(output, wall seconds, peak RSS in MB, exit status) of one fresh process: its own
-    rusage from wait4, not the sum over every child this script has had."""
+    """(output, wall seconds, peak RSS in MB, exit status) of one fresh process. The peak comes
+    from GNU time (`-f %M`), which forks from its own small process: the rusage of a child forked
+    straight from this script would count this script's pages it held before exec."""
     t0 = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out:
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
-        deadline = time.monotonic() + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError(f"{argv[:4]}: timed out")
-            time.sleep(0.01)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("r") as rss:
+        proc = subprocess.Popen(
+            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *argv],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=ROOT,
+        )
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise RuntimeError(f"{argv[:4]}: timed out") from None
         wall = time.perf_counter() - t0
         out.seek(0)
-        return out.read(), wall, usage.ru_maxrss / 1024, proc.returncode
+        peak_kb = float((rss.read().strip().splitlines() or ["0"])[-1])
+        return out.read(), wall, peak_kb / 1024, proc.returncode
 
 
 FIRST_FRAME = """

@@ -173,7 +173,7 @@ def _spared(spare_aux=None):
 def test_a_hot_spare_in_use_is_reported_with_the_disk_to_replace():
     (f,) = check_now(_spared())
     assert f.severity == Severity.WARNING and f.topic == "spare"
-    assert f.title == "hot spare /dev/sdz stands in for /dev/sdb in mirror-0"
+    assert f.title == "hot spare /dev/sdz stands in for /dev/sdb in mirror-0 (spare-1)"
     assert [a.argv for a in f.actions] == [("zpool", "replace", "tank", "/dev/sdb")]
 
 

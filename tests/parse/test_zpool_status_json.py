@@ -77,6 +77,11 @@ def test_every_text_capture_with_json_has_a_pair():
         "healthy/zpool-status-c-upath-size.txt",
         "healthy/zpool-status-c-noenv.txt",
         "deranged-disk/zpool-status-c-upath-size.txt",
+        # events/meta.txt: `zpool status -P -v` beside each ereport capture, text only
+        "events/zpool-status.delay.txt",
+        "events/zpool-status.checksum.txt",
+        "events/zpool-status.checksum-data.txt",
+        "events/zpool-status.io.txt",
     }
 
 

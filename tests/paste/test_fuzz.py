@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+from pathlib import Path
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -9,8 +12,11 @@ from tests.mutate import apply_edits, edits
 from tests.paste import pastes
 from tests.paste.helpers import CAPTURES, human_paste, nonblank
 from zdash.builder import SnapshotBuilder
+from zdash.paste.depth import by_names, mangled
 from zdash.paste.front import paste_tick
 from zdash.paste.samples import import_paste
+from zdash.paste.unwrap import unflatten, unwrap
+from zdash.paste.zpool_list import headerless_columns
 
 FUZZ = settings(
     deadline=None,
@@ -27,6 +33,14 @@ SEEDS = [
     (CAPTURES / "clones/zfs-list-all-origin-clones.txt").read_text(),
     (CAPTURES / "deranged-disk/zpool-status-c-upath-size.txt").read_text(),
 ] + [getattr(pastes, n) for n in dir(pastes) if n.isupper()]
+# Published pastes with the manglings the newer readers undo (tests/corpus): quoting, log and
+# diff prefixes, glued prompts, collapsed and flattened reports, import listings, config
+# fragments, header-less `zpool list`, transcripts with `zfs clone`.
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+SEEDS += [
+    next(CORPUS.glob(f"{n}-*.txt")).read_text()
+    for n in ("018", "021", "036", "040", "042", "044", "050", "058", "075", "084", "085", "094", "096")
+]
 
 _SNIPPETS = st.sampled_from(
     [
@@ -106,3 +120,68 @@ def test_any_text(text):
 )
 def test_several_pastes_together(parts, glue):
     _accounted(glue.join(parts))
+
+
+_WORDS = st.sampled_from(
+    [
+        "pool:",
+        "state:",
+        "config:",
+        "errors:",
+        "id:",
+        "NAME",
+        "STATE",
+        "READ",
+        "WRITE",
+        "CKSUM",
+        "ONLINE",
+        "DEGRADED",
+        "UNAVAIL",
+        "tank",
+        "mirror-0",
+        "raidz2-1",
+        "draid1:2d:4c:0s-0",
+        "spare-0",
+        "replacing-1",
+        "logs",
+        "cache",
+        "spares",
+        "sda",
+        "0",
+        "4",
+        "1.5K",
+        "-",
+        "10.5T",
+        "45%",
+        "1.00x",
+        "/mnt",
+        "#zpool",
+        "statuspool:",
+        "> ",
+        "+",
+        "**",
+        "`",
+        "12:00:01.5",
+    ]
+)
+
+
+@settings(deadline=None, database=None)
+@given(st.lists(_WORDS, max_size=40), st.sampled_from([" ", "  ", "\t", " \t "]))
+def test_unflatten_and_headerless_rows_never_raise(words, sep):
+    line = sep.join(words)
+    flat = unflatten(line)
+    assert flat is None or all(isinstance(x, str) for x in flat)
+    shape = headerless_columns(line)
+    assert shape is None or len(shape[0]) == len(line.split()) - 1
+    assert len(unwrap([line, line, line])) == 3  # line numbers kept
+    _accounted(line + "\n" + line.replace(" ", "\n"))
+
+
+@settings(deadline=None, database=None)
+@given(st.lists(_WORDS, min_size=1, max_size=30))
+def test_depth_by_names_is_a_tree(names):
+    depths = by_names(names)
+    assert len(depths) == len(names) and depths[0] == 0
+    assert all(d <= prev + 1 for prev, d in pairwise(depths))  # never skips a level down
+    mangled(names, depths)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from tests.paste import pastes
 from tests.paste.helpers import nonblank, snapshot
+from zdash.checks.registry import run_checks
+from zdash.config import CheckConfig
+from zdash.model import UNSEEN
 from zdash.parse.units import parse_ctime
 
 G, T = 2**30, 2**40
@@ -67,7 +70,10 @@ def test_065_canceled_scrub_and_mirrored_log():
 def test_063_iostat_with_markdown_rules_and_an_anonymous_raidz():
     snap, imported = snapshot(pastes.ZOL_063_IOSTAT)
     (pool,) = snap.pools
-    assert pool.state == "UNKNOWN"  # iostat alone says nothing of health
+    assert pool.state == UNSEEN  # iostat alone says nothing of health
+    assert {leaf.state for leaf in pool.leaves()} == {UNSEEN}
+    # ... so nothing is said of it: no health finding, no "no scrub on record"
+    assert [f for f in run_checks([snap], CheckConfig()) if f.check in ("health", "scan")] == []
     (raidz,) = pool.top_level
     assert (raidz.name, raidz.kind, len(raidz.children)) == ("raidz2-0", "raidz2", 6)
     assert pool.root.io.write_bytes == round(35.5 * 2**20) and raidz.io.write_ops == 389

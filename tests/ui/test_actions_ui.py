@@ -13,7 +13,7 @@ from textual.widgets import Input, Static
 
 from tests.actions.helpers import FakeProbe, GiB, disk, scan, snap, two_way
 from tests.ui.conftest import SnapFeed, replay_app, until, wait_frame
-from zdash.actions import AuditLog
+from zdash.actions import AuditLog, Request
 from zdash.raw import RawSample
 from zdash.ui.app import ActionDeps, ZdashApp
 from zdash.ui.screens.finding import FindingScreen
@@ -226,3 +226,43 @@ async def test_wall_mode_opens_no_plan(sessions, tmp_path):
         await pilot.pause()
         assert not any(isinstance(s, (PlanScreen, NewDeviceScreen)) for s in app.screen_stack)
     assert audit.read() == []
+
+
+async def test_taking_away_the_last_copy_runs_only_after_the_risk_is_accepted(tmp_path):
+    """Offline one side of a healthy 2-way mirror: the pre-flight fails until `a` accepts the
+    risk; then the checks read ACCEPTED and the device name must still be typed."""
+    runner = FakeRunner()
+    healthy = snap(two_way())
+
+    async def fresh_state(_request):
+        return healthy
+
+    audit = AuditLog(str(tmp_path / "audit.jsonl"))
+    deps = ActionDeps(fresh_state, FakeProbe({}), runner)
+    app = ZdashApp(SnapFeed(healthy), record_dir=str(tmp_path), audit=audit, actions=deps)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_frame(pilot)
+        app.push_screen(PlanScreen(Request("offline", "tank", "/dev/sda")))
+        screen = await on_screen(pilot, plan_ready)
+        assert not screen.plan.ok and "Press A (shift+a) to accept that risk" in text(screen)
+        await pilot.press("question_mark")  # the plan's own keys
+        helped = "\n".join(str(w.render()) for w in app.screen.query(Static))
+        assert "accept it with A" in helped and "Vdev table" not in helped
+        await pilot.press("escape")
+        assert app.screen is screen
+        assert not screen.query_one(Input).display
+        await pilot.press("y", *"sda", "enter")  # neither runs nor accepts it (a is not A)
+        await pilot.pause()
+        assert runner.ran == [] and not screen.request.accept_risk
+        await pilot.press("A")
+        screen = await on_screen(pilot, lambda s: plan_ready(s) and s.plan.ok)
+        assert screen.request.accept_risk and "ACCEPTED" in text(screen)
+        assert "Type sda (or /dev/sda) and press Enter" in text(screen)
+        await pilot.press("enter")  # Enter alone still confirms nothing
+        await pilot.pause()
+        assert runner.ran == []
+        await pilot.press(*"sda", "enter")
+        await on_screen(pilot, ran)
+    assert runner.ran == [("zpool", "offline", "tank", "/dev/sda")]
+    (line,) = audit.read()
+    assert line["outcome"] == "ok"

@@ -58,6 +58,25 @@ async def test_deranged_disk_finding_appears_marks_the_leaf_and_opens(recordings
         assert isinstance(app.screen, DashboardScreen)
 
 
+async def test_f_then_enter_opens_the_worst_finding_and_the_header_leads_with_it(recordings):
+    """Watched from before the fault: the INFO notes come first, the WARNING appears above them
+    later; `f` Enter must open the WARNING, and the header's first line name it."""
+    path = recordings["deranged"]
+    app = replay_app(path, start=first_tick(path, "deranged_disk") - 1, playing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        before = await wait_frame(pilot)
+        assert before.findings and all(f.check != "deranged_disk" for f in before.findings)
+        await pilot.press("full_stop")
+        frame = await wait_frame(pilot, lambda f: any(x.check == "deranged_disk" for x in f.findings))
+        worst = frame.findings[0]
+        assert worst.check == "deranged_disk"
+        header = str(app.screen.query_one("#pool-header").render()).splitlines()[0]
+        assert "▲ WARN" in header and worst.title[:40] in header
+        await pilot.press("f", "enter")
+        screen = await until(pilot, lambda: isinstance(app.screen, FindingScreen) and app.screen)
+        assert screen.finding.check == "deranged_disk"
+
+
 async def test_degraded_findings_appear_and_open(recordings):
     path = recordings["degraded"]
     app = replay_app(path, start=first_tick(path, "health"))
@@ -79,9 +98,21 @@ async def test_pause_step_seek_move_the_replay_time(sessions):
         assert f1.time == times[1] and f1 is not f0
         await pilot.press("full_stop", "full_stop", "comma")
         assert (await wait_frame(pilot, lambda f: f.position.index == 2)).time == times[2]
-        await pilot.press("end")
+        await pilot.press("greater_than_sign")  # > and <: the recording's ends, whatever has focus
         await wait_frame(pilot, lambda f: f.position.at_end)
+        await pilot.press("less_than_sign")
+        await wait_frame(pilot, lambda f: f.position.index == 0)
+        # home/end belong to the focused table: the first/last finding, the replay stays put
+        await pilot.press("f", "end")
+        findings = app.screen.query_one(FindingsTable)
+        assert findings.row_count > 1 and findings.cursor_row == findings.row_count - 1
         await pilot.press("home")
+        assert findings.cursor_row == 0 and app.frame.position.index == 0
+        await pilot.press("full_stop", "end")
+        await wait_frame(pilot, lambda f: f.position.index == 1)
+        await pilot.pause()
+        assert app.frame.position.index == 1 and findings.cursor_row == findings.row_count - 1
+        await pilot.press("less_than_sign")
         await wait_frame(pilot, lambda f: f.position.index == 0)
         # seek to a tick, then to a clock time typed as the status bar shows it
         await pilot.press("t")
@@ -156,19 +187,27 @@ async def test_live_recording_badge_and_no_data_banner(tmp_path):
     assert rec.count() == 4 and rec.header.description == "recorded from the dashboard"
 
 
+def _help_text(screen: HelpScreen) -> str:
+    return "\n".join(str(w.render()) for w in screen.query("Static"))
+
+
 async def test_wall_mode_binds_no_action(recordings):
     app = replay_app(recordings["deranged"], playing=True, loop=True, wall=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_frame(pilot)
         assert isinstance(app.screen, WallScreen) and app.theme == "zdash-wall"
         actions = {b.binding.action for b in app.screen.active_bindings.values()}
-        assert actions <= {"quit", "help_quit"}, actions  # only the App's own ctrl+q / ctrl+c
+        assert actions <= {"quit", "help_quit", "help"}, actions  # the App's ctrl+q / ctrl+c, and ?
         assert not app.use_command_palette
         frame = app.frame
         assert frame.position.playing and frame.position.speed == 1.0
-        await pilot.press("space", "comma", "t", "d", "r", "question_mark", "ctrl+p", "q", "enter")
+        await pilot.press("space", "comma", "t", "d", "r", "ctrl+p", "q", "enter")
         await pilot.pause()
         assert isinstance(app.screen, WallScreen) and len(app.screen_stack) == 1
+        await pilot.press("question_mark")  # ? answers: what the wall is, and that it is read-only
+        assert isinstance(app.screen, HelpScreen) and "read-only" in _help_text(app.screen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, WallScreen)
         assert app.return_code is None
         # no key reached the replay: still playing at 1x where it was (it moves only with the clock)
         assert app.feed.playing and app.feed.speed == 1.0 and app.frame is frame
@@ -222,7 +261,12 @@ async def test_datasets_view_shows_what_destroy_R_takes(sessions):
         )
         assert "zfs destroy -R clones/base@s1" in detail
         assert "clones/clone1" in detail and "clones/clone2" in detail
-        await pilot.press("escape")
+        await pilot.press("question_mark")  # its own keys and legend, not the dashboard's
+        assert isinstance(app.screen, HelpScreen)
+        shown = _help_text(app.screen)
+        assert "Back to the dashboard" in shown and "destroy -R" in shown
+        assert "Vdev table" not in shown and "Pause or resume" not in shown
+        await pilot.press("escape", "escape")
         assert isinstance(app.screen, DashboardScreen)
 
 

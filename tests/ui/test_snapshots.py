@@ -65,3 +65,20 @@ def test_light_theme(snap_compare, sessions):
 def test_help_80x24(snap_compare, sessions):
     app = replay_app(sessions["healthy"])
     assert snap_compare(app, terminal_size=(80, 24), run_before=_ready("question_mark"))
+
+
+def _two_pool_wall():
+    from tests.ui.conftest import SnapFeed
+    from tests.ui.test_widgets import TWO_POOLS
+    from zdash.ui.app import WallApp
+
+    return WallApp(SnapFeed(TWO_POOLS))
+
+
+def test_wall_two_pools_80x24(snap_compare):
+    """The sick pool's tile first, leading with CRIT; its faulted row still in view."""
+    assert snap_compare(_two_pool_wall(), terminal_size=(80, 24), run_before=_ready())
+
+
+def test_wall_two_pools_200x60(snap_compare):
+    assert snap_compare(_two_pool_wall(), terminal_size=(200, 60), run_before=_ready())

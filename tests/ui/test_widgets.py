@@ -31,9 +31,16 @@ async def test_pool_tabs_and_brackets_switch_the_pool_shown():
         assert (
             tabs.display and "tank" in _render(app, "#pool-tabs") and "backup" in _render(app, "#pool-tabs")
         )
-        assert _render(app, "#pool-header").startswith("tank") and _pools_in_table(app) == ["pool:tank"]
+        verdict, health = _render(app, "#pool-header").splitlines()[:2]
+        assert health.startswith("tank") and _pools_in_table(app) == ["pool:tank"]
+        assert verdict.strip().startswith("● OK")  # the verdict leads: tank has nothing above INFO
         await pilot.press("right_square_bracket")
-        await until(pilot, lambda: _render(app, "#pool-header").startswith("backup"), what="the next pool")
+        await until(
+            pilot,
+            lambda: _render(app, "#pool-header").splitlines()[1].startswith("backup"),
+            what="the next pool",
+        )
+        assert _render(app, "#pool-header").strip().startswith("✖ CRIT")  # backup lost a side
         assert _pools_in_table(app) == ["pool:backup"]
         states = [cells[1] for cells in table_text(app.screen.query_one("#vdevs")).values()]
         assert "FAULTED" in states  # backup's faulted side
@@ -79,7 +86,7 @@ async def test_a_theme_switch_recolours_the_table_cells(sessions):
         def expected(theme: str) -> str:
             variables = app.get_css_variables()
             assert app.theme == theme
-            return variables["text-success"].lower()
+            return variables["zd-ok"].lower()
 
         dark = state_colour()
         assert dark == expected("zdash-dark")
@@ -90,16 +97,21 @@ async def test_a_theme_switch_recolours_the_table_cells(sessions):
         assert state_colour() != dark
 
 
-async def test_the_wall_moves_to_the_next_pool_on_the_clock():
+async def test_the_wall_moves_to_the_next_pool_on_the_clock_worst_first():
     clock = ManualClock()
     app = WallApp(SnapFeed(TWO_POOLS), clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_frame(pilot)
         header = lambda: _render(app, "#wall-detail-header")  # noqa: E731
-        await until(pilot, lambda: header().startswith("tank"), what="the first pool in detail")
+        # backup lost a mirror side: its tile comes first, leads with CRIT, and is shown first
+        await until(pilot, lambda: header().startswith("backup"), what="the sick pool in detail first")
+        tiles = {str(t.border_title): t for t in app.screen.query("PoolTile")}
+        assert list(tiles) == ["backup", "tank"]
+        verdict = str(tiles["backup"].query_one(".tile-verdict").render())
+        assert verdict.strip().startswith("✖ CRIT") and "mirror-0" in verdict
+        assert str(tiles["tank"].query_one(".tile-verdict").render()).strip().startswith("● OK")
         await until(pilot, lambda: clock.waiting >= 2, what="the wall's and the silence timers")
         clock.advance(app.settings.wall_cycle_s)
-        await until(pilot, lambda: header().startswith("backup"), what="the next pool in detail")
-        tiles = [str(t.border_title) for t in app.screen.query("PoolTile")]
+        await until(pilot, lambda: header().startswith("tank"), what="the next pool in detail")
         focused = [t.has_class("-focused") for t in app.screen.query("PoolTile")]
-        assert tiles == ["tank", "backup"] and focused == [False, True]
+        assert focused == [False, True]

@@ -61,7 +61,7 @@ async def test_live_dashboard_numbers_move(lab, tmp_path):
     finally:
         fio.kill()
         fio.wait()
-    (path,) = tmp_path.glob("zdash-*.yaml.gz")
+    (path,) = tmp_path.glob("zdash-*")  # the format the dashboard records in (.zdash today)
     _header, snaps = load_replay(str(path))
     # every frame seen while recording is in the file (the one in flight at the stop may be too)
     assert len(snaps) >= recorded - 1 >= 4 and snaps[0].pool("zdui") is not None

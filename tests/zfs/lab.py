@@ -67,7 +67,12 @@ class Load(subprocess.Popen):
                 p.kill()
             except psutil.NoSuchProcess:
                 pass
-        psutil.wait_procs(procs, timeout=15)
+        end = time.monotonic() + 15
+        for p in procs:  # not psutil.wait_procs: a reaped child's reused pid made it raise EINVAL
+            try:
+                p.wait(max(end - time.monotonic(), 0.1))
+            except (psutil.Error, OSError):
+                pass
         self.wait()
 
 

@@ -23,8 +23,18 @@ def audit(tmp_path):
     return AuditLog(str(tmp_path / "audit.jsonl"))
 
 
-def plan(action, pool, device=None, new=None):
-    return asyncio.run(plan_now(Request(action, pool, device, new)))
+def plan(action, pool, device=None, new=None, accept_risk=False):
+    return asyncio.run(plan_now(Request(action, pool, device, new, accept_risk)))
+
+
+def needs_acceptance(p, audit, pool):
+    """Taking away a vdev's last redundancy is never silent: the plan names the risk, blocks
+    until the admin accepts it, and nothing runs meanwhile."""
+    assert not p.ok, render(p)
+    (risk,) = [c for c in p.checks if c.needs_acceptance]
+    assert [c.name for c in p.failures] == [risk.name] == ["redundancy kept"], render(p)
+    assert "no redundancy left" in risk.reason, risk.reason
+    refused(p, audit, pool)
 
 
 def confirm_and_run(p, audit):
@@ -90,8 +100,11 @@ def test_attach_makes_a_mirror_then_detach(lab, audit):
     assert all(c.state == "ONLINE" for c in top.children), seen
     assert any(s.function == "resilver" and s.state == "finished" for s in snap.pool("actattach").scans)
 
-    d = plan("detach", "actattach", l1)
+    # Detaching one side of a 2-way mirror leaves the other alone: only once the risk is accepted.
+    needs_acceptance(plan("detach", "actattach", l1), audit, "actattach")
+    d = plan("detach", "actattach", l1, accept_risk=True)
     assert d.confirm_token == l1
+    assert [c.mark for c in d.checks if c.name == "redundancy kept"] == ["ACCEPTED"]
     out = confirm_and_run(d, audit)
     wait_done(d, out, 30)
     assert leaves("actattach") == {l0: "ONLINE"}
@@ -100,7 +113,7 @@ def test_attach_makes_a_mirror_then_detach(lab, audit):
     last = plan("detach", "actattach", l0)
     assert not last.ok and {c.name for c in last.failures} >= {"detachable", "redundancy kept"}
     refused(last, audit, "actattach")
-    assert [r["outcome"] for r in audit.read()] == ["ok", "ok", "refused"]
+    assert [r["outcome"] for r in audit.read()] == ["ok", "refused", "ok", "refused"]
     assert audit.read()[0]["argv"] == ["zpool", "attach", "actattach", l0, l1]
 
 
@@ -108,7 +121,10 @@ def test_offline_then_replace_returns_the_pool_online(lab, audit):
     l0, l1, l2 = lab.loop("r0"), lab.loop("r1"), lab.loop("r2")
     lab.pool("actrepl", "mirror", l0, l1)
     lab.fill("/actrepl/data", 32)
-    off = plan("offline", "actrepl", l1)
+    # The swap-a-disk workflow: offline one side of a 2-way mirror (accepting that the mirror
+    # runs on one disk meanwhile), then replace it.
+    needs_acceptance(plan("offline", "actrepl", l1), audit, "actrepl")
+    off = plan("offline", "actrepl", l1, accept_risk=True)
     assert off.confirm_token == l1
     out = confirm_and_run(off, audit)
     wait_done(off, out, 30)
@@ -122,7 +138,11 @@ def test_offline_then_replace_returns_the_pool_online(lab, audit):
     sh("zpool", "wait", "-t", "resilver,replace", "actrepl")
     assert leaves("actrepl") == {l0: "ONLINE", l2: "ONLINE"}
     assert sh("zpool", "list", "-H", "-o", "health", "actrepl").strip() == "ONLINE"
-    assert [r["action"] for r in audit.read()] == ["offline", "replace"]
+    assert [(r["action"], r["outcome"]) for r in audit.read()] == [
+        ("offline", "refused"),
+        ("offline", "ok"),
+        ("replace", "ok"),
+    ]
 
 
 SUSPEND = "/sys/module/zfs/parameters/zfs_scan_suspend_progress"

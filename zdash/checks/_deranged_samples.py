@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from zdash.checks._common import leaves_with_top, median_or_none
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_ms, fmt_pct
-from zdash.model import Pool, Vdev
+from zdash.model import UNSEEN, Pool, Vdev
 
-MEASURABLE_STATES = ("ONLINE", "DEGRADED")
+MEASURABLE_STATES = ("ONLINE", "DEGRADED", UNSEEN)
 PEERS_SHOWN = 8  # "compared with" names this many; the rest are counted
 UTIL, READ_WAIT, WRITE_WAIT, BYTES = range(4)
 

@@ -36,6 +36,9 @@ from zdash.model import IoStats, Pool, Snapshot, Vdev
 from zdash.redundancy import margin, resilver_running
 
 ID = "deranged_disk"
+# ZED degrades a disk after slow_io_n (10) slow I/Os within slow_io_t (600 s) (zed.rc defaults):
+# with one look and no time span, fewer than that is not judged.
+ZED_SLOW_IO_N = 10
 
 WHY = (
     "Inside a vdev ZFS cannot route around a slow member: a mirror write completes only when "
@@ -114,7 +117,10 @@ class Tracker(tracker.Tracker):
                 if leaf.slow_ios is not None and (
                     st.first_slow_ios is None or leaf.slow_ios < st.first_slow_ios
                 ):
-                    st.first_slow_ios = leaf.slow_ios  # first seen, or reset by `zpool clear`
+                    # first seen, or reset by `zpool clear`; one look (a paste) sees only the
+                    # count since the last clear: all of it is what ZFS counted
+                    first = st.first_slow_ios is None
+                    st.first_slow_ios = 0 if first and cfg.one_look else leaf.slow_ios
                 s = samples.get(leaf.key)
                 if s is None or s.slow is None or leaf.key in rebuilt:
                     any_raised |= st.raised
@@ -215,8 +221,14 @@ class Tracker(tracker.Tracker):
             evidence += self._cost(pool, leaf)
         slow_now = leaf.slow_ios or 0
         slow_growth = max(slow_now - (st.first_slow_ios if st.first_slow_ios is not None else slow_now), 0)
+        if self.cfg.one_look and slow_growth < ZED_SLOW_IO_N:
+            slow_growth = 0  # one look, no rate: below what ZED itself counts as a fault
         if slow_growth:
-            reasons.append(f"ZFS counted {slow_growth} new slow I/Os")
+            reasons.append(
+                f"ZFS counted {slow_growth} slow I/Os since its counters were last cleared"
+                if self.cfg.one_look
+                else f"ZFS counted {slow_growth} new slow I/Os"
+            )
         # ZFS's own evidence: delay ereports (an I/O slower than zio_slow_io_ms, 30 s by default),
         # and the checksum and io ereports ZED counts before it degrades a disk.
         found = leaf_events(snap, pool, leaf, ("delay", "checksum", "io"))

@@ -24,8 +24,8 @@ from zdash.checks._common import act
 from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_bytes, fmt_list, fmt_time, plural
-from zdash.model import Pool, Scan, Snapshot, Vdev
-from zdash.redundancy import Margin, margins, rebuilding
+from zdash.model import UNSEEN, Pool, Scan, Snapshot, Vdev
+from zdash.redundancy import Margin, margins, rebuilding, resilver_running
 
 ID = "health"
 
@@ -148,7 +148,7 @@ class Tracker(tracker.StructuralTracker):
         pool_margins = margins(pool)
         vdev_findings = [f for m in pool_margins if (f := _redundancy(pool, m)) is not None]
         covered = {leaf.key for m in pool_margins if m.reduced for leaf in m.lost + m.degraded}
-        spare_findings = _spares(pool, pool_margins)
+        spare_findings = _spares(pool, pool_margins) + _stuck_replaces(pool, pool_margins)
         if (f := _pool_state(pool, explained=bool(vdev_findings or spare_findings))) is not None:
             out.append(f)
         if (f := _data_errors(pool)) is not None:
@@ -176,7 +176,7 @@ def _zpool_says(pool: Pool) -> list[tuple[str, str]]:
 
 
 def _pool_state(pool: Pool, explained: bool) -> Finding | None:
-    if pool.state == "ONLINE" or (pool.state == "DEGRADED" and explained):
+    if pool.state in ("ONLINE", UNSEEN) or (pool.state == "DEGRADED" and explained):
         return None
     actions: tuple[SuggestedAction, ...] = ()
     if pool.state in POOL_DOWN:
@@ -193,6 +193,15 @@ def _pool_state(pool: Pool, explained: bool) -> Finding | None:
             actions = (
                 act("Resume the pool once the devices are back", "clear", "zpool", "clear", pool.name),
             )
+    elif pool.status or any(v.state == UNSEEN for v in pool.root.walk()):
+        # zpool explains a fault zdash cannot see (a paste cut short, a device the tree does not
+        # show): its word is all there is, and it says something is out of service.
+        severity = Severity.WARNING
+        why = (
+            f"zpool reports the pool {pool.state}, but the vdev tree zdash has does not show which "
+            "device is out of service (the output may have been cut short). zpool's own status "
+            "text (below) says why; look at the full `zpool status -v`."
+        )
     else:
         # Every vdev is whole (a replace that just finished, its old device not yet detached):
         # zpool's word, said once, is a note rather than an alarm.
@@ -216,10 +225,23 @@ def _pool_state(pool: Pool, explained: bool) -> Finding | None:
 
 
 def _data_errors(pool: Pool) -> Finding | None:
-    if not (pool.error_count or pool.error_files):
+    scrub = _last_scrub(pool)
+    # A scrub that finished "with N errors" could not repair N blocks; with no device counters
+    # (cleared, or a paste cut before them) no scrub-repair finding says so: this one does.
+    unrepaired = (
+        scrub.errors
+        if scrub is not None
+        and scrub.state == "finished"
+        and scrub.errors
+        and not any(any(_counts(leaf)) for leaf in pool.leaves())
+        else 0
+    )
+    if not (pool.error_count or pool.error_files or unrepaired):
         return None
-    n = pool.error_count or len(pool.error_files)
+    n = pool.error_count or len(pool.error_files) or unrepaired
     evidence = [("Data errors", str(n))]
+    if unrepaired:
+        evidence.append(("Last scrub", f"finished with {plural(unrepaired, 'unrepairable error')}"))
     if pool.error_files:
         evidence.append(("Affected", fmt_list(list(pool.error_files))))
     return Finding(
@@ -259,7 +281,19 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
     what = "; ".join(gone) or "a member missing"
     if rebuilding_on:
         what += f"; resilvering onto {fmt_list(rebuilding_on)}"
-    if m.lost_vdev:
+    if not m.lost and not m.degraded and pool.state == "ONLINE" and top.state == "ONLINE":
+        # Only devices being resilvered, and ZFS calls the vdev and the pool ONLINE: an attach
+        # (a single disk becoming a mirror) or a device catching up on the writes it missed
+        # while offline. Redundancy is growing back, nothing has failed: a note.
+        severity = Severity.INFO
+        title = f"{top.name}: resilvering {fmt_list(rebuilding_on)} ({m.describe()} until it completes)"
+        why = (
+            f"ZFS reports {top.name} and the pool ONLINE while {fmt_list(rebuilding_on)} is resilvered: "
+            "a device was attached (zpool attach) or came back and is catching up. Until the resilver "
+            f"completes only {fmt_list(runs_on) or 'the other devices'} hold every block; avoid "
+            "stressing them, and nothing needs doing."
+        )
+    elif m.lost_vdev:
         severity = Severity.WARNING if log else Severity.CRITICAL
         title = f"{top.name} is lost: {what}"
         why = "This top-level vdev has lost more devices than its redundancy covers. " + (
@@ -394,11 +428,13 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
         for spare in ((top,) if top.is_leaf else tuple(top.leaves()))
         if spare.state in ("FAULTED", "UNAVAIL", "REMOVED")
     ]
+    out += _idle_in_use(pool)
     for m in pool_margins:
         if m.spares and not m.reduced:
             stand_ins = [leaf.label for leaf in m.spares]
             replaced = [leaf for leaf in m.top.leaves() if leaf.state in OUT_OF_SERVICE]
             names = fmt_list([leaf.label for leaf in replaced]) or "a failed disk"
+            groups = [v.name for v in m.top.walk() if v.kind == "spare"]
             out.append(
                 Finding(
                     ID,
@@ -407,7 +443,8 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
                     m.top.name,
                     "vdev",
                     topic="spare",
-                    title=f"hot spare {fmt_list(stand_ins)} stands in for {names} in {m.top.name}",
+                    title=f"hot spare {fmt_list(stand_ins)} stands in for {names} in {m.top.name}"
+                    + (f" ({fmt_list(groups)})" if groups else ""),
                     why=(
                         "The hot spare took over and the vdev is whole again on it, but the failed disk is "
                         "still part of the pool and the pool has one spare fewer. Replace the failed disk "
@@ -422,6 +459,97 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
                 )
             )
     return out
+
+
+def _stuck_replaces(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
+    """A replacing-N whose old device still holds the data but whose new device is out of
+    service, with no resilver running: the replace cannot finish and keeps the pool DEGRADED.
+    (When the old side is gone too, the redundancy finding says so.)"""
+    if resilver_running(pool):
+        return []
+    out = []
+    for m in pool_margins:
+        if m.reduced:
+            continue
+        for v in m.top.walk():
+            if v.kind != "replacing" or len(v.children) < 2:
+                continue
+            old, new = v.children[0], v.children[1:]
+            bad = [leaf for n in new for leaf in n.leaves() if leaf.state in OUT_OF_SERVICE]
+            if old.state != "ONLINE" or not bad:
+                continue
+            names = fmt_list([f"{leaf.label} {_state_text(leaf)}" for leaf in bad])
+            out.append(
+                Finding(
+                    ID,
+                    Severity.WARNING,
+                    pool.name,
+                    v.name,
+                    "vdev",
+                    topic="replace",
+                    title=f"{v.name} in {m.top.name}: the replace of {old.label} cannot finish ({names})",
+                    why=(
+                        f"{old.label} still holds its data, but the device meant to replace it is out of "
+                        "service and no resilver is running: the replace is stuck and keeps the pool "
+                        "DEGRADED. Detach the new device (`zpool detach`, by its GUID when it is "
+                        "missing) to cancel the replace, then replace again with a working disk."
+                    ),
+                    evidence=(("Old device", f"{old.label} {old.state}"), ("New device", names)),
+                    actions=tuple(
+                        act(
+                            f"Cancel the replace: detach {leaf.label}",
+                            "detach",
+                            "zpool",
+                            "detach",
+                            pool.name,
+                            leaf.guid or leaf.label,
+                        )
+                        for leaf in bad
+                    ),
+                )
+            )
+    return out
+
+
+def _idle_in_use(pool: Pool) -> list[Finding]:
+    """A spare listed INUSE that no spare-N vdev of this pool holds: stuck after a replace (or
+    serving another pool), so it is not ready for this pool's next failure."""
+    serving = {
+        leaf.label
+        for top in pool.top_level
+        if top.vclass != "spare"
+        for v in top.walk()
+        if v.kind == "spare"
+        for leaf in v.children[1:]
+    }
+    serving |= {s.rsplit("/", 1)[-1] for s in serving}
+    return [
+        Finding(
+            ID,
+            Severity.WARNING,
+            pool.name,
+            spare.label,
+            "leaf",
+            topic="spare",
+            title=f"hot spare {spare.label} is INUSE but stands in for no device of {pool.name}",
+            why=(
+                "zpool lists the spare as in use, yet no spare-N vdev of this pool holds it: it was "
+                "left attached after a replace finished, or it serves another pool. Either way it "
+                "will not take over this pool's next failure. If it serves nothing, detach it "
+                "(`zpool detach`) so it returns to AVAIL; `zpool remove` and `zpool add … spare` "
+                "re-adds it if detach refuses."
+            ),
+            evidence=(("State", _state_text(spare)),),
+            actions=(act(f"Detach {spare.label}", "detach", "zpool", "detach", pool.name, spare.label),),
+        )
+        for top in pool.top_level
+        if top.vclass == "spare"
+        for spare in ((top,) if top.is_leaf else tuple(top.leaves()))
+        if spare.state == "INUSE"
+        and "in use by pool" not in (spare.aux or "")
+        and spare.label not in serving
+        and spare.name not in serving
+    ]
 
 
 def _cache(pool: Pool) -> list[Finding]:
@@ -460,7 +588,7 @@ def _errors(pool: Pool, state: _Pool, covered: set[str]) -> list[Finding]:
         if any(_counts(leaf)) and leaf.key not in covered and leaf.vclass not in ("cache", "spare")
     ]
     if not with_errors:
-        return []
+        return _silent_repair(pool)
     failing = [leaf for leaf in with_errors if state.leaves.get(leaf.key, _Leaf()).outside_scrub > 0]
     scrub = _last_scrub(pool)
     repaired = scrub is not None and bool(scrub.processed or scrub.errors)
@@ -479,6 +607,35 @@ def _errors(pool: Pool, state: _Pool, covered: set[str]) -> list[Finding]:
         out.append(_scrub_story(pool, scrub, by_scrub))
     out += [_static(pool, leaf) for leaf in with_errors if leaf not in failing and leaf not in by_scrub]
     return out
+
+
+def _silent_repair(pool: Pool) -> list[Finding]:
+    """A scrub that repaired data while no device shows an error count (cleared since, or the
+    repair was of blocks no device reported): the repair itself is the evidence."""
+    scan = _last_scrub(pool)
+    if scan is None or scan.state != "finished" or not scan.processed or scan.errors:
+        return []
+    return [
+        Finding(
+            ID,
+            Severity.WARNING,
+            pool.name,
+            pool.name,
+            "pool",
+            topic="scrub-repair",
+            title=f"{pool.name}: the scrub finished {fmt_time(scan.end_time)} and repaired "
+            f"{fmt_bytes(scan.processed)}, nothing unrepairable; no device shows errors now",
+            why=(
+                "The scrub found blocks whose data did not match their checksum and rewrote them "
+                "from redundancy: some device returned wrong data. Its error counters read 0 now "
+                "(cleared, or a reboot reset them), so which one is not visible here. "
+                + LOOK
+                + " Scrub again: a repair that comes back points to a failing disk."
+            ),
+            evidence=(("Scrub", f"finished, repaired {fmt_bytes(scan.processed)}, 0 unrepairable"),),
+            actions=(act("Scrub again to verify every block", "scrub", "zpool", "scrub", pool.name),),
+        )
+    ]
 
 
 def _error_evidence(leaves: Sequence[Vdev]) -> list[tuple[str, str]]:

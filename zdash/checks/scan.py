@@ -16,7 +16,7 @@ from zdash.checks._common import act, pool_series
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_bytes, fmt_duration, fmt_pct, fmt_rate
-from zdash.model import Pool, Scan, Snapshot
+from zdash.model import UNSEEN, Pool, Scan, Snapshot
 
 ID = "scan"
 
@@ -190,6 +190,8 @@ def _progress(
 
 
 def _hygiene(pool: Pool, now: float, cfg: CheckConfig) -> Finding | None:
+    if pool.state == UNSEEN:
+        return None  # no `zpool status` behind this pool (a list or iostat paste): scans unknown
     scrubs = [s for s in pool.scans if s.function == "scrub"]
     scrub_action = (act("Start a scrub", "scrub", "zpool", "scrub", pool.name),)
     if not scrubs:

@@ -271,7 +271,9 @@ def run_check_text(
         return 3
     imported, mtime = loaded
     history = [SnapshotBuilder(1.0, None).feed(paste_tick(imported, mtime))]
-    cfg = dataclasses.replace(cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, len(history)))
+    cfg = dataclasses.replace(
+        cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, len(history)), one_look=True
+    )
     findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]
     code = exit_code(history, findings, pools)
     perf = perf_of(history, cfg, pools)

@@ -50,7 +50,7 @@ def render(plan: ActionPlan, width: int = 100) -> str:
     if n and len(plan.needs_acceptance) == n:
         lines.append(
             f"{n} check(s) failed: this plan runs only if you accept the risk it names "
-            "(--accept-risk here; in the dashboard, press a on the plan)."
+            "(--accept-risk here; in the dashboard, press A (shift+a) on the plan)."
         )
     elif n:
         lines.append(f"{n} check(s) failed: this plan would not run.")

@@ -14,7 +14,7 @@ import sys
 import time
 from argparse import Namespace
 
-from zdash.builder import SnapshotBuilder
+from zdash.builder import QUIET_EVERY_S, SnapshotBuilder
 from zdash.checks.finding import Finding
 from zdash.checks.registry import CheckEngine
 from zdash.commands.summary import line
@@ -68,7 +68,7 @@ async def record(
     snapshots: list[Snapshot] | None = None,
     structure_every: float = 5.0,
     force: bool = False,
-    quiet_every: float = 30.0,
+    quiet_every: float = QUIET_EVERY_S,
     stop: asyncio.Event | None = None,
 ) -> int:
     """Returns the number of ticks written. `snapshots`, when given, receives what live showed

@@ -7,8 +7,10 @@ layout it is in); check runs the diagnosis on that one snapshot. Both print ever
 could not read as `line N: <text> (<why>)` on stderr; the session header's description keeps
 the same report. import exits 0 when something was imported, 1 when nothing could be read.
 
-The tick's time is the file's modification time (now for stdin), or the newest time printed in
-the paste (a scan, a `-T` stamp) when that is later: scan ages and ETAs are measured from it.
+The tick's time is the paste's own clock: the newest time printed in it (a scan, a `-T` stamp),
+never today's: a paste from 2014 whose only date is its last scrub says nothing about the scrub's
+age. Only a paste with no date at all takes the file's modification time (now for stdin); it
+then has no scan time either, so no age is measured from that clock.
 A paste has no history, so checks that want a sustained signal over several samples
 (deranged_disk) are asked for as many samples as there are: one.
 """
@@ -54,7 +56,7 @@ def read_paste(path: str) -> tuple[str, float]:
 
 
 def paste_tick(imported: Imported, default_time: float) -> Tick:
-    t = max(default_time, imported.newest or 0.0)
+    t = imported.newest if imported.newest is not None else default_time
     return Tick(t, tuple(dataclasses.replace(s, time=t) for s in imported.samples))
 
 

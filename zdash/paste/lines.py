@@ -14,6 +14,8 @@ import re
 import shlex
 from typing import TypeGuard
 
+from zdash.paste.unwrap import unwrap
+
 # CSI (colours, cursor) and OSC (terminal title) escape sequences.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
 _SPACES = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
@@ -59,7 +61,7 @@ def clean_lines(text: str) -> list[str]:
     body = [ln for ln in lines if ln.strip()]
     if body and all(re.match(r"\s{0,3}>", ln) for ln in body):
         lines = [re.sub(r"^\s{0,3}> ?", "", ln) for ln in lines]  # "> " mail / markdown quoting
-    return lines
+    return unwrap(lines)
 
 
 def _words(cmd: str) -> list[str]:

@@ -175,4 +175,12 @@ def datasets(run: Run) -> dict[str, Props]:
             line = b.rows.lines[name]
             if run.checked("zfs list", name, [line], parse_zfs_list, zfs_text({name: props})):
                 out.setdefault(name, {}).update(props)
+    for snap, clone, _ in run.doc.clones:  # a transcript's `zfs snapshot` / `zfs clone` lines
+        out.setdefault(snap, {"name": snap, "type": "snapshot"})
+        if clone is None:
+            continue
+        row = out.setdefault(clone, {"name": clone})
+        row.setdefault("origin", snap)
+        listed = [c for c in out[snap].get("clones", "").split(",") if c and c != "-"]
+        out[snap]["clones"] = ",".join(dict.fromkeys([*listed, clone]))
     return out

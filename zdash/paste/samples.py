@@ -26,7 +26,7 @@ from zdash.paste.merge import (
     synthesised,
 )
 from zdash.paste.split import PastedDoc, Unread, split_pasted
-from zdash.paste.tree import fix_names
+from zdash.paste.tree import fix_names, synth_status
 from zdash.paste.zfs_list import Props, zfs_text
 from zdash.paste.zpool_iostat import IostatEntry, iostat_text
 from zdash.paste.zpool_list import ListEntry, list_text
@@ -67,7 +67,12 @@ def import_paste(text: str) -> Imported:
         if name not in lists and entries[0].alloc is not None:
             lists[name] = space_from_iostat(entries)
             run.notes.append(f"pool {name}: no zpool list pasted; its space is zpool iostat's alloc/free")
-    samples = _samples(texts, lists, iostats, datasets(run))
+    found = datasets(run)
+    for name in dict.fromkeys(d.split("/", 1)[0].split("@", 1)[0] for d in found):
+        if name not in texts:  # only datasets pasted: the pool is known, its state is not
+            texts[name] = synth_status(name, None, [], [])
+            run.notes.append(f"pool {name}: known only from zfs list; its vdevs and state are unknown")
+    samples = _samples(texts, lists, iostats, found)
     times = list(doc.times) + [
         t
         for p, _ in status.values()

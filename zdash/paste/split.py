@@ -18,6 +18,7 @@ from typing import ClassVar, Literal, TypeAlias
 from zdash.paste.lines import MARKUP, clean_lines, is_imported, prompt_command
 from zdash.paste.stray import stray_reason, timestamp
 from zdash.paste.table import Unreadable
+from zdash.paste.unwrap import unflatten
 from zdash.paste.zfs_list import ZfsRows, is_zfs_header, take_zfs
 from zdash.paste.zpool_iostat import (
     IostatEntry,
@@ -26,8 +27,14 @@ from zdash.paste.zpool_iostat import (
     take_histogram,
     take_iostat,
 )
-from zdash.paste.zpool_list import ListEntry, is_list_header, take_list
-from zdash.paste.zpool_status import StatusPool, is_config_header, starts_status, take_status
+from zdash.paste.zpool_list import ListEntry, headerless_columns, is_list_header, take_list
+from zdash.paste.zpool_status import (
+    StatusPool,
+    is_config_header,
+    starts_fragment,
+    starts_status,
+    take_status,
+)
 
 _TABLE = re.compile(r"NAME(?:\s+[A-Z][A-Z0-9_%@/-]*)+")
 
@@ -89,6 +96,9 @@ class PastedDoc:
     unread: list[Unread] = field(default_factory=list)
     used: set[int] = field(default_factory=set)  # line numbers a block or prompt used
     times: list[float] = field(default_factory=list)  # `-T u` / `-T d` timestamps seen
+    # `zfs clone [-o p=v] A@s B` / `zfs snapshot A@s` lines of a transcript: (origin, clone or
+    # None, line number), evidence of datasets and a clone relation beside `zfs list`.
+    clones: list[tuple[str, str | None, int]] = field(default_factory=list)
 
 
 def _block_at(lines: list[str], i: int) -> BlockKind | None:
@@ -101,11 +111,11 @@ def _block_at(lines: list[str], i: int) -> BlockKind | None:
         return "iostat"
     if is_histogram_header(lines, i):
         return "histogram"
-    if is_list_header(line):
+    if is_list_header(line) or headerless_columns(line) is not None:
         return "list"
     if is_zfs_header(line):
         return "zfs"
-    if is_config_header(line):
+    if is_config_header(line) or starts_fragment(line):
         return "config"
     if _TABLE.fullmatch(line.strip()):
         return "table"
@@ -130,6 +140,10 @@ def split_pasted(text: str) -> PastedDoc:
     i = 0
     while i < len(lines):
         line, n = lines[i], i + 1
+        if (flat := unflatten(line)) is not None:
+            _take_flat(doc, flat, n, command)
+            i += 1
+            continue
         kind = _block_at(lines, i)
         if kind is None:
             if line.strip():
@@ -145,7 +159,11 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
     """A line outside every block: a prompt, a timestamp, a known message or a stray."""
     is_cmd, argv = prompt_command(line)
     if is_cmd:
-        if is_imported(argv):
+        relation = _clone_relation(argv)
+        if relation is not None:
+            doc.clones.append((*relation, n))
+            doc.used.add(n)
+        elif is_imported(argv):
             doc.used.add(n)
         else:
             why = (
@@ -162,6 +180,39 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
         return command
     doc.unread.append(Unread(n, line, stray_reason(line, command)))
     return command
+
+
+def _clone_relation(argv: tuple[str, ...] | None) -> tuple[str, str | None] | None:
+    """(snapshot, clone) of `zfs clone [-p] [-o p=v]... A@s B`, (snapshot, None) of `zfs snapshot
+    [-r] A@s`; None for anything else."""
+    if argv is None or argv[0] != "zfs" or argv[1] not in ("clone", "snapshot", "snap"):
+        return None
+    words, k = list(argv[2:]), 0
+    names = []
+    while k < len(words):
+        if words[k] == "-o":
+            k += 2
+            continue
+        if not words[k].startswith("-"):
+            names.append(words[k])
+        k += 1
+    if argv[1] == "clone" and len(names) == 2 and "@" in names[0] and "@" not in names[1]:
+        return names[0], names[1]
+    if argv[1] != "clone" and len(names) == 1 and "@" in names[0]:
+        return names[0], None
+    return None
+
+
+def _take_flat(doc: PastedDoc, flat: list[str], n: int, command: tuple[str, ...] | None) -> None:
+    """A report flattened onto line n: read from its rebuilt lines, every use pointed at line n."""
+    taken = take_status(flat, 0, lambda _: False)
+    for pool in taken.pools:
+        pool.first, pool.used = n, [n] if pool.used else []
+    if any(p.used for p in taken.pools):
+        doc.used.add(n)
+        doc.blocks.append(StatusPaste(n, n, command, taken.pools))
+    else:
+        doc.unread.append(Unread(n, doc.lines[n - 1], "not recognised as a zpool status report"))
 
 
 def _take(

@@ -55,6 +55,15 @@ class Row:
 _VALUE = re.compile(r"-|[0-9][0-9.,]{0,24}[KMGTPEZ]?(?:B|ns|us|ms|s|%|x)?", re.ASCII)
 
 
+# A mark a user put into a row to point at it ("*", "<--", "-->"): not a column.
+_MARK = re.compile(r"[*#^!|]{1,5}|<-{1,5}|-{1,5}>|<={1,5}|={1,5}>")
+
+
+def unmarked(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A row's words without the marks a user added to point at it (the name is kept)."""
+    return words[:1] + tuple(w for w in words[1:] if not _MARK.fullmatch(w))
+
+
 def looks_like_row(line: str, values: int = 1) -> bool:
     """A name followed by at least `values` numbers, human numbers or '-' (not prose)."""
     words = line.split()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from zdash.model import Pool, Vdev
+from zdash.model import UNSEEN, Pool, Vdev
 from zdash.paste.table import TreeRow
 
 _ANON = re.compile(r"(mirror|raidz[1-3]?|draid[1-3]?(?::[0-9a-z:]*)?|replacing|spare)")
@@ -85,8 +85,9 @@ def _short(name: str) -> set[str]:
 def synth_status(name: str, state: str | None, entries: Sequence[TreeRow], states: list[str | None]) -> str:
     """A `zpool status` text with the tree and the states a list/iostat paste gave: no
     counters (unknown), vdev states from HEALTH, else ONLINE under an ONLINE pool (a pool is
-    ONLINE only when every vdev under its root is; cache and spares stay UNKNOWN)."""
-    pool_state = state or "UNKNOWN"
+    ONLINE only when every vdev under its root is; cache and spares stay UNSEEN). A state the
+    paste did not show is UNSEEN: unknown, which no check reads as a problem."""
+    pool_state = state or UNSEEN
     out = [
         f"  pool: {name}",
         f" state: {pool_state}",
@@ -101,6 +102,6 @@ def synth_status(name: str, state: str | None, entries: Sequence[TreeRow], state
             vclass = e.vclass
             out.append("\t" + STATUS_CLASS.get(vclass, vclass))
         if s is None:
-            s = "ONLINE" if pool_state == "ONLINE" and vclass not in ("cache", "spare") else "UNKNOWN"
+            s = "ONLINE" if pool_state == "ONLINE" and vclass not in ("cache", "spare") else UNSEEN
         out.append("\t" + "  " * e.depth + f"{e.name}  {s}")
     return "\n".join(out) + "\n\n"

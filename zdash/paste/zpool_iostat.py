@@ -29,6 +29,7 @@ from zdash.paste.table import (
     ranks,
     row,
     size,
+    unmarked,
 )
 
 LATENCY = (
@@ -131,7 +132,7 @@ def take_iostat(
 
 def _entry(r: Row, depth: int, vclass: str, keys: list[str]) -> IostatEntry:
     """The row's values by the header's column keys; -q queue and -c script columns are skipped."""
-    tokens = r.words[1:]
+    tokens = unmarked(r.words)[1:]
     if len(tokens) < len(keys):
         raise ParseError(f"{len(tokens) + 1} fields, the header has {len(keys) + 1}")
     alloc: int | None = None

@@ -10,10 +10,13 @@ Human sizes are nicenum (3 significant digits), so converted bytes are that prec
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from zdash.parse import ParseError
+from zdash.paste.depth import UNNAMED_POOL, by_names, mangled
 from zdash.paste.table import (
     CLASS_WORDS,
     Row,
@@ -41,7 +44,10 @@ _KNOWN = frozenset(POOL_COLUMNS) | {
     "COMMENT",
     "FAILMODE",
     "AUTOEXPAND",
+    "USED",  # Solaris and early ZFS: USED AVAIL for ALLOC FREE
+    "AVAIL",
 }
+_RENAMED = {"USED": "ALLOC", "AVAIL": "FREE"}
 _FIXED_VDEV = {
     9: POOL_COLUMNS[:9],
     7: POOL_COLUMNS[:7],
@@ -85,17 +91,72 @@ class ListEntry:
     values: ListValues = field(default_factory=ListValues)
 
 
+# Header-less tables (`-H`, a header the author trimmed, an excerpt from the middle) are read by
+# the shape of their values: the column layouts zpool list has printed, by number of values.
+_POOL_LAYOUTS = {
+    10: POOL_COLUMNS,  # 0.8+
+    9: ("SIZE", "ALLOC", "FREE", "EXPANDSZ", "FRAG", "CAP", "DEDUP", "HEALTH", "ALTROOT"),  # 0.6.5-0.7
+    7: ("SIZE", "ALLOC", "FREE", "CAP", "DEDUP", "HEALTH", "ALTROOT"),  # 0.6.0-0.6.4
+}
+_VDEV_LAYOUTS = {9: POOL_COLUMNS[:9]}
+_STATES = frozenset({"ONLINE", "DEGRADED", "FAULTED", "OFFLINE", "UNAVAIL", "REMOVED", "SUSPENDED"})
+_SIZE = re.compile(r"-|[0-9]{1,20}|[0-9]{1,4}(?:[.,][0-9]{1,3})?[KMGTPEZ]", re.ASCII)
+_PCT_SHAPE = re.compile(r"-|[0-9]{1,3}(?:[.,][0-9]{1,4})?%?", re.ASCII)
+_RATIO_SHAPE = re.compile(r"-|[0-9]{1,6}(?:[.,][0-9]{1,4})?x?", re.ASCII)
+
+
+def _fits(column: str, token: str) -> bool:
+    if column in ("SIZE", "ALLOC", "FREE", "CKPOINT", "EXPANDSZ"):
+        return _SIZE.fullmatch(token) is not None
+    if column in ("FRAG", "CAP"):
+        return _PCT_SHAPE.fullmatch(token) is not None
+    if column == "DEDUP":
+        return _RATIO_SHAPE.fullmatch(token) is not None
+    if column == "HEALTH":
+        return token in _STATES or token == "-"
+    return token == "-" or token.startswith("/")  # ALTROOT
+
+
+def headerless_columns(line: str) -> tuple[tuple[str, ...], bool] | None:
+    """(columns, is a pool row) when a line without a header reads as a `zpool list` row by the
+    shape of its values: sizes, percentages, a dedup ratio, a health state, an altroot."""
+    words = line.split()
+    values = words[1:]
+    layouts = [(_POOL_LAYOUTS.get(len(values)), True), (_VDEV_LAYOUTS.get(len(values)), False)]
+    for columns, pool in layouts:
+        if columns is None or not all(_fits(c, t) for c, t in zip(columns, values)):
+            continue
+        health = values[columns.index("HEALTH")]
+        if health in _STATES and (values[0] != "-" or not pool):
+            return columns, pool
+    return None
+
+
 def take_list(
     lines: list[str], i: int, ends: Callable[[int], bool]
 ) -> tuple[int, list[ListEntry], list[Unreadable]]:
-    """Header at lines[i]; rows up to a blank line or where ends(j) says something else starts."""
-    columns = lines[i].split()[1:]
+    """Header at lines[i]; rows up to a blank line or where ends(j) says something else starts.
+    Without a header (lines[i] is a row: headerless_columns), the columns are the row's shape;
+    a table that starts below its pool row gets the pool `(pool-not-pasted)`."""
+    shape = headerless_columns(lines[i]) if not is_list_header(lines[i]) else None
+    if shape is not None:
+        columns, _ = list(shape[0]), shape[1]
+        j = i
+    else:
+        columns = [_RENAMED.get(c, c) for c in lines[i].split()[1:]]
+        j = i + 1
     rows: list[Row] = []
-    j = i + 1
-    while j < len(lines) and lines[j].strip() and not ends(j) and looks_like_row(lines[j]):
+    while (
+        j < len(lines)
+        and lines[j].strip()
+        and looks_like_row(lines[j])
+        and (j == i or headerless_columns(lines[j]) is not None or not ends(j))
+    ):
         rows.append(row(j + 1, lines[j]))
         j += 1
     depth = ranks(rows)
+    if shape is not None and not shape[1]:  # starts at a vdev: the pool row was not pasted
+        depth = {w: d + 1 for w, d in depth.items()}
     default = all(c in POOL_COLUMNS for c in columns)
     entries: list[ListEntry] = []
     unread: list[Unreadable] = []
@@ -108,7 +169,7 @@ def take_list(
             vclass = CLASS_WORDS[r.words[0]]
             continue
         d = depth[r.width]
-        if d > 0 and not entries:
+        if d > 0 and not entries and shape is None:
             unread.append((r.n, text, "zpool list: vdev row before any pool row"))
             continue
         if d == 0:
@@ -118,8 +179,28 @@ def take_list(
         except ParseError as e:
             unread.append((r.n, text, f"zpool list: {e}"))
             continue
+        if d > 0 and not entries:
+            entries.append(ListEntry(r.n, 0, UNNAMED_POOL))
         entries.append(ListEntry(r.n, d, r.words[0], "normal" if d == 0 else vclass, values))
-    return j, entries, unread
+    return j, _names_depth(entries), unread
+
+
+def _names_depth(entries: list[ListEntry]) -> list[ListEntry]:
+    """`-H` prints every vdev row behind one TAB, whatever its depth; a header-less paste may
+    have lost its indentation: where the widths do not fit the names, the names tell."""
+    out: list[ListEntry] = []
+    pool: list[ListEntry] = []
+    for e in [*entries, None]:
+        if e is None or e.depth == 0:
+            if pool:
+                names, depths = [x.name for x in pool], [x.depth for x in pool]
+                if mangled(names, depths):
+                    pool = [dataclasses.replace(x, depth=d) for x, d in zip(pool, by_names(names))]
+                out += pool
+            pool = []
+        if e is not None:
+            pool.append(e)
+    return out
 
 
 def _values(tokens: tuple[str, ...], columns: list[str], pool: bool, default: bool) -> ListValues:

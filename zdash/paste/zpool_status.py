@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from zdash.model import UNSEEN
+from zdash.paste.depth import UNNAMED_POOL, UNSHOWN_VDEV, by_names, is_top_name, mangled
 from zdash.paste.lines import prompt_command, width
 from zdash.paste.table import Unreadable
 
@@ -34,6 +36,7 @@ LABELS = (
     "dedup",
     "scan warning",
     "raidz expand",
+    "id",  # `zpool import` prints the pool's GUID between pool: and state:
 )
 _LABEL = re.compile(rf"({'|'.join(LABELS)}):(?:\s+(.*))?")
 _CLASS = frozenset({"logs", "log", "cache", "spares", "special", "dedup"})
@@ -137,7 +140,8 @@ def take_status(
             pool = pools[-1]
             pool.used.append(n)
             value = _decimal(value) if label in ("scan", "scrub") else value
-            pool.out.append(f"{label:>6}: {value}".rstrip() if len(label) <= 6 else f"{label}: {value}")
+            if label != "id":  # the import listing's GUID: not a status field
+                pool.out.append(f"{label:>6}: {value}".rstrip() if len(label) <= 6 else f"{label}: {value}")
             if label == "errors":
                 mode = "files" if value.startswith("Permanent errors") else "done"
             else:
@@ -146,12 +150,19 @@ def take_status(
             continue
         if j > i and (other_block(j) or prompt_command(line)[0]):
             break
+        if mode == "fields" and pools and is_config_header(text):
+            mode = "config"  # the NAME STATE header without its config: label (Solaris, excerpts)
+            pools[-1].out.append("config:")
         fit = _fits(mode, line, text) if mode != "fields" or last in _CONTINUED else None
         if fit == "row":
             pool = pools[-1]
             if mode == "config":
-                pool.out += ["", "\t" + text]
+                # `zpool import` prints no NAME STATE header and no counters
+                header = _header(text) if is_config_header(text) else IMPORT_HEADER
+                pool.out += ["", "\t" + header]
                 mode = "rows"
+                if not is_config_header(text):
+                    pool.rows.append((n, line))
             else:
                 pool.rows.append((n, line))
             pool.used.append(n)
@@ -186,7 +197,7 @@ def _fits(mode: str, line: str, text: str) -> str | None:
     """'row' (config header or row), 'keep' (continuation / error file), a why for a line that
     sits inside the report but means nothing to zdash, or None (not part of the report)."""
     if mode == "config":
-        if is_config_header(text):
+        if is_config_header(text) or _ROW.fullmatch(text):
             return "row"
         return "the config table has no NAME STATE header before this line"
     if mode == "rows":
@@ -202,18 +213,61 @@ def _fits(mode: str, line: str, text: str) -> str | None:
     return None
 
 
+IMPORT_HEADER = "NAME  STATE  READ WRITE CKSUM"
+_DEVICE_ONLY = frozenset({"OFFLINE", "REMOVED", "AVAIL", "INUSE"})
+_FRAGMENT_ROW = re.compile(
+    r"(?:mirror|raidz[1-3]?|draid[1-3]?[:0-9a-z]*|spare|replacing)(?:-[0-9]{1,6})?\s+[A-Z]{3,}"
+    r"(?:\s+[0-9.]{1,8}[KMGTPE]?){3}(?:\s.*)?"
+)
+
+
+def is_fragment(words: list[str]) -> bool:
+    """The first row of a headless config table is no pool row: a vdev, a class header or a
+    state only devices have."""
+    return bool(words) and (
+        is_top_name(words[0])
+        or words[0] in _CLASS
+        or re.fullmatch(r"(?:spare|replacing)-[0-9]{1,6}", words[0]) is not None
+        or (len(words) > 1 and words[1] in _DEVICE_ONLY)
+    )
+
+
+def starts_fragment(line: str) -> bool:
+    """A config row of a vdev with its counters, pasted without the table above it."""
+    return _FRAGMENT_ROW.fullmatch(line.strip()) is not None
+
+
+def _header(text: str) -> str:
+    """The header as the text parser reads it: `zpool status -d`'s DELAY column (its name before
+    2.2 called it SLOW) is the SLOW column."""
+    return " ".join("SLOW" if w == "DELAY" else w for w in text.split())
+
+
 def _flush_rows(pool: StatusPool) -> None:
-    """Re-indent the config rows: depth = rank of the row's indentation width in the table."""
+    """Re-indent the config rows: depth = rank of the row's indentation width in the table, or,
+    when those depths do not fit the vdev names (a paste collapsed or mixed the indentation),
+    the depth the names tell (zdash.paste.depth)."""
+    above: list[str] = []  # rows the paste did not show: the pool, the vdev of a lone device
     if pool.name is None and pool.rows:  # headless: the pool row names the pool
         words = pool.rows[0][1].split()
-        pool.name = words[0]
-        pool.out[:0] = [f"  pool: {words[0]}", f" state: {words[1] if len(words) > 1 else ''}", "config:"]
+        if is_fragment(words):
+            above = [f"{UNNAMED_POOL}  {UNSEEN}"]
+            if not is_top_name(words[0]):
+                above.append(f"  {UNSHOWN_VDEV}  {UNSEEN}")
+        pool.name = UNNAMED_POOL if above else words[0]
+        state = UNSEEN if above else words[1] if len(words) > 1 else ""
+        pool.out[:0] = [f"  pool: {pool.name}", f" state: {state}", "config:"]
     widths = sorted({width(line) for _, line in pool.rows})
     rank = {w: k for k, w in enumerate(widths)}
-    for _, line in pool.rows:
+    names = [line.split()[0] for _, line in pool.rows]
+    depths = [rank[width(line)] + len(above) for _, line in pool.rows]
+    if not above and mangled(names, depths):
+        depths = by_names(names)
+    pool.out += ["\t" + "  " * k + text.strip() for k, text in enumerate(above)]
+    for (_, line), depth in zip(pool.rows, depths):
         m = _ROW.fullmatch(line.strip())
         text = line.strip() if m is None else line.strip()[: m.end(1)] + _decimal(line.strip()[m.end(1) :])
-        pool.out.append("\t" + "  " * rank[width(line)] + text)
+        pool.out.append("\t" + "  " * depth + text)
     pool.out.append("")
     pool.rows = []
 

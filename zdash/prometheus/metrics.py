@@ -28,7 +28,7 @@ from prometheus_client.metrics_core import (
 )
 
 from zdash import __version__
-from zdash.builder import EXPECTED, STALE_AFTER
+from zdash.builder import EXPECTED, stale_limit
 from zdash.checks.finding import Finding
 from zdash.model import IoStats, Pool, Snapshot, SourceState, Vdev
 from zdash.redundancy import margins
@@ -346,7 +346,7 @@ def _sources(out: _Out, sources: Sequence[SourceState], lag: float, interval: fl
     """Fresh as of the scrape: a snapshot `lag` seconds old has aged every input by as much, so a
     collector that stopped folding shows its inputs going stale instead of frozen 'up'."""
     for s in sources:
-        limit = STALE_AFTER.get(s.key.split(":", 1)[0], 60) * interval
+        limit = stale_limit(s.key, interval)
         age = None if s.age_s is None else s.age_s + lag
         up = s.ok and age is not None and age <= limit
         out.add("zdash_source_up", (s.key,), 1.0 if up else 0.0)

@@ -27,6 +27,7 @@ import socket
 import time
 from collections.abc import AsyncGenerator
 
+from zdash.builder import QUIET_EVERY_S, RARE_EVERY_S
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
 from zdash.parse.zpool_status import parse_status
@@ -50,9 +51,9 @@ class LiveSource:
         interval: float = 1.0,
         pools: tuple[str, ...] = (),
         structure_every: float = 5.0,
-        rare_every: float = 60.0,
+        rare_every: float = RARE_EVERY_S,
         timeout: float = 10.0,
-        quiet_every: float = 30.0,
+        quiet_every: float = QUIET_EVERY_S,
     ) -> None:
         self.interval = interval
         self.pools = tuple(pools)
@@ -180,6 +181,10 @@ class LiveSource:
             )
             self._events = None
             self._events_retry_at = now + max(60.0, 5 * self.interval)
+        if self._events_task is not None and self._events_task.done():
+            # Status was scheduled at the quiet rate while the log was followed: without it,
+            # a change would go unseen until then, so back to the busy rate from now.
+            self._due["status"] = min(self._due.get("status", now), now + self.structure_every)
         if now < self._events_retry_at:
             return
         self._events = EventsStream()

@@ -14,7 +14,7 @@ from zdash.ui.roles import ROLE_VAR, Cell, Role
 
 
 def tag(text: str, style: str = "") -> str:
-    """`style` is markup style text: '$text-error', 'bold $primary', 'reverse $warning'."""
+    """`style` is markup style text: '$zd-crit', 'bold $primary', 'reverse $warning'."""
     return f"[{style}]{escape(text)}[/]" if style else escape(text)
 
 

@@ -9,12 +9,19 @@ from zdash.ui.markup import tag
 
 # Every mark (tests hold this to actions.Mark): a risk accepted explicitly reads as a warning.
 MARK_VAR: dict[Mark, str] = {
-    "PASS": "$text-success",
-    "FAIL": "$text-error",
-    "ACCEPTED": "$text-warning",
-    "WARN": "$text-warning",
+    "PASS": "$zd-ok",
+    "FAIL": "$zd-crit",
+    "ACCEPTED": "$zd-warn",
+    "WARN": "$zd-warn",
 }
 REPLAY_NOTE = "Replay: read-only, for training — zdash never runs actions from a recording."
+
+
+def _duration(text: str | None) -> str:
+    """The catalog says "seconds" for the quick ones: as a sentence, "a few seconds"."""
+    if not text:
+        return "unknown"
+    return "a few seconds" if text == "seconds" else text
 
 
 def command_markup(plan: ActionPlan) -> str:
@@ -28,10 +35,10 @@ def command_markup(plan: ActionPlan) -> str:
 def plan_markup(plan: ActionPlan) -> str:
     lines = [tag(plan.summary)] if plan.summary else []
     if plan.disruptive:
-        lines.append(tag("Disruptive: review the checks below before you confirm.", "bold $text-warning"))
+        lines.append(tag("Disruptive: review the checks below before you confirm.", "bold $zd-warn"))
     lines += [
         "",
-        f"{tag('Takes', '$foreground-muted')}  {tag(plan.duration or 'unknown')}",
+        f"{tag('Takes', '$foreground-muted')}  {tag(_duration(plan.duration))}",
         "",
         tag("Pre-flight checks", "bold $text-primary"),
     ]
@@ -51,11 +58,11 @@ def plan_markup(plan: ActionPlan) -> str:
 def outcome_line(out: Outcome) -> str:
     """One line for the fixed bottom of the screen; the details go to outcome_markup."""
     if out.ok:
-        return tag(f"✓ Done: {out.plan.shell_text} exited 0.", "bold $text-success")
+        return tag(f"✓ Done: {out.plan.shell_text} exited 0.", "bold $zd-ok")
     if out.status == "failed":
         first = next((line for line in out.stderr.splitlines() if line.strip()), "")
-        return tag(f"✖ Failed: exit code {out.rc}" + (f": {first}" if first else "."), "bold $text-error")
-    return tag(f"✖ Refused, nothing ran: {out.refused_reason}", "bold $text-error")
+        return tag(f"✖ Failed: exit code {out.rc}" + (f": {first}" if first else "."), "bold $zd-crit")
+    return tag(f"✖ Refused, nothing ran: {out.refused_reason}", "bold $zd-crit")
 
 
 def preflight_tally(plan: ActionPlan) -> str:
@@ -72,15 +79,13 @@ def outcome_markup(out: Outcome, audit_path: str) -> str:
     lines = ["", tag("Outcome", "bold $text-primary")]
     if out.rc is not None:
         lines.append(tag(f"exit code {out.rc}", "$foreground-muted"))
-    lines += [f"  {tag(line, '$text-error')}" for line in out.stderr.rstrip().splitlines()]
+    lines += [f"  {tag(line, '$zd-crit')}" for line in out.stderr.rstrip().splitlines()]
     lines += [f"  {tag(line)}" for line in out.stdout.rstrip().splitlines()]
     if out.status == "refused":
-        lines.append(tag(f"Nothing ran: {out.refused_reason}", "$text-error"))
+        lines.append(tag(f"Nothing ran: {out.refused_reason}", "$zd-crit"))
     if out.difference:
         lines += ["", tag("What changed since the plan was made:", "bold")]
-        lines += [
-            f"  {tag(d, '$text-error' if d.startswith('-') else '$text-success')}" for d in out.difference
-        ]
+        lines += [f"  {tag(d, '$zd-crit' if d.startswith('-') else '$zd-ok')}" for d in out.difference]
         lines.append(tag("Close this and open the plan again to review the new state.", "$foreground-muted"))
     lines.append(tag(f"Recorded in the audit log {audit_path}", "$foreground-muted"))
     return "\n".join(lines)
@@ -88,4 +93,4 @@ def outcome_markup(out: Outcome, audit_path: str) -> str:
 
 def progress_line(p: Progress) -> str:
     text = f"Now: {p.text}" + (" ✓" if p.done else "  (updates with each sample)")
-    return tag(text, "bold $text-success" if p.done else "$text-primary")
+    return tag(text, "bold $zd-ok" if p.done else "$text-primary")

@@ -1,7 +1,7 @@
 """Colour roles: what a piece of text means (ok, warn, crit, muted, …), never which colour it
 is. The colours come from the active theme, by one of two routes:
 
-- markup (Static, render()): ROLE_VAR gives the role's theme $variable, e.g. "[$text-error]";
+- markup (Static, render()): ROLE_VAR gives the role's theme $variable, e.g. "[$zd-crit]";
 - Rich text cells (DataTable, Tree render Rich Text, not markup): the widget declares the
   zd--<role> component classes (ROLE_CLASSES), themes/zdash.tcss styles them with the same
   variables, and role_styles(widget) reads them back, so a theme switch restyles the cells.
@@ -33,9 +33,9 @@ ROLE_CLASSES: frozenset[str] = frozenset(component(r) for r in ROLES)
 # Markup. Table cells take the same meaning from themes/zdash.tcss (.zd--<role>), except "bar":
 # the cells' bars are $zd-bar-used, the header's gauges $primary.
 ROLE_VAR: dict[Role, str] = {
-    "ok": "$text-success",
-    "warn": "$text-warning",
-    "crit": "$text-error",
+    "ok": "$zd-ok",
+    "warn": "$zd-warn",
+    "crit": "$zd-crit",
     "info": "$text-primary",
     "muted": "$foreground-muted",
     "text": "",
@@ -43,8 +43,8 @@ ROLE_VAR: dict[Role, str] = {
     "bar-free": "$zd-bar-free",
     "mark": "$foreground",
     "bold": "bold",
-    "crit-bold": "bold $text-error",
-    "warn-bold": "bold $text-warning",
+    "crit-bold": "bold $zd-crit",
+    "warn-bold": "bold $zd-warn",
 }
 
 

@@ -48,6 +48,9 @@ def load_theme(path: Path) -> Theme:
     variables = {str(k): str(v) for k, v in (doc.get("variables") or {}).items()}
     # zdash's own variables, derived from the theme's colours when a theme leaves them out.
     variables.setdefault("zd-bar-used", str(doc["primary"]))
+    variables.setdefault("zd-ok", str(doc.get("success") or "#4EBF71"))
+    variables.setdefault("zd-warn", str(doc.get("warning") or "#FFA62B"))
+    variables.setdefault("zd-crit", str(doc.get("error") or "#BA3C5B"))
     variables.setdefault("zd-bar-free", str(doc.get("panel") or doc.get("surface") or doc["primary"]))
     colour = {k: str(doc[k]) for k in _COLOURS if doc.get(k) is not None}
     return Theme(

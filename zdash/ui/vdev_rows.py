@@ -21,7 +21,7 @@ COLUMNS = (
     ("STATE", 9, 8),
     ("ERR r/w/ck", 10, 7),
     ("OPS/s", 6, 4),
-    ("MB/s", 6, 5),
+    ("MiB/s", 6, 5),
     ("RD ms", 6, 4),
     ("WR ms", 6, 4),
     ("FILL · %UTIL", 17, 11),

@@ -43,10 +43,9 @@ class DashboardScreen(Screen[None]):
         Binding("minus", "speed(-1)", "Slower", show=False, tooltip="Half the replay speed"),
         Binding("plus,equals_sign", "speed(1)", "Faster", show=False, tooltip="Double the replay speed"),
         Binding("t", "seek", "Seek", tooltip="Seek to a time, +30s, 50% or #tick"),
-        Binding(
-            "home", "seek_edge(0)", "Start of the recording", show=False, priority=True
-        ),  # over the tables
-        Binding("end", "seek_edge(1)", "End of the recording", show=False, priority=True),
+        # Not priority bindings: a focused table's own home/end (first/last row) come first.
+        Binding("home,less_than_sign", "seek_edge(0)", "Start of the recording", show=False),
+        Binding("end,greater_than_sign", "seek_edge(1)", "End of the recording", show=False),
         Binding("r", "record", "Rec", tooltip="Start or stop recording the live data to a session file"),
         Binding("d", "datasets", "Datasets", tooltip="Datasets: clone graph and what destroy -R takes"),
         Binding("g", "chart", "Chart", tooltip="Show or hide the history chart"),
@@ -135,7 +134,10 @@ class DashboardScreen(Screen[None]):
         return True
 
     def action_focus_panel(self, panel: str) -> None:
-        self.query_one(f"#{panel}").focus()
+        widget = self.query_one(f"#{panel}")
+        if isinstance(widget, FindingsTable) and not widget.has_focus:
+            widget.move_cursor(row=0)  # the findings are worst first: open on the worst
+        widget.focus()
 
     def action_pause(self) -> None:
         self.app.feed.toggle_pause()

@@ -45,13 +45,13 @@ def detail_markup(graph: CloneGraph, name: str | None) -> str:
             tag(
                 "  not possible on a pool's root dataset (that is zpool destroy); "
                 f"everything under it is {len(taken)}:",
-                "$text-warning",
+                "$zd-warn",
             )
         )
     elif not taken:
-        lines.append(tag("  takes nothing else: nothing depends on it", "$text-success"))
+        lines.append(tag("  takes nothing else: nothing depends on it", "$zd-ok"))
     else:
-        lines.append(tag(f"  would also destroy {len(taken)}:", "$text-warning"))
+        lines.append(tag(f"  would also destroy {len(taken)}:", "$zd-warn"))
     for n in taken:
         kind = "clone" if graph.is_clone(n) else graph.by_name[n].kind
         lines.append(f"    {tag(n)}  {tag(kind, '$foreground-muted')}")
@@ -109,6 +109,6 @@ class DatasetsScreen(Screen[None]):
         self.query_one("#dataset-detail", Static).update(detail_markup(tree.graph, name))
 
     def action_help(self) -> None:
-        from zdash.ui.screens.help import HelpScreen
+        from zdash.ui.screens.help import DATASETS_KEYS, DATASETS_LEGEND, HelpScreen
 
-        self.app.push_screen(HelpScreen(self))
+        self.app.push_screen(HelpScreen(self, DATASETS_KEYS, DATASETS_LEGEND))

@@ -41,7 +41,7 @@ def finding_markup(f: Finding, gone_at: float | None = None, mode: Mode = "wall"
     title = f"{icon}  {tag(f.title, 'bold')}"
     lines = [tag(f"{f.check} · pool {f.pool or '-'} · {f.subject_kind} {f.subject}", "$foreground-muted")]
     if gone_at is not None:
-        lines.append(tag(f"No longer reported as of {fmt.clock(gone_at)}.", "bold $text-success"))
+        lines.append(tag(f"No longer reported as of {fmt.clock(gone_at)}.", "bold $zd-ok"))
     lines += ["", tag("Why", "bold $text-primary"), tag(f.why)]
     if f.evidence:
         width = max(len(k) for k, _ in f.evidence)

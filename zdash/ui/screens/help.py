@@ -17,12 +17,17 @@ from zdash.ui.markup import tag
 LEGEND = """\
 Vdev table: the pool, its top-level vdevs and their disks.
   ERR r/w/ck   read / write / checksum errors (zpool status)
-  OPS/s MB/s   reads + writes per second, in MiB/s (zpool iostat)
+  OPS/s MiB/s  reads + writes per second; bytes per second in MiB (zpool iostat)
   RD/WR ms     disk wait: time the disk took per I/O (zpool iostat -l)
   FILL         top-level vdevs: space used; │ marks the pool's mean fill,
                the figure after the % is the gap to that mean
   %UTIL        disks: share of time the device was busy (/proc/diskstats)
   ! name       an outlier: far busier or slower than its peers, or named by a finding
+Header: the worst finding first (CRIT / WARN / ? STALE), OK when nothing is above INFO.
+  frag         free-space fragmentation (zpool list FRAG): how broken up the FREE space
+               is, not the data; high frag with a full pool makes writes slow
+  writable     what can still be written: free minus ZFS's slop reserve (1/32 of the
+               pool), or the root dataset's avail; raw free overstates it
 Capacity gauge: ┃ marks 80 % (writes slow down) and 90 % (critical).
 Chart: the pool or the selected row; read and write, last 10 minutes."""
 
@@ -58,25 +63,57 @@ def keys_markup(screen: Screen[None]) -> str:
             continue
         seen.add(b.action)
         display = " ".join(screen.app.get_key_display(Binding(k, b.action)) for k in keys)
-        lines.append(f"  {tag(display.ljust(12), 'bold $text-accent')} {tag(b.tooltip or b.description)}")
+        lines.append(f"  {tag(display.ljust(14), 'bold $text-accent')} {tag(b.tooltip or b.description)}")
     return "\n".join(lines)
 
 
+DASHBOARD_KEYS = (
+    ("↑↓ pgup pgdn", "move in a table"),
+    ("home end", "first / last row of the focused table"),
+    ("tab", "next table (vdevs, findings)"),
+    ("enter", "open the finding under the cursor"),
+    ("ctrl+p", "command palette (themes)"),
+)
+DATASETS_KEYS = (
+    ("↑↓", "move in the clone tree"),
+    ("enter space", "expand / collapse a dataset"),
+)
+DATASETS_LEGEND = """The clone tree: each filesystem or volume under the snapshot it was cloned from (its origin).
+The detail names what `zfs destroy -R` of the dataset under the cursor would take with it
+(its snapshots, and every clone of them, recursively), and when `zfs promote` of a clone
+would let the origin go instead."""
+PLAN_KEYS = (
+    ("name + enter", "type the device name shown, then Enter: runs a disruptive plan"),
+    ("↑↓ pgup pgdn", "scroll the plan's checks"),
+)
+PLAN_LEGEND = """A plan shows the exact command (argv, never a shell), what it does, how long it takes and its
+pre-flight checks against the pool as it is now. PASS / WARN / FAIL per check; a FAIL blocks.
+A failed check that only names a risk (taking away a vdev's last redundancy) runs once you
+accept it with A; the pool is checked once more right before the command runs. Replay, demo
+and wall never run anything. Every run is written to the audit log."""
+WALL_TEXT = """Wall mode is read-only: no key acts on a pool (ctrl+q quits).
+Tiles: one per pool, sickest first, each leading with its worst finding (CRIT / WARN / ? STALE
+on a field of its colour, OK when nothing is above INFO), the state word and the capacity.
+Below: findings no tile shows; the pool in detail changes on its own, worst first, with its
+worst row kept in view. A banner says when data is stale or a command failed."""
+
+
+def _key_lines(extra: tuple[tuple[str, str], ...]) -> str:
+    return "\n".join(f"  {tag(k.ljust(14), 'bold $text-accent')} {tag(d)}" for k, d in extra)
+
+
 class HelpScreen(_TextScreen):
-    def __init__(self, screen: Screen[None]) -> None:
-        extra = (
-            ("↑↓ pgup pgdn", "move in a table"),
-            ("tab", "next table (vdevs, findings)"),
-            ("enter", "open the finding under the cursor"),
-            ("ctrl+p", "command palette (themes)"),
-        )
-        body = (
-            keys_markup(screen)
-            + "\n"
-            + "\n".join(f"  {tag(k.ljust(12), 'bold $text-accent')} {tag(d)}" for k, d in extra)
-            + f"\n\n{tag(LEGEND)}"
-        )
-        super().__init__("Keys", body)
+    """The keys of `screen` (its enabled bindings), then `extra` keys its widgets handle and
+    `legend`: what that screen shows. Each screen passes its own, never the dashboard's."""
+
+    def __init__(
+        self,
+        screen: Screen[None],
+        extra: tuple[tuple[str, str], ...] = DASHBOARD_KEYS,
+        legend: str = LEGEND,
+    ) -> None:
+        keys = "\n".join(x for x in (keys_markup(screen), _key_lines(extra)) if x)
+        super().__init__("Keys", "\n\n".join(x for x in (keys, tag(legend)) if x))
 
 
 class AboutScreen(_TextScreen):

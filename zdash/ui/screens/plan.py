@@ -7,7 +7,8 @@ whatever scrolls in between, so the admin never confirms something scrolled out 
 
 from __future__ import annotations
 
-from typing import ClassVar
+from dataclasses import replace
+from typing import ClassVar, Final
 
 from textual import getters
 from textual.app import ComposeResult
@@ -30,6 +31,11 @@ from zdash.ui.plan_markup import (
     progress_line,
 )
 
+ACCEPT_PROMPT: Final = (
+    "This plan takes away what the failed check names. Press A (shift+a) to accept that risk "
+    "(the pool is checked again, then you confirm), Escape to cancel."
+)
+
 
 class PlanScreen(ModalScreen[None]):
     app = getters.app(ZdashApp)
@@ -40,7 +46,9 @@ class PlanScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close"),
+        Binding("question_mark", "help", "Keys", tooltip="This help"),
         Binding("y", "confirm", "Run", tooltip="Run a plan that needs no device name typed"),
+        Binding("A", "accept_risk", "Accept risk", tooltip="Accept the risk a failed check names"),
         # here, not only on the scroll: the checks must scroll while the input has focus
         Binding("up", "scroll(-1)", show=False),
         Binding("down", "scroll(1)", show=False),
@@ -63,7 +71,7 @@ class PlanScreen(ModalScreen[None]):
                 yield Static(id="plan-outcome")
             yield Static(id="plan-status")
             yield Input(placeholder="device name", id="plan-token")
-            yield Static("esc close · ↑↓ scroll", classes="hint")
+            yield Static("esc close · ↑↓ scroll · ? keys", classes="hint")
 
     @property
     def live(self) -> bool:
@@ -80,17 +88,18 @@ class PlanScreen(ModalScreen[None]):
         try:
             self.plan = plan = await self.app.plan_action(self.request)
         except Exception as e:  # noqa: BLE001 - an unreadable host is a message, not a crash
-            self._status(tag(f"Cannot build the plan: {e}", "bold $text-error"))
+            self._status(tag(f"Cannot build the plan: {e}", "bold $zd-crit"))
             return
         self.query_one("#plan-title", Static).update(tag(plan.title))
         self.query_one("#plan-command", Static).update(command_markup(plan))
         self.query_one("#plan-body", Static).update(plan_markup(plan))
         if not self.live:
-            self._status(preflight_tally(plan) + " " + tag(REPLAY_NOTE, "bold $text-warning"))
+            self._status(preflight_tally(plan) + " " + tag(REPLAY_NOTE, "bold $zd-warn"))
             return
-        self._status(
-            preflight_tally(plan) + " " + tag(prompt(plan), "bold" if plan.ok else "bold $text-error")
-        )
+        if self._may_accept():
+            self._status(preflight_tally(plan) + " " + tag(ACCEPT_PROMPT, "bold $zd-crit"))
+            return
+        self._status(preflight_tally(plan) + " " + tag(prompt(plan), "bold" if plan.ok else "bold $zd-crit"))
         if plan.ok and plan.confirm_token:
             token = self.query_one(Input)
             token.display = True
@@ -101,10 +110,40 @@ class PlanScreen(ModalScreen[None]):
         if action == "confirm":  # only y-plans, live, once: a token plan is confirmed by typing
             p = self.plan
             return self._may_confirm() and p is not None and p.ok and not p.confirm_token
+        if action == "accept_risk":
+            return self._may_accept()
         return True
+
+    def _may_accept(self) -> bool:
+        """Only a plan blocked by nothing but risks to accept, not accepted yet, on the live host
+        (a replay never runs a plan, so there is nothing to accept there)."""
+        p = self.plan
+        return (
+            self._may_confirm()
+            and p is not None
+            and not self.request.accept_risk
+            and bool(p.needs_acceptance)
+            and len(p.needs_acceptance) == len(p.failures)
+        )
+
+    def action_accept_risk(self) -> None:
+        """The same request with the risk accepted, planned again against fresh state: the
+        checks then read ACCEPTED and the usual confirmation (the device name typed) follows."""
+        if not self._may_accept():
+            return
+        self.request = replace(self.request, accept_risk=True)
+        self.plan = None
+        self.query_one("#plan-body", Static).update("checking it against the pool again…")
+        self._status(tag("Risk accepted: checking the pool again…", "bold $zd-warn"))
+        self.run_worker(self._build(), group="plan", exit_on_error=False)
 
     def _may_confirm(self) -> bool:
         return self.live and self.plan is not None and self.outcome is None and not self.running
+
+    def action_help(self) -> None:
+        from zdash.ui.screens.help import PLAN_KEYS, PLAN_LEGEND, HelpScreen
+
+        self.app.push_screen(HelpScreen(self, PLAN_KEYS, PLAN_LEGEND))
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#plan-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
@@ -123,7 +162,7 @@ class PlanScreen(ModalScreen[None]):
         if not confirmation_ok(plan, typed, key):
             if plan.ok and plan.confirm_token:
                 self._status(
-                    tag(f"Nothing ran: type the device name exactly. {prompt(plan)}", "bold $text-warning")
+                    tag(f"Nothing ran: type the device name exactly. {prompt(plan)}", "bold $zd-warn")
                 )
             return
         self.running = True

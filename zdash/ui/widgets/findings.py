@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import var
 from textual.widgets import DataTable
@@ -40,6 +41,11 @@ class FindingsTable(DataTable[Any]):
     """Bound to its screen's frame (data_bind)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = DataTable.COMPONENT_CLASSES | ROLE_CLASSES
+    # A row table: home/end go to the first/last finding (DataTable's scroll sideways).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("home", "scroll_top", "First finding", show=False),
+        Binding("end", "scroll_bottom", "Last finding", show=False),
+    ]
 
     class Open(Message):
         def __init__(self, finding: Finding) -> None:
@@ -49,7 +55,8 @@ class FindingsTable(DataTable[Any]):
     frame: var[Frame | None] = var(None)
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(cursor_type="row", show_header=False, id=id)
+        # the cells keep their severity colour on the selected row (the cursor is a background only)
+        super().__init__(cursor_type="row", show_header=False, cursor_foreground_priority="renderable", id=id)
         self._by_id: dict[str, Finding] = {}
         self._order: list[str] = []
         self._cells: dict[str, RowCells] = {}
@@ -109,8 +116,10 @@ class FindingsTable(DataTable[Any]):
                 self.clear()
                 for k in order:
                     self.add_row(*(self._text(c) for c in cells[k]), key=k)
-                if keep in cells:
-                    self.move_cursor(row=order.index(keep), animate=False)
+                # While the admin is in the table the cursor stays on their finding; otherwise
+                # it rests on the worst (row 0), so `f` then Enter opens what matters most.
+                row = order.index(keep) if keep in cells and self.has_focus else 0
+                self.move_cursor(row=row, animate=False)
             else:
                 for k in order:
                     for col, old, new in zip(("sev", "title"), self._cells[k], cells[k]):

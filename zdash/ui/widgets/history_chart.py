@@ -101,7 +101,10 @@ class HistoryChart(Horizontal):
         data = downsample(series.points(pool.name, key), max(mbs.size.width - 8, 10))
         span = -data["x"][0] if data["x"] else 0
         read, write = self._rgb("history--read"), self._rgb("history--write")
-        for widget, (rk, wk), title in ((mbs, ("rmb", "wmb"), "MB/s"), (lat, ("rms", "wms"), "disk wait ms")):
+        for widget, (rk, wk), title in (
+            (mbs, ("rmb", "wmb"), "MiB/s"),
+            (lat, ("rms", "wms"), "disk wait ms"),
+        ):
             plt = widget.plt
             plt.clear_data()
             plt.clear_figure()

@@ -1,7 +1,12 @@
-"""Per pool: health and space on one line, the capacity gauge with its 80 % and 90 % marks,
-and the scrub/resilver line with progress and zdash's own ETA (the scan check's figures)."""
+"""Per pool, four lines: the verdict first (the worst finding's word, glyph and title on a
+field of its severity's colour, or OK when nothing is above INFO: what a 3 a.m. reader decides
+on), then health and size, the capacity gauge with its 80 % and 90 % marks and the writable
+headroom beside raw free, and the scrub/resilver line with progress and zdash's own ETA (the
+scan check's figures). Sizes in IEC units, labelled; rates in MiB/s."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from textual import getters
 from textual.content import Content
@@ -9,29 +14,59 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from zdash import fmt
+from zdash.checks.capacity import headroom
+from zdash.checks.finding import Finding, Severity
 from zdash.checks.scan import eta
 from zdash.checks.visibility import hint
 from zdash.config import CheckConfig
 from zdash.feed.frame import Frame, ScanRates
-from zdash.model import Pool, Scan
+from zdash.model import Pool, Scan, Snapshot
 from zdash.ui.app import ZdashApp
 from zdash.ui.markup import cell_markup, merge_runs, tag
-from zdash.ui.roles import ROLE_VAR, Cell, Role, state_role
+from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, Cell, Role, severity_role, state_role
 from zdash.ui.vdev_rows import fill_role, shown_pool
 
 MARKS: tuple[tuple[int, Role], ...] = ((80, "warn"), (90, "crit"))
 
 
+# The verdict's field: the theme's severity colour behind the theme's background ink, so
+# CRIT (red) and WARN (amber) differ by far more than a tint, and by their word and glyph too.
+BADGE: dict[Role, str] = {
+    "crit": "bold $background on $error",
+    "warn": "bold $background on $warning",
+    "info": "bold $background on $success",
+}
+
+
+def pool_findings(pool: Pool, findings: Sequence[Finding]) -> list[Finding]:
+    """This pool's findings above INFO, worst first (the engine's order), host-level ones
+    (pool None: zdash cannot see) included: they are about every pool."""
+    return [f for f in findings if f.pool in (pool.name, None) and f.severity > Severity.INFO]
+
+
+def verdict_line(pool: Pool, findings: Sequence[Finding], width: int) -> str:
+    mine = pool_findings(pool, findings)
+    if not mine:
+        return f"{tag(' ● OK ', BADGE['info'])} {tag('nothing above INFO', '$foreground-muted')}"
+    worst = mine[0]
+    badge = f" {SEVERITY_ICON[worst.severity]} "
+    more = f"  (+{len(mine) - 1} more, f)" if len(mine) > 1 else ""
+    room = max(10, width - len(badge) - len(more) - 2)
+    title = worst.title if len(worst.title) <= room else worst.title[: room - 1] + "…"
+    role = severity_role(worst.severity)
+    return f"{tag(badge, BADGE[role])} {tag(title, 'bold')}{tag(more, '$foreground-muted')}"
+
+
 def health_line(pool: Pool) -> str:
     state = tag(f"● {pool.state}", "bold " + ROLE_VAR[state_role(pool.state)])
     io = pool.root.io
-    parts = [tag(pool.name, "bold"), state, f"{fmt.size(pool.size)}", f"frag {fmt.pct(pool.frag_pct)}"]
+    parts = [tag(pool.name, "bold"), state, fmt.fmt_bytes(pool.size), f"frag {fmt.pct(pool.frag_pct)}"]
     if pool.dedup_ratio and pool.dedup_ratio != 1.0:
         parts.append(f"dedup {pool.dedup_ratio:.2f}×")
     if io is not None:
         parts.append(
             tag(
-                f"↓{fmt.mbps(io.read_bytes)} ↑{fmt.mbps(io.write_bytes)} MB/s  "
+                f"↓{fmt.mbps(io.read_bytes)} ↑{fmt.mbps(io.write_bytes)} MiB/s  "
                 f"{fmt.ops(io.read_ops + io.write_ops)} op/s",
                 "$foreground-muted",
             )
@@ -39,7 +74,7 @@ def health_line(pool: Pool) -> str:
     return "  ".join(parts)
 
 
-def gauge_line(pool: Pool, width: int) -> str:
+def gauge_line(pool: Pool, width: int, snap: Snapshot | None = None) -> str:
     pct = pool.fill_pct
     if pct is None:
         return tag("CAP  no space figures yet", "$foreground-muted")
@@ -49,21 +84,25 @@ def gauge_line(pool: Pool, width: int) -> str:
     for mark, mark_role in MARKS:  # the 80 % and 90 % lines, drawn over the bar
         chars[min(width * mark // 100, width - 1)] = ("┃", mark_role)
     figure = tag(f"{pct:3.0f}%", "bold " + ROLE_VAR[role] if pct >= 80 else "bold")
-    used = tag(f"{fmt.size(pool.alloc)} used, {fmt.size(pool.free)} free", "$foreground-muted")
-    return f"CAP {cell_markup(merge_runs(chars))} {figure}  {used}"
+    used = tag(f"{fmt.fmt_bytes(pool.alloc)} used, {fmt.fmt_bytes(pool.free)} free", "$foreground-muted")
+    room = headroom(snap, pool)[0] if snap is not None else None
+    # Raw free is not what can be written: ZFS holds back slop space, and the root dataset's
+    # avail (reservations, raidz parity) is the truth. The capacity check's own figure.
+    writable = "" if room is None else "  " + tag(f"{fmt.fmt_bytes(max(room, 0))} writable", "bold")
+    return f"CAP {cell_markup(merge_runs(chars))} {figure}  {used}{writable}"
 
 
 def scan_line(pool: Pool, rates: ScanRates, width: int) -> str:
     scan = pool.scan
     if scan is None:
-        return tag("no scrub on record", "$text-warning")
+        return tag("no scrub on record", "$zd-warn")
     if scan.state in ("scanning", "paused"):
         return _running(pool, scan, rates, width)
     when = fmt.stamp(scan.end_time) if scan.end_time else "?"
     errors = scan.errors or 0
     done = f"{scan.function} {scan.state} {when}"
     tail = f"{errors} errors" + (f", repaired {fmt.size(scan.processed)}" if scan.processed else "")
-    return f"{tag(done, '$foreground-muted')}  {tag(tail, '$text-error' if errors else '$foreground-muted')}"
+    return f"{tag(done, '$foreground-muted')}  {tag(tail, '$zd-crit' if errors else '$foreground-muted')}"
 
 
 def _running(pool: Pool, scan: Scan, rates: ScanRates, width: int) -> str:
@@ -75,7 +114,7 @@ def _running(pool: Pool, scan: Scan, rates: ScanRates, width: int) -> str:
     head = tag(f"{scan.function}{' (paused)' if scan.state == 'paused' else ''}", "bold " + ROLE_VAR[role])
     out = f"{head} {gauge} {pct:5.1f}%"
     if scan.state == "scanning":
-        out += f"  {fmt.mbps(rate)} MB/s" if rate is not None else "  measuring rate…"
+        out += f"  {fmt.mbps(rate)} MiB/s" if rate is not None else "  measuring rate…"
         if left is not None:
             out += f"  ETA {tag(fmt.duration(left), 'bold')}"
         if scan.zpool_eta_s is not None:
@@ -105,7 +144,7 @@ def could_not_ask(frame: Frame) -> str | None:
 
 
 def header_markup(
-    frame: Frame, pool_name: str | None, cfg: CheckConfig, width: int, empty: str | None
+    frame: Frame, pool_name: str | None, cfg: CheckConfig, width: int, empty: str | None, verdict: bool = True
 ) -> str:
     pool = shown_pool(frame.snapshot, pool_name)
     if pool is None:
@@ -121,8 +160,9 @@ def header_markup(
     width = max(width, 40)
     return "\n".join(
         (
+            *((verdict_line(pool, frame.findings, width),) if verdict else ()),
             health_line(pool),
-            gauge_line(pool, max(10, min(50, width - 42))),
+            gauge_line(pool, max(10, min(50, width - 60)), frame.snapshot),
             scan_line(pool, frame.scan_rates, width),
         )
     )
@@ -136,13 +176,14 @@ class PoolHeader(Widget):
     frame: reactive[Frame | None] = reactive(None)
     pool_name: reactive[str | None] = reactive(None)
 
-    def __init__(self, empty: str | None = None, *, id: str | None = None) -> None:
+    def __init__(self, empty: str | None = None, *, verdict: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
         self.empty = empty
+        self.verdict = verdict  # False where a tile beside it already leads with the verdict
 
     def render(self) -> Content:
         if self.frame is None:
             return Content()
         return Content.from_markup(
-            header_markup(self.frame, self.pool_name, self.app.cfg, self.size.width, self.empty)
+            header_markup(self.frame, self.pool_name, self.app.cfg, self.size.width, self.empty, self.verdict)
         )

@@ -1,5 +1,7 @@
-"""A wall tile: one pool's health, readable across the room (big capacity digits, the state
-word, the running scan and how many findings), coloured by the pool's worst condition."""
+"""A wall tile: one pool, readable across the room. It leads with the verdict, the worst
+finding's word, glyph and title on a field of its severity's colour (OK when nothing is above
+INFO), then the state word in the same level's colour, the capacity in big digits and the
+running scan. Tiles share the screen's width (no fixed box)."""
 
 from __future__ import annotations
 
@@ -15,19 +17,25 @@ from textual.widgets import Digits, Static
 from zdash.checks.finding import Finding, Severity
 from zdash.model import Pool
 from zdash.ui.markup import tag
-from zdash.ui.roles import ROLE_VAR, state_role
+from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role, state_role
+from zdash.ui.widgets.pool_header import BADGE, pool_findings
 
 Level = Literal["ok", "warn", "crit"]
 
 
 def tile_level(pool: Pool, findings: Sequence[Finding]) -> Level:
-    worst = max((f.severity for f in findings if f.pool == pool.name), default=Severity.INFO)
+    """The worse of the pool's state and its worst finding (UNKNOWN, zdash cannot see, is as
+    alarming as CRITICAL)."""
+    worst = max((f.severity for f in pool_findings(pool, findings)), default=Severity.INFO)
     role = state_role(pool.state)
-    if role == "crit" or worst == Severity.CRITICAL:
+    if role == "crit" or severity_role(worst) == "crit":
         return "crit"
     if role == "warn" or worst == Severity.WARNING:
         return "warn"
     return "ok"
+
+
+LEVEL_ORDER: dict[Level, int] = {"crit": 0, "warn": 1, "ok": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,14 +44,14 @@ class TileView:
 
     level: Level
     focused: bool
+    verdict: str  # markup: the worst finding (word, glyph, title) or OK
     state: str  # markup
     fill: float | None
     scan: str
-    count: str
 
 
 def tile_view(pool: Pool, findings: Sequence[Finding], focused: bool) -> TileView:
-    mine = [f for f in findings if f.pool == pool.name and f.severity > Severity.INFO]
+    mine = pool_findings(pool, findings)
     scan = pool.scan
     if scan is not None and scan.state == "scanning" and scan.pct_done is not None:
         scan_text = f"{scan.function} {scan.pct_done:.0f}%"
@@ -51,13 +59,17 @@ def tile_view(pool: Pool, findings: Sequence[Finding], focused: bool) -> TileVie
         scan_text = f"{scan.function} paused"
     else:
         scan_text = ""
+    level = tile_level(pool, findings)
+    if mine:
+        worst = mine[0]
+        more = tag(f"  +{len(mine) - 1} more", "$foreground-muted") if len(mine) > 1 else ""
+        verdict = f"{tag(f' {SEVERITY_ICON[worst.severity]} ', BADGE[severity_role(worst.severity)])} {tag(worst.title, 'bold')}{more}"
+    else:
+        verdict = tag(" ● OK ", BADGE["info"]) + " " + tag("nothing above INFO", "$foreground-muted")
+    # The state word in the tile's level colour: never a green ONLINE inside a red or amber tile.
+    state_colour = ROLE_VAR[state_role(pool.state)] if level == "ok" else ROLE_VAR[level]
     return TileView(
-        tile_level(pool, findings),
-        focused,
-        tag(pool.state, "bold " + ROLE_VAR[state_role(pool.state)]),
-        pool.fill_pct,
-        scan_text,
-        f"{len(mine)} finding{'s' if len(mine) != 1 else ''}" if mine else "no warnings",
+        level, focused, verdict, tag(pool.state, "bold " + state_colour), pool.fill_pct, scan_text
     )
 
 
@@ -70,6 +82,7 @@ class PoolTile(Vertical):
         self.border_title = name
 
     def compose(self) -> ComposeResult:
+        yield Static(classes="tile-verdict")
         yield Static(classes="tile-state")
         yield Digits("")
         yield Static(classes="tile-scan")
@@ -87,8 +100,7 @@ class PoolTile(Vertical):
         for level in ("ok", "warn", "crit"):
             self.set_class(level == view.level, f"-{level}")
         self.set_class(view.focused, "-focused")
+        self.query_one(".tile-verdict", Static).update(view.verdict)
         self.query_one(".tile-state", Static).update(f"{view.state}  {tag('CAP', '$foreground-muted')}")
         self.query_one(Digits).update(f"{view.fill:.0f}%" if view.fill is not None else "-")
-        self.query_one(".tile-scan", Static).update(
-            "\n".join(x for x in (tag(view.scan, "bold"), tag(view.count)) if x)
-        )
+        self.query_one(".tile-scan", Static).update(tag(view.scan, "bold"))

@@ -26,7 +26,7 @@ def _tail(pos: Position) -> str:
 
 
 def bar_markup(pos: Position, width: int) -> str:
-    state = tag("▶", "bold $text-success") if pos.playing else tag("❚❚", "bold $text-warning")
+    state = tag("▶", "bold $zd-ok") if pos.playing else tag("❚❚", "bold $zd-warn")
     head = f" {state} {pos.speed:g}×  {fmt.clock(pos.start)} "
     _start, columns = bar_span(pos, width)
     done = round(pos.fraction * columns)

@@ -1,5 +1,5 @@
 """The vdev tree as a table: the pool, its top-level vdevs (fill beside the pool mean) and the
-leaves (state, errors, ops/s, MB/s, disk latency, %util), outliers marked.
+leaves (state, errors, ops/s, MiB/s, disk latency, %util), outliers marked.
 
 Drawn line by line (Textual's line API), not with a DataTable: a DataTable re-renders every
 visible cell through Rich whenever any cell changes, and here figures change every tick on
@@ -82,6 +82,8 @@ class VdevTable(ScrollView, can_focus=True):
         Binding("down", "cursor(1)", "Down", show=False),
         Binding("pageup", "page(-1)", "Page up", show=False),
         Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "edge(0)", "First row", show=False),
+        Binding("end", "edge(1)", "Last row", show=False),
     ]
     app = getters.app(ZdashApp)
     frame: var[Frame | None] = var(None)
@@ -212,6 +214,9 @@ class VdevTable(ScrollView, can_focus=True):
 
     def action_cursor(self, step: int) -> None:
         self.move_cursor(self.cursor_row + step)
+
+    def action_edge(self, end: int) -> None:
+        self.move_cursor(len(self._rows) - 1 if end else 0)
 
     def action_page(self, direction: int) -> None:
         self.move_cursor(self.cursor_row + direction * max(1, self.scrollable_content_region.height - 2))

@@ -1,0 +1,240 @@
+"""A slow disk under bursty load, end to end: build the pool, run the load, record it with
+`zdash record`, replay the recording tick by tick through the check engine, and say what an
+admin watching the dashboard would have seen at every tick.
+
+Bursty is what backups, nightly jobs and VMs do, unlike steady fio: a burst of writes made
+durable (`dd conv=fsync`, `sync`), a read of older data that is not cached
+(`primarycache=metadata`), then an idle gap of 3-6 s in which the pool does nothing. Idle
+samples are no evidence about a disk's speed; the verdict must neither wait for a steady load
+nor flicker off in the gaps.
+
+Used by tests/zfs/test_bursty_live.py (each scenario once) and tests/zfs/bursty_hits.py (each
+scenario N times, as hit rates). Runs inside ../shared/zfslab only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+from tests.zfs.lab import Lab, Load, set_delay, sh
+from zdash.builder import SnapshotBuilder
+from zdash.checks.registry import CheckEngine
+from zdash.commands.record import record
+from zdash.sources.replay import replay_ticks
+
+POOL = "bursty"
+SICK = "bursty_sick"  # the dm-delay device: /dev/mapper/bursty_sick
+DELAY_MS = 40
+ONSET_S = 15.0  # into the recording, for the slow scenarios: a healthy baseline first
+RECORD_S = 75.0
+INTERVAL = 1.0
+SCENARIOS = ("mirror-slow", "raidz-slow", "mirror-healthy", "raidz-healthy")
+
+# One cycle: an 8 MiB write made durable, sync, an 8 MiB read of uncached data, 3-6 s idle.
+BURSTS = r"""
+set -u
+pool=$1; seed=$2
+i=0
+while :; do
+    dd if="$seed" of="/$pool/burst.$((i % 4))" bs=64k count=128 conv=fsync status=none
+    sync
+    dd if="/$pool/old" of=/dev/null bs=128k count=64 skip=$(( (i * 64) % 256 )) status=none
+    sleep $(( 3 + RANDOM % 4 ))
+    i=$((i + 1))
+done
+"""
+
+
+@dataclass
+class TickView:
+    """What the dashboard showed at one tick: (check, severity, subject, title) per finding,
+    and whether the pool did any I/O in that tick (zpool iostat: an idle gap or a burst)."""
+
+    time: float
+    findings: list[tuple[str, str, str, str]]
+    busy: bool
+
+
+@dataclass
+class Run:
+    scenario: str
+    slow: str | None  # the slow disk's path, None in the healthy scenarios
+    onset: float | None  # wall time the switch to the slow delay began
+    switch_s: float = 0.0  # how long the switch (dmsetup suspend, reload, resume) took
+    ticks: list[TickView] = field(default_factory=list)
+    seconds: float = 0.0  # wall time of the whole run (build, record, replay, teardown)
+
+    def named(self, view: TickView) -> bool:
+        return any(c == "deranged_disk" and s == self.slow for c, _, s, _ in view.findings)
+
+    @property
+    def first_raise(self) -> int | None:
+        """Index of the first tick at which the slow disk is named."""
+        return next((i for i, v in enumerate(self.ticks) if self.slow and self.named(v)), None)
+
+    @property
+    def raised_at(self) -> float | None:
+        i = self.first_raise
+        return None if i is None else self.ticks[i].time
+
+    @property
+    def to_raise_s(self) -> float | None:
+        """From the onset to the first tick that names the slow disk."""
+        if self.raised_at is None or self.onset is None:
+            return None
+        return self.raised_at - self.onset
+
+    @property
+    def flicker(self) -> int:
+        """Ticks after the first raise at which the slow disk was not named."""
+        i = self.first_raise
+        return 0 if i is None else sum(1 for v in self.ticks[i:] if not self.named(v))
+
+    def false_alarms(self) -> list[tuple[int, tuple[str, str, str, str]]]:
+        """Everything above INFO that is not the slow disk named after its onset: any finding
+        on a healthy pool, a wrong disk blamed, or the slow disk blamed before it was slow."""
+        out = []
+        for i, v in enumerate(self.ticks):
+            for f in v.findings:
+                check, severity, subject, _ = f
+                if severity == "info":
+                    continue
+                right = (
+                    self.slow is not None
+                    and check == "deranged_disk"
+                    and subject == self.slow
+                    and self.onset is not None
+                    and v.time >= self.onset
+                )
+                if not right:
+                    out.append((i, f))
+        return out
+
+    def idle_gaps(self, start: int = 0) -> int:
+        """Runs of 2+ ticks without pool I/O from tick `start` on: the gaps a verdict must hold
+        through (fewer than a handful and the load was not bursty)."""
+        gaps = run = 0
+        for v in self.ticks[start:]:
+            run = 0 if v.busy else run + 1
+            gaps += run == 2
+        return gaps
+
+    def timeline(self) -> str:
+        """One character per tick: the slow disk named ('R' in a busy tick, 'r' in an idle one),
+        nothing above INFO ('.' busy, '_' idle), a false alarm ('!'); '|' marks the onset. For
+        assertion messages and the hit-rate table's notes."""
+        bad = {i for i, _ in self.false_alarms()}
+        out = []
+        for i, v in enumerate(self.ticks):
+            before = self.ticks[i - 1].time if i else float("-inf")
+            if self.onset is not None and before < self.onset <= v.time:
+                out.append("|")
+            if i in bad:
+                out.append("!")
+            elif self.slow and self.named(v):
+                out.append("R" if v.busy else "r")
+            else:
+                out.append("." if v.busy else "_")
+        return "".join(out)
+
+    def summary(self) -> str:
+        alarms = self.false_alarms()
+        return (
+            f"{self.scenario}: {len(self.ticks)} ticks, timeline {self.timeline()}; "
+            f"first raise {self.to_raise_s if self.to_raise_s is None else round(self.to_raise_s, 1)} s "
+            f"after onset (switch took {self.switch_s:.1f} s), flicker {self.flicker}, "
+            f"false alarms {alarms[:3]}"
+        )
+
+
+def build(lab: Lab, layout: str) -> str:
+    """The pool, its slow-to-be disk (dm-delay at 0 ms) and 32 MiB of old data to read back.
+    Returns the dm-delay disk's path."""
+    sick = lab.slow(SICK, 0)
+    if layout == "mirror":
+        lab.pool(POOL, "mirror", lab.loop("a"), lab.loop("b"), "mirror", lab.loop("c"), sick)
+    else:
+        lab.pool(POOL, "raidz1", lab.loop("a"), lab.loop("b"), sick)
+    sh("zfs", "set", "primarycache=metadata", POOL)  # reads reach the disks
+    lab.fill(f"/{POOL}/old", 32)
+    for i in range(4):  # the files the bursts rewrite: the load moves data, it does not grow the pool
+        lab.fill(f"/{POOL}/burst.{i}", 8)
+    sh("zpool", "scrub", "-w", POOL)  # a never-scrubbed pool is worth a note, not this test's point
+    return sick
+
+
+def start_bursts(lab: Lab) -> Load:
+    seed = os.path.join(lab.root, "seed")
+    with open("/dev/urandom", "rb") as src, open(seed, "wb") as dst:
+        dst.write(src.read(8 << 20))
+    load = Load(
+        ["bash", "-c", BURSTS, "bursts", POOL, seed],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    lab.loads.append(load)
+    return load
+
+
+def replay(path: str) -> list[TickView]:
+    """The recording read back and folded tick by tick, as the dashboard's replay does."""
+    header, ticks = replay_ticks(path)
+    builder = SnapshotBuilder(header.interval or INTERVAL, header.host)
+    engine = CheckEngine()
+    out = []
+    for tick in ticks:
+        snap = builder.feed(tick)
+        found = engine.update(snap)
+        pool = snap.pool(POOL)
+        busy = pool is not None and any(
+            leaf.io is not None and leaf.io.read_ops + leaf.io.write_ops >= 1 for leaf in pool.leaves()
+        )
+        out.append(
+            TickView(snap.time, [(f.check, f.severity.name.lower(), f.subject, f.title) for f in found], busy)
+        )
+    return out
+
+
+def run(lab: Lab, scenario: str, path: str, seconds: float = RECORD_S) -> Run:
+    """One scenario, start to end: build, bursts, record (with the onset ONSET_S in for a slow
+    scenario), stop the load, replay."""
+    t0 = time.monotonic()
+    layout, kind = scenario.split("-")
+    sick = build(lab, layout)
+    result = Run(scenario, sick if kind == "slow" else None, None)
+    load = start_bursts(lab)
+
+    async def go() -> None:
+        snaps: list = []
+
+        async def onset() -> None:
+            """The disk turns slow ONSET_S after the recording's first tick."""
+            while not snaps:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(ONSET_S)
+            # The onset is when the switch began: dmsetup suspend/reload/resume can take seconds
+            # in the emulator, and the new delay is in force somewhere within them.
+            began = time.time()
+            await asyncio.to_thread(set_delay, SICK, DELAY_MS)
+            result.onset, result.switch_s = began, time.time() - began
+
+        task = asyncio.create_task(onset()) if kind == "slow" else None
+        try:
+            await record(path, INTERVAL, seconds, (POOL,), quiet=True, snapshots=snaps)
+        finally:
+            if task is not None:
+                task.cancel()
+
+    try:
+        asyncio.run(go())
+    finally:
+        load.kill()
+        set_delay(SICK, 0)
+    result.ticks = replay(path)
+    result.seconds = time.monotonic() - t0
+    return result
