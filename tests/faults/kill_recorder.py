@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = """
+import os
 import sys
 sys.path.insert(0, {root!r})
 from tests.sources.test_session_damage import _tick
@@ -33,7 +34,9 @@ for i in range(1_000_000):
         w.write(_tick(i), None)
     else:
         w.write(_tick(i))
-    open({done!r}, "w").write(str(i + 1))
+    with open({done!r} + ".tmp", "w") as f:  # replaced whole: a kill never leaves it empty
+        f.write(str(i + 1))
+    os.replace({done!r} + ".tmp", {done!r})
 """
 
 

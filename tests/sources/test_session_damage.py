@@ -59,13 +59,15 @@ def test_a_writer_killed_at_random_moments_loses_no_complete_tick(tmp_path):
         path = str(tmp_path / f"k{trial}.yaml.gz")
         done = str(tmp_path / f"k{trial}.done")
         code = (
-            f"import sys; sys.path.insert(0, {ROOT!r})\n"
+            f"import os, sys; sys.path.insert(0, {ROOT!r})\n"
             "from tests.sources.test_session_damage import _tick\n"
             "from zdash.sources.session import SessionWriter\n"
             f"w = SessionWriter({path!r}, 'h', 1.0)\n"
             "for i in range(100000):\n"
             "    w.write(_tick(i))\n"
-            f"    open({done!r}, 'w').write(str(i + 1))\n"
+            # replaced whole: a kill never leaves the count empty (0 would prove nothing)
+            f"    open({done!r} + '.tmp', 'w').write(str(i + 1))\n"
+            f"    os.replace({done!r} + '.tmp', {done!r})\n"
         )
         child = subprocess.Popen([sys.executable, "-c", code])
         deadline = time.monotonic() + 30
