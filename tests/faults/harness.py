@@ -221,6 +221,11 @@ class Terminal:
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.master = master
+
+        def controlling_terminal() -> None:  # as a login shell's child: closing it is a hangup
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
         self.proc = subprocess.Popen(
             [zdash_executable(), *argv],
             stdin=slave,
@@ -228,7 +233,7 @@ class Terminal:
             stderr=slave,
             cwd=sb.dir,
             env=sb.env(TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows), **env),
-            start_new_session=True,
+            preexec_fn=controlling_terminal,
         )
         os.close(slave)
         self.raw = b""
@@ -270,6 +275,19 @@ class Terminal:
     def signal(self, sig: int) -> None:
         self.proc.send_signal(sig)
 
+    def hang_up(self) -> None:
+        """The terminal window closes: the kernel sends SIGHUP, and writes to it fail from now on."""
+        os.close(self.master)
+        self.master = -1
+
+    def wait_gone(self, timeout: float = 10.0) -> int:
+        """After a hang-up: the exit code (nothing more can be read). A hang when it stays."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.close()
+            raise Failed("hang", f"zdash still running {timeout:g} s after its terminal closed") from None
+
     def wait_exit(self, timeout: float = 10.0) -> int:
         """The exit code; the rest of the output read. A hang when it does not exit in time."""
         end = time.monotonic() + timeout
@@ -289,8 +307,10 @@ class Terminal:
     def close(self) -> None:
         if self.proc.poll() is None:
             kill_group(self.proc)
-        with contextlib.suppress(OSError):
-            os.close(self.master)
+        if self.master >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.master)
+            self.master = -1
 
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:

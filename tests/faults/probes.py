@@ -735,6 +735,33 @@ for _how in ("SIGTERM", "SIGHUP"):
     add("hygiene", f"dashboard-{_how}-kills-in-flight-zpool", _dashboard_stopped(_how, True), 45)
 
 
+def _terminal_closed(hung: bool) -> Callable[[Sandbox], None]:
+    def fn(sb: Sandbox) -> None:
+        env = {"FAKE_ZPOOL_MODE": "hang", "FAKE_ZPOOL_SUBCMDS": "status,list"} if hung else {}
+        t = sb.terminal(**env)
+        try:
+            t.wait_for("healthy" if not hung else "zdash", timeout=25)
+            end = time.monotonic() + 10
+            while hung and not any("status" in p.read_text() for p in sb.pids_dir.iterdir()):
+                expect(time.monotonic() < end, None, "no zpool status started")
+                time.sleep(0.1)
+            t.hang_up()
+            t.wait_gone(timeout=15)
+        finally:
+            t.close()
+        end = time.monotonic() + 3
+        while sb.live_children() and time.monotonic() < end:
+            time.sleep(0.1)
+        left = sb.live_children()
+        expect(not left, None, f"{len(left)} zpool children still running after the terminal closed")
+
+    return fn
+
+
+add("hygiene", "dashboard-terminal-closed-exits-and-stops-children", _terminal_closed(False), 45)
+add("hygiene", "dashboard-terminal-closed-with-zpool-in-flight", _terminal_closed(True), 45)
+
+
 for _argv in ((), ("--demo",), ("replay", "healthy"), ("--wall",)):
 
     def _fn(sb: Sandbox, argv: tuple[str, ...] = _argv) -> None:
