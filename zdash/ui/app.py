@@ -16,6 +16,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ from zdash.ui.settings import UiSettings
 from zdash.ui.themes import DEFAULT_THEME, WALL_THEME, load_themes, stylesheet
 
 SILENCE_CHECK_S = 1.0
+SIGNAL_EXIT_S = 8.0  # the most a SIGTERM/SIGHUP quit may take (LiveSource.close: 5 s per task)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,10 +134,19 @@ class ZdashApp(App[None]):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGHUP):
-                loop.add_signal_handler(sig, self.exit)
+                loop.add_signal_handler(sig, self._stop_by_signal)
         self.run_worker(self._pump(), exclusive=True, group="feed", name="feed")
         if not self.feed.can_control:
             self.run_worker(self._count_silence(), group="silence", name="silence")
+
+    def _stop_by_signal(self) -> None:
+        """Quit as `q` does. After a hang-up Textual's output thread can block for ever on the
+        terminal that is gone (its last writes never drain), after the feed and its zpool
+        children have been stopped: past SIGNAL_EXIT_S zdash leaves regardless."""
+        watchdog = threading.Timer(SIGNAL_EXIT_S, os._exit, (0,))
+        watchdog.daemon = True
+        watchdog.start()
+        self.exit()
 
     async def _pump(self) -> None:
         delay = 1.0
