@@ -167,7 +167,8 @@ def test_hot_spare_standing_in_for_a_faulted_disk(lab):
         sh("zinject", "-c", "all", check=False)
     f = one_problem(doc)
     assert (f["check"], f["subject"], f["severity"], f["topic"]) == ("health", "mirror-0", "warning", "spare")
-    assert f["title"] == f"hot spare {s} stands in for {b} in mirror-0"
+    # the spare-N group zpool shows it in is named too (main, d8fd0d0)
+    assert f["title"] == f"hot spare {s} stands in for {b} in mirror-0 (spare-1)"
     assert ["zpool", "replace", "rsp", b] in [x["argv"] for x in f["actions"]]
     assert doc["exit_code"] == 1
 
@@ -224,7 +225,7 @@ def test_hot_spare_put_in_by_hand_names_the_disk_it_replaces(lab):
     sh("zpool", "replace", "rsn", b, s)
     sh("zpool", "wait", "-t", "resilver", "rsn")
     f = one_problem(check("rsn"))
-    assert f["title"] == f"hot spare {s} stands in for {b} in mirror-0", f["title"]
+    assert f["title"] == f"hot spare {s} stands in for {b} in mirror-0 (spare-1)", f["title"]
 
 
 def test_a_spare_that_cannot_be_opened_is_reported(lab):
