@@ -142,15 +142,17 @@ def load_config(path: str | Path | None = None) -> CheckConfig:
         if path is not None:
             raise ConfigError(f"{file}: no such config file")
         return CheckConfig()
-    from ruamel.yaml import YAML, YAMLError  # only needed when a file exists
+    from ruamel.yaml import YAMLError  # only needed when a file exists
+
+    from zdash.yaml_doc import TooDeep, load_yaml
 
     try:
         if file.stat().st_size > MAX_CONFIG_BYTES:
             raise ConfigError(f"{file}: larger than {MAX_CONFIG_BYTES >> 20} MiB: not a zdash config file")
-        doc = YAML(typ="safe").load(file.read_text(encoding="utf-8"))
+        doc = load_yaml(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{file}: cannot read: {exc}") from None
-    except RecursionError:
+    except TooDeep:
         raise ConfigError(f"{file}: nested too deeply to be a zdash config file") from None
     except YAMLError as exc:
         raise ConfigError(f"{file}: not valid YAML: {' '.join(str(exc).split())}") from None

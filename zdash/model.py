@@ -125,6 +125,14 @@ class Vdev:
         """The name an admin types: path for leaves when known, name otherwise."""
         return self.path or self.name
 
+    @property
+    def known_as(self) -> str:
+        """The name an admin recognises in a sentence. For a device missing since import zpool
+        prints only its GUID (`label`, what `zpool replace` takes) with the path it `was` beside
+        it, and that path is the one in their notes and on the disk's slot: say both, as zpool
+        does. Commands keep using `label`."""
+        return f"{self.name} (was {self.was})" if self.was and not self.path else self.label
+
 
 @dataclass(frozen=True, slots=True)
 class Scan:

@@ -177,6 +177,28 @@ def test_a_hot_spare_in_use_is_reported_with_the_disk_to_replace():
     assert [a.argv for a in f.actions] == [("zpool", "replace", "tank", "/dev/sdb")]
 
 
+def test_a_spare_put_in_by_hand_for_a_working_disk_names_it_and_offers_to_return_the_spare():
+    spare = Vdev(name="spare-1", kind="spare", state="ONLINE", children=(leaf("sdb"), leaf("sdz")))
+    p = pool(
+        "tank",
+        Vdev(name="mirror-0", kind="mirror", state="ONLINE", children=(leaf("sda"), spare)),
+        leaf("sdz", vclass="spare", state="INUSE"),
+    )
+    (f,) = check_now(p)
+    assert f.title == "hot spare /dev/sdz stands in for /dev/sdb in mirror-0 (spare-1)"
+    assert "still works" in f.why and "failed disk" not in f.why
+    # Nothing to replace: the way back is detaching the spare.
+    assert [a.argv for a in f.actions] == [("zpool", "detach", "tank", "/dev/sdz")]
+
+
+def test_a_device_missing_since_import_is_named_by_its_guid_and_the_path_it_was():
+    gone = Vdev(name="2354665233274818743", kind="disk", state="UNAVAIL", aux="cannot open", was="/dev/loop1")
+    p = pool("tank", raidz(0, leaf("loop0"), gone, leaf("loop2"), state="DEGRADED"), state="DEGRADED")
+    (f,) = [x for x in check_now(p) if x.severity >= Severity.WARNING]
+    assert f.severity == Severity.CRITICAL
+    assert "2354665233274818743 (was /dev/loop1) UNAVAIL" in f.title, f.title
+
+
 def test_a_spare_still_resilvering_leaves_the_vdev_without_redundancy():
     (f,) = check_now(_spared("(resilvering)"))
     assert (

@@ -155,6 +155,30 @@ def test_vdev_rows_fill_beside_the_mean_and_the_marked_leaf():
     assert "+35" not in _plain(narrow[1].cells[7])  # no room for the gap at 80 cols
 
 
+def test_vdev_rows_grey_the_figures_of_a_stale_input_and_only_those():
+    pool = _pool(
+        mirror(0, leaf("sda", util=20, write_bps=1 << 20), leaf("sdb", util=95), **space(2 * GiB, 60))
+    )
+
+    def roles(stale, col):
+        return {
+            r.label: {role for _, role in r.cells[col]}
+            for r in build_rows(pool, {"/dev/sdb"}, 20, stale=stale)
+        }
+
+    fresh = frozenset()
+    assert roles(fresh, 4)["sda"] == {"text"} and roles(fresh, 1)["sda"] == {"ok"}
+    # iostat stalled: rates and fill are old, the state (zpool status) is not.
+    assert roles(frozenset({"iostat"}), 4)["sda"] == {"muted"}
+    assert roles(frozenset({"iostat"}), 7)["mirror-0"] == {"muted"}
+    assert roles(frozenset({"iostat"}), 1)["sda"] == {"ok"}
+    assert roles(frozenset({"iostat"}), 7)["sdb"] != {"muted"}  # %UTIL is diskstats'
+    # status failing: state and error counts are old.
+    assert roles(frozenset({"status"}), 1)["sda"] == {"muted"}
+    assert roles(frozenset({"status"}), 4)["sda"] == {"text"}
+    assert roles(frozenset({"diskstats"}), 7)["sdb"] == {"muted"}
+
+
 def test_vdev_rows_mark_the_resilver_target():
     from zdash.model import Scan
 

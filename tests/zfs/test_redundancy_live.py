@@ -94,12 +94,6 @@ def test_raidz1_missing_a_member_is_critical(lab, how):
     assert doc["exit_code"] == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="product: a member missing at import is named by its GUID alone in the title "
-    "('raidz1-0 ... (2354665233274818743 UNAVAIL)'); zpool prints 'was /dev/loop1' beside it, "
-    "and that path is what an admin recognises (it is only in the evidence)",
-)
 def test_a_member_missing_at_import_is_named_by_its_last_path_in_the_title(lab):
     a, b, c = lab.loop("a"), lab.loop("b"), lab.loop("c")
     lab.pool("rzgone", "raidz1", a, b, c)
@@ -213,12 +207,6 @@ def test_hot_spare_put_in_by_hand_is_reported(lab):
     assert doc["exit_code"] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="product: a spare put in by hand for a disk that is still ONLINE is said to stand in "
-    "'for a failed disk'; it stands in for /dev/loop1 (spare-1's first child), which has not "
-    "failed (health._spares names only OFFLINE/FAULTED/... leaves of the vdev)",
-)
 def test_hot_spare_put_in_by_hand_names_the_disk_it_replaces(lab):
     a, b, s = lab.loop("a"), lab.loop("b"), lab.loop("s")
     lab.pool("rsn", "mirror", a, b, "spare", s)

@@ -274,8 +274,8 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
         return None
     top = m.top
     log = top.vclass == "log"
-    gone = [f"{leaf.label} {_state_text(leaf)}" for leaf in m.lost]
-    gone += [f"{leaf.label} DEGRADED" for leaf in m.degraded if leaf not in m.lost]
+    gone = [f"{leaf.known_as} {_state_text(leaf)}" for leaf in m.lost]
+    gone += [f"{leaf.known_as} DEGRADED" for leaf in m.degraded if leaf not in m.lost]
     rebuilding_on = [leaf.label for leaf in m.rebuilding]
     runs_on = [leaf.label for leaf in m.whole]
     what = "; ".join(gone) or "a member missing"
@@ -432,9 +432,13 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
     for m in pool_margins:
         if m.spares and not m.reduced:
             stand_ins = [leaf.label for leaf in m.spares]
-            replaced = [leaf for leaf in m.top.leaves() if leaf.state in OUT_OF_SERVICE]
-            names = fmt_list([leaf.label for leaf in replaced]) or "a failed disk"
-            groups = [v.name for v in m.top.walk() if v.kind == "spare"]
+            groups = [v for v in m.top.walk() if v.kind == "spare" and v.children]
+            # Each spare-N holds the disk it replaces first, the spare(s) after it.
+            originals = [leaf for g in groups for leaf in g.children[0].leaves()]
+            failed = [leaf for leaf in m.top.leaves() if leaf.state in OUT_OF_SERVICE]
+            replaced = originals or failed
+            names = fmt_list([leaf.known_as for leaf in replaced]) or "a failed disk"
+            working = [leaf for leaf in originals if leaf.state not in OUT_OF_SERVICE]
             out.append(
                 Finding(
                     ID,
@@ -444,21 +448,42 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
                     "vdev",
                     topic="spare",
                     title=f"hot spare {fmt_list(stand_ins)} stands in for {names} in {m.top.name}"
-                    + (f" ({fmt_list(groups)})" if groups else ""),
-                    why=(
-                        "The hot spare took over and the vdev is whole again on it, but the failed disk is "
-                        "still part of the pool and the pool has one spare fewer. Replace the failed disk "
-                        "(`zpool replace`); the spare then returns to standby. Or make the spare "
-                        "permanent by detaching the failed disk."
+                    + (f" ({fmt_list([g.name for g in groups])})" if groups else ""),
+                    why=_spare_why(working, replaced),
+                    evidence=(
+                        ("Spare", fmt_list(stand_ins)),
+                        ("Replaces", names),
+                        *((leaf.known_as, _state_text(leaf)) for leaf in replaced),
                     ),
-                    evidence=(("Spare", fmt_list(stand_ins)), ("Replaces", names)),
                     actions=tuple(
-                        act(f"Replace {leaf.label}", "replace", "zpool", "replace", pool.name, leaf.label)
+                        act(f"Replace {leaf.known_as}", "replace", "zpool", "replace", pool.name, leaf.label)
                         for leaf in replaced
+                        if leaf not in working
+                    )
+                    + tuple(
+                        act(f"Return spare {s} to standby", "detach", "zpool", "detach", pool.name, s)
+                        for s in (stand_ins if working else ())
                     ),
                 )
             )
     return out
+
+
+def _spare_why(working: list[Vdev], replaced: list[Vdev]) -> str:
+    if working:
+        return (
+            f"The spare stands in for {fmt_list([leaf.known_as for leaf in working])}, which still works: "
+            "it was put in by hand (`zpool replace` with a spare) or the fault that called it has "
+            "cleared. Until it goes back the pool has one spare fewer for the next real failure. "
+            "Detach the spare to return it to standby, or detach the disk it replaced to make the "
+            "spare permanent."
+        )
+    return (
+        "The hot spare took over and the vdev is whole again on it, but the failed disk is "
+        "still part of the pool and the pool has one spare fewer. Replace the failed disk "
+        "(`zpool replace`); the spare then returns to standby. Or make the spare "
+        "permanent by detaching the failed disk."
+    )
 
 
 def _stuck_replaces(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:

@@ -35,6 +35,7 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
 from zdash.raw import RawSample, Tick
+from zdash.yaml_doc import load_yaml
 
 FORMAT_VERSION = 1
 # YAML's printable set minus its other line breaks (\r, NEL, U+2028/9) and the BOM: a literal
@@ -307,10 +308,7 @@ def _has_content(doc: str) -> bool:
 
 
 def _load(text: str) -> object:
-    try:
-        return YAML(typ="safe").load(text)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
+    return load_yaml(text)
 
 
 def read_session(

@@ -24,11 +24,13 @@ def load_ui_settings(path: str | Path | None = None) -> UiSettings:
     file = Path(path).expanduser() if path is not None else default_path()
     if not file.exists():
         return UiSettings()
-    from ruamel.yaml import YAML, YAMLError
+    from ruamel.yaml import YAMLError
+
+    from zdash.yaml_doc import TooDeep, load_yaml
 
     try:
-        doc = YAML(typ="safe").load(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, YAMLError) as e:
+        doc = load_yaml(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, YAMLError, TooDeep) as e:
         raise ConfigError(f"{file}: cannot read: {' '.join(str(e).split())}") from None
     ui = (doc or {}).get("ui") if isinstance(doc, dict) else None
     if ui is None:

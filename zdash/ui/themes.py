@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from textual.theme import Theme
 
 from zdash.resources import ResourceError, require_dir
+from zdash.yaml_doc import TooDeep, load_yaml
 
 _COLOURS = (
     "primary",
@@ -37,8 +37,8 @@ def themes_dir() -> Path:
 
 def load_theme(path: Path) -> Theme:
     try:
-        doc = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
-    except (OSError, YAMLError) as e:
+        doc = load_yaml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, YAMLError, TooDeep) as e:
         raise ResourceError(f"zdash: cannot read theme {path}: {e}") from None
     if not isinstance(doc, dict) or "name" not in doc or doc.get("primary") is None:
         raise ResourceError(f"zdash: {path} is not a theme (it needs at least name and primary)")

@@ -126,7 +126,34 @@ def _name(prefix: str, name: str, width: int, role: Role, marked: bool = False) 
     return cell + ((fmt.shorten(name, room), "crit-bold" if marked else role),)
 
 
-def build_rows(pool: Pool, outliers: Iterable[str], name_width: int, wide: bool = True) -> list[Row]:
+def _greyed(cell: Cell) -> Cell:
+    return tuple((text, "muted") for text, _ in cell)
+
+
+# Which columns each input fills: when that input is stale its figures are old, so they are
+# drawn muted (the status bar says which input and how old). Fill comes with every iostat
+# report; %UTIL is from /proc/diskstats.
+_COLUMNS_OF: dict[str, tuple[int, ...]] = {"status": (1, 2), "iostat": (3, 4, 5, 6)}
+
+
+def _grey_stale(cells: tuple[Cell, ...], stale: frozenset[str], util: bool) -> tuple[Cell, ...]:
+    cols = {c for key in stale for c in _COLUMNS_OF.get(key, ())}
+    if ("diskstats" if util else "iostat") in stale:
+        cols.add(7)
+    if not cols:
+        return cells
+    return tuple(_greyed(c) if i in cols else c for i, c in enumerate(cells))
+
+
+def build_rows(
+    pool: Pool,
+    outliers: Iterable[str],
+    name_width: int,
+    wide: bool = True,
+    stale: frozenset[str] = frozenset(),
+) -> list[Row]:
+    """`stale`: the keys of the inputs that are not fresh (Snapshot.problems): their columns
+    are greyed."""
     marked = frozenset(outliers)
     mean = pool.fill_pct
     root = pool.root
@@ -166,6 +193,7 @@ def build_rows(pool: Pool, outliers: Iterable[str], name_width: int, wide: bool 
         label = v.name + ("" if v.vclass == "normal" or depth > 1 else f" ({v.vclass})")
         is_marked = v.is_leaf and (v.label in marked or v.name in marked)
         kind: RowKind
+        util = False
         if v.children:
             kind = "top" if depth == 1 else "interior"
             last = _fill_cell(v.fill_pct, mean, wide) if depth == 1 and v.vclass in DATA_CLASSES else _c("")
@@ -174,10 +202,13 @@ def build_rows(pool: Pool, outliers: Iterable[str], name_width: int, wide: bool 
             # the disk is the outlier, when its %util is what matters.
             kind, last = "leaf", _fill_cell(v.fill_pct, mean, wide)
         else:
-            kind, last = "leaf", _util_cell(v, is_marked, wide)
+            kind, last, util = "leaf", _util_cell(v, is_marked, wide), True
         name = _name(prefix, label, name_width, "text" if v.is_leaf else "bold", is_marked)
         state = _state(v, id(v) in targets)
-        rows.append(Row(key, kind, (name, state, _errors(v), *_io_cells(v), last), v.name))
+        cells = (name, state, _errors(v), *_io_cells(v), last)
+        rows.append(Row(key, kind, _grey_stale(cells, stale, util) if stale else cells, v.name))
+    if stale:
+        rows[0] = Row(rows[0].key, rows[0].kind, _grey_stale(rows[0].cells, stale, False), rows[0].label)
     return rows
 
 

@@ -18,6 +18,8 @@ from zdash.checks.finding import Finding
 from zdash.feed.frame import Frame
 from zdash.ui.roles import ROLE_CLASSES, SEVERITY_ICON, Role, role_styles, severity_role
 
+_SEV_WIDTH = max(len(word) for word in SEVERITY_ICON.values())  # "? STALE" whole, never "? STA…"
+
 NONE_KEY = "-"
 RowCells = tuple[tuple[str, Role], tuple[str, Role]]  # (severity, title) as (text, role)
 
@@ -83,12 +85,12 @@ class FindingsTable(DataTable[Any]):
     def _fit_columns(self) -> bool:
         """The title column takes the rest of the width (DataTable has no 1fr columns), so a
         long title ends in an ellipsis instead of scrolling sideways. True when rebuilt."""
-        width = max(20, self.size.width - 6 - 2 * 2 - 2)
+        width = max(20, self.size.width - _SEV_WIDTH - 2 * 2 - 2)
         if width == self._title_width:
             return False
         self._title_width = width
         self.clear(columns=True)
-        self.add_column("sev", width=6, key="sev")
+        self.add_column("sev", width=_SEV_WIDTH, key="sev")
         self.add_column("title", width=width, key="title")
         return True
 
