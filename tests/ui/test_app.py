@@ -13,6 +13,7 @@ from tests.ui.conftest import first_tick, play_until, replay_app, table_text, to
 from zdash.checks.registry import CheckEngine
 from zdash.feed.live import LiveFeed
 from zdash.resources import ResourceError
+from zdash.ui.big_word import big_rows
 from zdash.ui.app import ZdashApp
 from zdash.ui.screens.dashboard import DashboardScreen
 from zdash.ui.screens.datasets import DatasetsScreen
@@ -211,9 +212,8 @@ async def test_wall_mode_binds_no_action(recordings):
         assert app.return_code is None
         # no key reached the replay: still playing at 1x where it was (it moves only with the clock)
         assert app.feed.playing and app.feed.speed == 1.0 and app.frame is frame
-        assert "ONLINE" in str(app.screen.query_one("PoolTile .tile-state").render()) or "DEGRADED" in str(
-            app.screen.query_one("PoolTile .tile-state").render()
-        )
+        state = str(app.screen.query_one("PoolTile .tile-state").render())
+        assert any(state.startswith(big_rows(word)[0]) for word in ("ONLINE", "DEGRADED")), state
 
 
 async def test_wall_banner_when_data_is_stale(sessions):

@@ -115,3 +115,33 @@ async def test_the_wall_moves_to_the_next_pool_on_the_clock_worst_first():
         await until(pilot, lambda: header().startswith("tank"), what="the next pool in detail")
         focused = [t.has_class("-focused") for t in app.screen.query("PoolTile")]
         assert focused == [False, True]
+
+
+async def test_a_wall_tile_draws_the_state_word_big_when_it_fits_and_plain_when_not():
+    from zdash.ui.big_word import big_rows
+
+    def states(app) -> dict[str, str]:
+        return {
+            str(t.border_title): str(t.query_one(".tile-state").render()).rstrip()
+            for t in app.screen.query("PoolTile")
+        }
+
+    from dataclasses import replace
+
+    sick = replace(two_way("backup", states=("ONLINE", "FAULTED")), state="DEGRADED")
+    pools = snap(two_way("tank"), sick)
+    app = WallApp(SnapFeed(pools), clock=ManualClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        await until(pilot, lambda: "\n" in states(app).get("backup", ""), what="big letters")
+        wide = states(app)
+        assert wide["backup"] == "\n".join(big_rows("DEGRADED")).rstrip()
+        assert wide["tank"] == "\n".join(big_rows("ONLINE")).rstrip()
+    app = WallApp(SnapFeed(pools), clock=ManualClock())
+    async with app.run_test(size=(60, 30)) as pilot:
+        await wait_frame(pilot)
+        await until(pilot, lambda: len(states(app)) == 2, what="two tiles")
+        narrow = states(app)
+        # 26 columns inside a tile: ONLINE (23) still big, DEGRADED (31) in plain bold.
+        assert narrow["backup"] == "DEGRADED"
+        assert narrow["tank"] == "\n".join(big_rows("ONLINE")).rstrip()

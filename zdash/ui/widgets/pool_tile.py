@@ -1,7 +1,8 @@
 """A wall tile: one pool, readable across the room. It leads with the verdict, the worst
 finding's word, glyph and title on a field of its severity's colour (OK when nothing is above
-INFO), then the state word in the same level's colour, the capacity in big digits and the
-running scan. Tiles share the screen's width (no fixed box)."""
+INFO), then the state word in big letters and the level's colour beside the capacity in big
+digits (stacked when the tile is too narrow for both; ordinary bold text when even the word
+alone does not fit), and the running scan. Tiles share the screen's width (no fixed box)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import Digits, Static
 
 from zdash.checks.finding import Finding, Severity
 from zdash.model import Pool
+from zdash.ui.big_word import big_rows, big_width
 from zdash.ui.markup import tag
 from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role, state_role
 from zdash.ui.widgets.pool_header import BADGE, pool_findings
@@ -45,7 +47,8 @@ class TileView:
     level: Level
     focused: bool
     verdict: str  # markup: the worst finding (word, glyph, title) or OK
-    state: str  # markup
+    state: str  # the pool's state word
+    state_style: str  # its markup style: bold and the level's colour
     fill: float | None
     scan: str
 
@@ -68,9 +71,10 @@ def tile_view(pool: Pool, findings: Sequence[Finding], focused: bool) -> TileVie
         verdict = tag(" ● OK ", BADGE["info"]) + " " + tag("nothing above INFO", "$foreground-muted")
     # The state word in the tile's level colour: never a green ONLINE inside a red or amber tile.
     state_colour = ROLE_VAR[state_role(pool.state)] if level == "ok" else ROLE_VAR[level]
-    return TileView(
-        level, focused, verdict, tag(pool.state, "bold " + state_colour), pool.fill_pct, scan_text
-    )
+    return TileView(level, focused, verdict, pool.state, "bold " + state_colour, pool.fill_pct, scan_text)
+
+
+_DIGITS_WIDTH = 13  # "100%" in Digits' three-column glyphs, and the gap before it
 
 
 class PoolTile(Vertical):
@@ -83,11 +87,17 @@ class PoolTile(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(classes="tile-verdict")
-        yield Static(classes="tile-state")
-        yield Digits("")
+        with Horizontal(classes="tile-main"):
+            yield Static(classes="tile-state")
+            with Vertical(classes="tile-cap"):
+                yield Static(tag("CAP", "$foreground-muted"), classes="tile-cap-label")
+                yield Digits("")
         yield Static(classes="tile-scan")
 
     def on_mount(self) -> None:
+        self._show(self.view)
+
+    def on_resize(self) -> None:
         self._show(self.view)
 
     def watch_view(self, view: TileView | None) -> None:
@@ -101,6 +111,11 @@ class PoolTile(Vertical):
             self.set_class(level == view.level, f"-{level}")
         self.set_class(view.focused, "-focused")
         self.query_one(".tile-verdict", Static).update(view.verdict)
-        self.query_one(".tile-state", Static).update(f"{view.state}  {tag('CAP', '$foreground-muted')}")
+        room = self.size.width  # inside border and padding
+        rows = big_rows(view.state) if big_width(view.state) <= room else None
+        state = "\n".join(rows) if rows else view.state
+        self.query_one(".tile-state", Static).update(tag(state, view.state_style))
+        # Side by side when both fit, else the capacity below the state word.
+        self.query_one(".tile-main").set_class(big_width(view.state) + _DIGITS_WIDTH > room, "-stacked")
         self.query_one(Digits).update(f"{view.fill:.0f}%" if view.fill is not None else "-")
         self.query_one(".tile-scan", Static).update(tag(view.scan, "bold"))
