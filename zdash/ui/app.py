@@ -18,11 +18,11 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
@@ -126,6 +126,15 @@ class ZdashApp(App[None]):
         from zdash.ui.screens.dashboard import DashboardScreen
 
         return DashboardScreen()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's own (theme, keys, screenshot, quit), then the dashboard's: the screen that
+        owns the actions lists them, so the palette offers only what works now."""
+        yield from super().get_system_commands(screen)
+        from zdash.ui.screens.dashboard import DashboardScreen
+
+        if isinstance(screen, DashboardScreen):
+            yield from screen.palette_commands()
 
     def on_mount(self) -> None:
         # SIGTERM (kill, systemd) and SIGHUP (the terminal or ssh session closed) quit the way

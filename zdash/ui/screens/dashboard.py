@@ -7,10 +7,11 @@ controls on a recording, recording on the live host."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar
 
-from textual import getters, on
-from textual.app import ComposeResult
+from textual import events, getters, on
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.reactive import var
 from textual.screen import Screen
@@ -30,6 +31,10 @@ from zdash.ui.widgets.vdev_table import VdevTable
 
 SHORT = 30  # rows below which the chart starts hidden
 REPLAY_ACTIONS = {"pause", "step", "speed", "seek", "seek_edge"}
+
+
+def _action_name(action: str) -> str:
+    return action.split("(", 1)[0]
 
 
 class DashboardScreen(Screen[None]):
@@ -132,6 +137,67 @@ class DashboardScreen(Screen[None]):
         if action == "about":
             return self.has_description
         return True
+
+    def _why_not(self, action: str) -> str:
+        """Why a key of this screen does nothing now: said when it is pressed, so a key never
+        just does nothing (the footer and `?` list only the keys that work)."""
+        feed = self.app.feed
+        if action in REPLAY_ACTIONS:
+            return "replay controls work on a recording: this is the live host (zdash replay FILE)"
+        if action == "record":
+            if feed.can_control:
+                return "recording is of a live host: this is a recording already"
+            return "recording is not possible here"
+        if action == "pool":
+            return "one pool only: no other pool to switch to"
+        if action == "about":
+            return "this recording carries no description"
+        return ""
+
+    def on_key(self, event: events.Key) -> None:
+        for binding in self.BINDINGS:
+            if not isinstance(binding, Binding) or event.key not in binding.key.split(","):
+                continue
+            name = _action_name(binding.action)
+            if self.check_action(name, ()) is False:
+                self.notify(f"{binding.description}: {self._why_not(name)}", timeout=4)
+                event.stop()
+                return
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """zdash's own commands in the command palette (ctrl+p), only those that work now."""
+        feed = self.app.feed
+        yield SystemCommand(
+            "Open the worst finding", "Its detail: why, evidence, what to do", self.open_worst
+        )
+        if self.multi_pool:
+            yield SystemCommand("Next pool", "Show the next pool", lambda: self.action_pool(1))
+            yield SystemCommand("Previous pool", "Show the previous pool", lambda: self.action_pool(-1))
+        if feed.can_control:
+            yield SystemCommand(
+                "Seek…", "Go to a time, +30s, 50% or #tick of the recording", self.action_seek
+            )
+        if feed.can_record:
+            yield SystemCommand("Record", "Start or stop recording the live data", self.action_record)
+        yield SystemCommand(
+            "Wall view", "The read-only wall: tiles, worst first (escape returns)", self.open_wall
+        )
+        yield SystemCommand("Datasets and clones", "What zfs destroy -R would take", self.action_datasets)
+        yield SystemCommand("Chart", "Show or hide the history chart", self.action_chart)
+
+    def open_worst(self) -> None:
+        from zdash.ui.screens.finding import FindingScreen
+
+        findings = self.app.frame.findings if self.app.frame else ()
+        if not findings:
+            self.notify("no findings: nothing above what the table shows")
+            return
+        self.app.push_screen(FindingScreen(findings[0]))  # the feed sorts them worst first
+
+    def open_wall(self) -> None:
+        from zdash.ui.screens.wall import WallView
+
+        self.app.push_screen(WallView(self.app.settings.wall_cycle_s))
 
     def action_focus_panel(self, panel: str) -> None:
         widget = self.query_one(f"#{panel}")

@@ -72,7 +72,7 @@ DASHBOARD_KEYS = (
     ("home end", "first / last row of the focused table"),
     ("tab", "next table (vdevs, findings)"),
     ("enter", "open the finding under the cursor"),
-    ("ctrl+p", "command palette (themes)"),
+    ("ctrl+p", "command palette: worst finding, pools, seek, record, wall view, theme"),
 )
 DATASETS_KEYS = (
     ("↑↓", "move in the clone tree"),

@@ -164,3 +164,13 @@ class WallScreen(Screen[None], inherit_bindings=False):
         if more > 0:
             lines.append(tag(f"+{more} more", "$foreground-muted"))
         return "\n".join(lines)
+
+
+class WallView(WallScreen, inherit_bindings=False):
+    """The wall opened from the dashboard (command palette): the same read-only view, and
+    escape goes back to the dashboard."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Keys", show=False),
+        Binding("escape", "app.pop_screen", "Back to the dashboard", show=False),
+    ]
