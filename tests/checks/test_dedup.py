@@ -80,3 +80,22 @@ def test_topology_keeps_it_when_the_dedup_check_is_disabled():
 def test_unknown_allocation_gives_no_estimate():
     f = one(check_now(tank(2.0, alloc=None)), subject="tank")
     assert "Legacy DDT in RAM, at most (128 KiB blocks)" not in evidence(f)
+
+
+def test_live_zpool_list_carries_the_ratio_to_the_note():
+    """The live collector runs `zpool list -v -H -p`, whose DEDUP prints `1.86` (no x)."""
+    from tests.capture_ticks import capture_tick
+    from zdash.builder import SnapshotBuilder
+    from zdash.raw import RawSample, Tick
+
+    tick = capture_tick("healthy")
+    samples = tuple(
+        dataclasses.replace(s, stdout=s.stdout.replace("\t1.00\tONLINE", "\t1.86\tONLINE", 1))
+        if s.key == "list"
+        else s
+        for s in tick.samples
+    )
+    assert any("\t1.86\t" in s.stdout for s in samples if isinstance(s, RawSample))
+    snapshot = SnapshotBuilder(1.0, None).feed(Tick(tick.time, samples))
+    f = one(registry.run_checks([snapshot]), check="dedup")
+    assert f.title == "healthy: dedup in use (1.86x): its table must stay in RAM"

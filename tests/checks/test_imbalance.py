@@ -245,3 +245,24 @@ def test_never_doubles_the_fill_spread_finding():
     """A spread over the threshold is the spread finding's alone, whatever the shares."""
     findings = check_now(disks(GiB, 400 * GiB))
     assert len(findings) == 1 and "fill differs" in findings[0].title
+
+
+def test_a_zpool_add_seen_in_the_paste_is_direct_evidence_of_the_late_add():
+    """The transcript's `zpool add tank /dev/sda` overrides the vdev order: sda, listed first,
+    holds almost nothing because it was added after the data was written."""
+    import dataclasses
+
+    p = dataclasses.replace(disks(120 * MiB, int(9.8 * GiB)), added_devices=("/dev/sda",))
+    f = one(check_now(p), subject="tank")
+    assert "sda added after the data was written" in f.title and "probably" not in f.title
+    assert evidence(f)["Added by `zpool add`"] == "sda"
+    assert "(by a `zpool add` the paste shows)" in f.why
+
+
+def test_a_zpool_add_of_the_fuller_vdev_means_the_older_data_was_deleted():
+    import dataclasses
+
+    p = dataclasses.replace(disks(int(9.8 * GiB), 120 * MiB), added_devices=("/dev/disk/by-id/x", "sda"))
+    f = one(check_now(p), subject="tank")
+    assert f.title == "tank: sda holds 99 % of the data on equal vdevs (data deleted)"
+    assert "sda was added later (by a `zpool add` the paste shows)" in f.why

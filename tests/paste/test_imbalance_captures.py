@@ -27,6 +27,8 @@ def test_nearly_empty_pool_of_equal_vdevs_the_later_one_holding_the_data(paste):
     assert "written before it was added has since been deleted" in f.why
     assert "not the allocator" in f.why and "new writes spread by free space" in f.why
     assert "Reads of the existing data all come from /tmp/share/d1" in f.why
+    by_add = "(by a `zpool add` the paste shows)" in f.why
+    assert by_add is (paste == "transcript.txt")
 
 
 @pytest.mark.parametrize("paste", ["zpool-iostat-v.txt", "transcript.txt"])
@@ -36,5 +38,16 @@ def test_small_disks_the_same_history_is_a_spread_of_uneven_frees_and_only_a_not
     (f,) = imbalance_of(f"imbalance-deletes/{paste}")
     assert f.severity == Severity.INFO
     assert "(uneven frees on equal vdevs)" in f.title and "47.3 points" in f.title
-    assert "virtio-zfslab-disk1, comes after virtio-zfslab-disk0" in f.why
+    if paste == "transcript.txt":  # its `zpool add` line is direct evidence, not the order
+        assert "virtio-zfslab-disk1, was added by a `zpool add` the paste shows" in f.why
+        assert dict(f.evidence)["Added by `zpool add`"] == "virtio-zfslab-disk1"
+    else:
+        assert "virtio-zfslab-disk1, comes after virtio-zfslab-disk0 in the vdev order" in f.why
     assert "not the allocator" in f.why
+
+
+def test_the_transcripts_zpool_add_line_is_read_not_reported():
+    _, imported = snapshot((CAPTURES / "imbalance-share/transcript.txt").read_text())
+    add_line = next(n for n, line in enumerate(imported.doc.lines, 1) if "zpool add lab" in line)
+    assert add_line in imported.used
+    assert all(u.line != add_line for u in imported.unread)

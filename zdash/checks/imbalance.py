@@ -151,6 +151,18 @@ def _most_writes(share: float, n: int) -> bool:
     return share >= min(2.0 / n, 0.75)
 
 
+def _added_later(pool: Pool, v: Vdev) -> bool:
+    """Direct evidence: a `zpool add` (zpool history, or the pasted transcript's command line)
+    named one of v's devices, so v came after the pool was created."""
+    names = {d.rsplit("/", 1)[-1] for d in pool.added_devices}
+    return any(leaf.name in names or (leaf.path or "").rsplit("/", 1)[-1] in names for leaf in v.leaves())
+
+
+def _add_evidence(pool: Pool, vdevs: Sequence[Vdev]) -> list[tuple[str, str]]:
+    late = [v.name for v in vdevs if _added_later(pool, v)]
+    return [("Added by `zpool add`", ", ".join(late))] if late else []
+
+
 def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
     vdevs = [(i, v, pct) for i, v in enumerate(normal_vdevs(pool)) if (pct := v.fill_pct) is not None]
     if len(vdevs) < 2:
@@ -166,6 +178,7 @@ def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
     shares = _write_shares(st, [v for _, v, _ in vdevs])
     evidence = [(f"{v.name} fill", f"{fmt_pct(pct)} of {fmt_bytes(v.space)}") for _, v, pct in vdevs]
     evidence.append(("Spread", f"{spread:.1f} points"))
+    evidence += _add_evidence(pool, [v for _, v, _ in vdevs])
     if shares is not None:
         evidence.append(
             (
@@ -192,8 +205,9 @@ def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
             "fewer and stays emptier: the imbalance is a symptom. Find the slow disk (see the "
             "deranged-disk findings) and fix it first; rebalancing now would not last. "
         )
-    elif empty_i > full_i:
-        cause = f"{empty.name} probably added after data was written"
+    elif _added_later(pool, empty) or (empty_i > full_i and not _added_later(pool, full)):
+        known = _added_later(pool, empty)
+        cause = f"{empty.name} {'' if known else 'probably '}added after data was written"
         near_full = full_pct >= cfg.capacity_vdev_warn_pct - 5
         severity = (
             Severity.WARNING
@@ -201,10 +215,16 @@ def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
             else Severity.INFO
         )
         why = (
-            f"The vdevs are the same size, but {empty.name} comes after {full.name} and is much "
+            f"The vdevs are the same size, but {empty.name} was added by a `zpool add` the paste "
+            "shows and is much emptier: it was added once the pool already held data. "
+            if known
+            else f"The vdevs are the same size, but {empty.name} comes after {full.name} and is much "
             f"emptier: it was most likely added once the pool already held data (`zpool history "
-            f"{pool.name}` shows the `zpool add`). That is the normal way to grow a pool: ZFS never "
-            "moves existing blocks, so old data stays where it was written. "
+            f"{pool.name}` shows the `zpool add`). "
+        )
+        why += (
+            "That is the normal way to grow a pool: ZFS never moves existing blocks, so old data "
+            "stays where it was written. "
         )
         if near_full:
             why += (
@@ -219,10 +239,14 @@ def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
         near_full = full_pct >= cfg.capacity_vdev_warn_pct - 5
         if not near_full:
             severity = Severity.INFO
+        order = (
+            f"was added by a `zpool add` the paste shows, after {empty.name}"
+            if _added_later(pool, full)
+            else f"comes after {empty.name} in the vdev order"
+        )
         why = (
-            f"The vdevs are the same size and the fuller one, {full.name}, comes after "
-            f"{empty.name} in the vdev order, so it does not hold more for having been there "
-            "first: the spread comes from frees, deleted files or expired snapshots whose blocks "
+            f"The vdevs are the same size and the fuller one, {full.name}, {order}, so it does not "
+            "hold more for having been there first: the spread comes from frees, deleted files or expired snapshots whose blocks "
             f"sat mostly on {empty.name} (for example data written before {full.name} was added, "
             "deleted since). That is how the data was deleted, not the allocator at fault. "
         )
@@ -283,21 +307,28 @@ def _share_imbalance(pool: Pool, vdevs: Sequence[Vdev], spread: float, cfg: Chec
         for _, v, a in allocs
     ]
     evidence += [("Pool allocated", fmt_bytes(total)), ("Fill spread", f"{spread:.1f} points")]
-    if full_i > empty_i:
+    evidence += _add_evidence(pool, vdevs)
+    full_late, empty_late = _added_later(pool, full), _added_later(pool, empty)
+    if full_late or (full_i > empty_i and not empty_late):
         cause = "data deleted"
+        order = "a `zpool add` the paste shows" if full_late else f"its place after {empty.name}"
         story = (
-            f"{full.name} comes after {empty.name} in the vdev order, so it was added later, yet it "
-            "holds the data: what was written before it was added has since been deleted, and "
+            f"{full.name} was added later (by {order}), yet it holds the data: what was written before it was added has since been deleted, and "
             f"what remains was written while {empty.name} was fuller and the allocator favoured "
             f"the new vdev's free space. That is how the data was deleted, not the allocator "
             "at fault. "
         )
     else:
-        cause = f"{empty.name} probably added after the data was written"
+        cause = f"{empty.name} {'' if empty_late else 'probably '}added after the data was written"
+        when = (
+            "was added (by a `zpool add` the paste shows) after this data was written"
+            if empty_late
+            else f"was most likely added after this data was written (`zpool history {pool.name}` "
+            "shows the `zpool add`)"
+        )
         story = (
-            f"{empty.name} holds almost nothing: it was most likely added after this data was "
-            f"written (`zpool history {pool.name}` shows the `zpool add`), and whatever was "
-            "written since has mostly been deleted again. The allocator did not cause it. "
+            f"{empty.name} holds almost nothing: it {when}, and whatever was written since has "
+            "mostly been deleted again. The allocator did not cause it. "
         )
     why = (
         f"The vdevs are the same size and the pool is nearly empty, so their fill % differ by "
