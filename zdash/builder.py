@@ -28,6 +28,7 @@ from zdash.parse.diskstats import disk_rates, parse_diskstats
 from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS, parse_zfs_list
 from zdash.parse.zpool_events import parse_events
+from zdash.parse.zpool_history import parse_history
 from zdash.parse.zpool_iostat import IostatRow, parse_iostat, split_reports
 from zdash.parse.zpool_list import parse_list
 from zdash.parse.zpool_status import parse_status
@@ -54,6 +55,7 @@ STALE_AFTER = {
     "devices": 120,
     "datasets": 240,
     "ashift": 240,
+    "history": 10**9,  # what `zpool add` did stays true; read once (a paste's transcript)
     "version": 10**9,
     "events": 10**9,  # a stream: quiet when nothing happens, which is the normal case
 }
@@ -114,6 +116,7 @@ PARSERS: dict[str, Callable[[RawSample], Any]] = {
     "version": lambda s: parse_version(s.stdout),
     "events": lambda s: parse_events(s.stdout),
     "ashift": _parse_ashift,
+    "history": lambda s: parse_history(s.stdout),
 }
 
 
@@ -322,19 +325,24 @@ class SnapshotBuilder:
         devices = self._value("devices", now) or _NONE
         ashifts = {p.name: self._value(f"ashift:{p.name}", now) for p in status}
         datasets: tuple[Dataset, ...] = self._value("datasets", now) or ()
+        history = self._value("history", now) or _NONE
         key = (
             id(status),
             id(listed),
             id(devices),
             id(datasets),
+            id(history),
             tuple((n, id(a)) for n, a in ashifts.items()),
         )
         if key != self._structure_key:
             self._structure_key = key
             self._structure_id += bump
             self._structure = tuple(
-                join.attach_facts(
-                    join.attach_ashift(join.attach_space(p, listed.get(p.name)), ashifts[p.name]), devices
+                join.attach_history(
+                    join.attach_facts(
+                        join.attach_ashift(join.attach_space(p, listed.get(p.name)), ashifts[p.name]), devices
+                    ),
+                    history,
                 )
                 for p in status
             )

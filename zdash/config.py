@@ -38,6 +38,7 @@ CHECK_IDS = (
     "ashift",
     "topology",
     "clones",
+    "dedup",
 )
 MAX_CONFIG_BYTES = 1 << 20
 
@@ -64,6 +65,13 @@ class CheckConfig:
     imbalance_info_spread_pct: float = 10.0
     imbalance_warn_spread_pct: float = 25.0
     imbalance_size_tolerance_pct: float = 10.0  # vdev sizes within this are "equal"
+    # Below the spread, equal vdevs are still compared by their share of the data, once the pool
+    # holds this much: under it, pool metadata and a few small files decide the shares (noise).
+    imbalance_share_min_gib: float = 1.0
+
+    # dedup: below this DEDUP ratio the note says the table's RAM buys little (at 1.2x each TiB of
+    # deduplicated data saves under a sixth of its space; the table costs the same per block).
+    dedup_low_ratio: float = 1.2
 
     # topology
     raidz_max_width: int = 8

@@ -172,6 +172,9 @@ class Pool:
     frag_pct: int | None = None
     cap_pct: int | None = None
     dedup_ratio: float | None = None
+    # Devices a `zpool add` of this pool named (`zpool history`, or a pasted transcript's command
+    # lines): the top-level vdevs holding them came after the pool was created.
+    added_devices: tuple[str, ...] = ()
     properties: tuple[tuple[str, str], ...] = ()  # selected pool properties (name, value)
 
     @property

@@ -28,8 +28,8 @@ def check_now(p):
     "spread, expected", [(9.9, None), (10.0, Severity.INFO), (24.9, Severity.INFO), (25.0, Severity.WARNING)]
 )
 def test_spread_thresholds(spread, expected):
-    """Equal vdevs from the start (the fuller one is the *later* one): uneven frees."""
-    findings = check_now(two(30.0, 30.0 + spread))
+    """Equal vdevs, the fuller one the *later* one (uneven frees), the fuller nearing 80 %."""
+    findings = check_now(two(55.0, 55.0 + spread))
     if expected is None:
         assert findings == []
     else:
@@ -179,3 +179,90 @@ def test_slow_vdev_from_latency_over_the_history():
     f = one(imbalance.check(history(make, 10), CFG), subject="tank")
     assert "mirror-1 is slow" in f.title
     assert evidence(f)["mirror-1 disk wait"] == "46.5 ms"
+
+
+# --- share of the data on equal vdevs of a nearly empty pool ------------------------------
+
+TiB = 1 << 40
+
+
+def disks(*allocs, size=TiB, names=("sda", "sdb", "sdc", "sdd")):
+    """Single-disk vdevs of equal size holding `allocs` bytes each."""
+    return pool(
+        "tank", *(leaf(n, size=size, alloc=a, free=size - a) for n, a in zip(names, allocs, strict=False))
+    )
+
+
+def test_one_of_two_equal_disks_holding_almost_all_the_data_is_a_note():
+    """9.8G vs 120M on two 1T disks: 0.96 % vs 0.01 % full, far under the spread threshold."""
+    f = one(check_now(disks(120 * MiB, int(9.8 * GiB))), subject="tank")
+    assert f.severity == Severity.INFO
+    assert f.title == "tank: sdb holds 99 % of the data on equal vdevs (data deleted)"
+    assert "not the allocator" in f.why and "new writes spread by free space" in f.why
+    assert "Reads of the existing data all come from sdb" in f.why and "zfs send" in f.why
+    assert evidence(f)["sdb holds"] == "9.8 GiB of 1.0 TiB (99 % of the data)"
+    assert f.actions[0].argv == ("zpool", "history", "tank")
+
+
+def test_the_emptier_vdev_coming_later_is_the_sign_of_a_late_add():
+    f = one(check_now(disks(int(9.8 * GiB), 120 * MiB)), subject="tank")
+    assert "sdb probably added after the data was written" in f.title
+    assert "zpool history tank" in f.why
+
+
+@pytest.mark.parametrize(
+    "total, fires",
+    [(1 * GiB - MiB, False), (1 * GiB, True)],
+)
+def test_noise_floor_of_one_gib(total, fires):
+    """Under 1 GiB the pool's own metadata and a few small files decide the shares."""
+    big = int(total * 0.9)
+    assert bool(check_now(disks(total - big, big))) is fires
+
+
+@pytest.mark.parametrize("share, fires", [(0.74, False), (0.75, True)])
+def test_two_vdevs_need_three_quarters_of_the_data_on_one(share, fires):
+    total = 10 * GiB
+    assert bool(check_now(disks(round(total * (1 - share)), round(total * share)))) is fires
+
+
+def test_with_four_vdevs_half_the_data_on_one_is_most():
+    total = 12 * GiB
+    assert check_now(disks(total // 2, total // 6, total // 6, total // 6))
+    assert not check_now(disks(total * 2 // 5, total // 5, total // 5, total // 5))
+
+
+def test_different_sizes_are_meant_to_hold_different_shares():
+    p = pool(
+        "tank",
+        leaf("sda", size=TiB, alloc=10 * GiB, free=TiB - 10 * GiB),
+        leaf("sdb", size=TiB // 2, alloc=GiB // 10, free=TiB // 2 - GiB // 10),
+    )
+    assert check_now(p) == []
+
+
+def test_never_doubles_the_fill_spread_finding():
+    """A spread over the threshold is the spread finding's alone, whatever the shares."""
+    findings = check_now(disks(GiB, 400 * GiB))
+    assert len(findings) == 1 and "fill differs" in findings[0].title
+
+
+def test_a_zpool_add_seen_in_the_paste_is_direct_evidence_of_the_late_add():
+    """The transcript's `zpool add tank /dev/sda` overrides the vdev order: sda, listed first,
+    holds almost nothing because it was added after the data was written."""
+    import dataclasses
+
+    p = dataclasses.replace(disks(120 * MiB, int(9.8 * GiB)), added_devices=("/dev/sda",))
+    f = one(check_now(p), subject="tank")
+    assert "sda added after the data was written" in f.title and "probably" not in f.title
+    assert evidence(f)["Added by `zpool add`"] == "sda"
+    assert "(by a `zpool add` the paste shows)" in f.why
+
+
+def test_a_zpool_add_of_the_fuller_vdev_means_the_older_data_was_deleted():
+    import dataclasses
+
+    p = dataclasses.replace(disks(int(9.8 * GiB), 120 * MiB), added_devices=("/dev/disk/by-id/x", "sda"))
+    f = one(check_now(p), subject="tank")
+    assert f.title == "tank: sda holds 99 % of the data on equal vdevs (data deleted)"
+    assert "sda was added later (by a `zpool add` the paste shows)" in f.why

@@ -45,6 +45,7 @@ def test_every_check_module_follows_the_interface():
             "ashift",
             "topology",
             "clones",
+            "dedup",
         ]
     )
     for m in registry.CHECKS:

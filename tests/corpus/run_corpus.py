@@ -16,6 +16,8 @@ the expert verdict in the YAML (see README.md in this folder):
                  subject, pool or title
   must_not       no warning/critical finding mentions a must_not term (case-insensitive) in its
                  check, topic or title
+  checks         every check listed in expected.checks reported something (any severity): how a
+                 note an expert expects (the dedup note, an imbalance note) is asserted
 
 Exit code: 0 always (this is a measuring tool, not a gate), 2 on usage errors.
 """
@@ -140,9 +142,11 @@ def score(case_id: str, meta: dict, rc: int | None, doc: dict | None, err: str) 
     expected = str(exp.get("severity", "unknown")).lower()
     subjects = [str(s) for s in (exp.get("subjects") or [])]
     must_not = [str(s) for s in (exp.get("must_not") or [])]
+    checks = [str(s) for s in (exp.get("checks") or [])]
     res = {"case": case_id, "expected": expected, "got": "error", "exit_code": rc,
            "parsed": False, "severity_right": False, "under": False, "over": False,
            "subjects": subjects, "subjects_missing": subjects[:], "must_not_hits": [],
+           "checks": checks, "checks_missing": checks[:],
            "pools": [], "findings": [], "why_failed": []}
     if doc is None:
         res["why_failed"].append(err or "no output")
@@ -161,6 +165,7 @@ def score(case_id: str, meta: dict, rc: int | None, doc: dict | None, err: str) 
     res["over"] = RANK.get(got, -1) > RANK.get(expected, 0)
     hay = [" ".join(str(f.get(k) or "") for k in ("subject", "pool", "title")) for f in findings]
     res["subjects_missing"] = [s for s in subjects if not any(s in h for h in hay)]
+    res["checks_missing"] = [c for c in checks if not any(f.get("check") == c for f in findings)]
     for term in must_not:
         for f in findings:
             if f.get("severity") in ("warning", "critical") and term.lower() in " ".join(
@@ -174,6 +179,8 @@ def score(case_id: str, meta: dict, rc: int | None, doc: dict | None, err: str) 
         res["why_failed"].append("not named: " + ", ".join(res["subjects_missing"]))
     if res["must_not_hits"]:
         res["why_failed"].append("must_not: " + "; ".join(res["must_not_hits"]))
+    if res["checks_missing"]:
+        res["why_failed"].append("no finding from: " + ", ".join(res["checks_missing"]))
     res["ok"] = not res["why_failed"]
     return res
 
@@ -218,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         "subjects_named": sum(not r["subjects_missing"] for r in with_subj),
         "cases_with_subjects": len(with_subj),
         "must_not_violations": len(with_must),
+        "checks_reported": sum(not r["checks_missing"] for r in results if r["checks"]),
+        "cases_with_checks": sum(bool(r["checks"]) for r in results),
         "all_ok": sum(r["ok"] for r in results),
     }
     print()
@@ -229,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"subjects named:   {totals['subjects_named']}/{totals['cases_with_subjects']} "
           f"(cases with expected subjects)")
     print(f"must_not broken:  {totals['must_not_violations']}")
+    print(f"checks reported:  {totals['checks_reported']}/{totals['cases_with_checks']} "
+          f"(cases expecting a check's finding, e.g. the dedup note)")
     print(f"all checks ok:    {totals['all_ok']}/{n}")
     if args.json:
         Path(args.json).write_text(json.dumps({"totals": totals, "cases": results}, indent=2) + "\n",

@@ -82,6 +82,9 @@ def test_every_text_capture_with_json_has_a_pair():
         "events/zpool-status.checksum.txt",
         "events/zpool-status.checksum-data.txt",
         "events/zpool-status.io.txt",
+        # imbalance-*/meta.txt: captured for pastes (transcript and human outputs), text only
+        "imbalance-deletes/zpool-status.txt",
+        "imbalance-share/zpool-status.txt",
     }
 
 

@@ -108,3 +108,12 @@ def events_evidence(found: dict[str, list[ZEvent]]) -> tuple[str, str] | None:
         "ZFS events (last 10 min)",
         ", ".join(parts) + time.strftime("; last at %H:%M:%S UTC", time.gmtime(last)),
     )
+
+
+# --- datasets ---------------------------------------------------------------------------
+
+
+def shallowest(names: list[str]) -> list[str]:
+    """The shallowest affected datasets: setting the property there is inherited below."""
+    chosen = set(names)
+    return [n for n in sorted(names) if not any(n.startswith(p + "/") for p in chosen if p != n)]

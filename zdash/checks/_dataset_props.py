@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from zdash.checks._common import act
+from zdash.checks import dedup
+from zdash.checks._common import act, shallowest
 from zdash.checks.finding import Finding, Severity
+from zdash.config import CheckConfig
 from zdash.fmt import fmt_list, plural
-from zdash.model import Dataset, Snapshot
+from zdash.model import Dataset, Pool, Snapshot
 
 ID = "topology"
 
@@ -69,13 +71,11 @@ XATTR_WHY = (
 )
 
 
-def _roots(names: list[str]) -> list[str]:
-    """The shallowest affected datasets: setting the property there is inherited below."""
-    chosen = set(names)
-    return [n for n in sorted(names) if not any(n.startswith(p + "/") for p in chosen if p != n)]
+def _dedup_check_reports(pool: Pool | None, cfg: CheckConfig) -> bool:
+    return pool is not None and dedup.in_use(pool) and dedup.ID not in cfg.disabled
 
 
-def dataset_findings(snap: Snapshot) -> list[Finding]:
+def dataset_findings(snap: Snapshot, cfg: CheckConfig) -> list[Finding]:
     rules = dict(RULES)
     rules["xattr"] = (
         _xattr_is_dir(_zfs_version(snap.zfs_version)),
@@ -89,10 +89,12 @@ def dataset_findings(snap: Snapshot) -> list[Finding]:
     for pool in pools:
         datasets = [d for d in snap.datasets if d.pool == pool]
         for prop, (affected, kinds, good, title, why) in rules.items():
+            if prop == "dedup" and _dedup_check_reports(snap.pool(pool), cfg):
+                continue  # the dedup check's note names these datasets: one finding per pool
             names = [d.name for d in datasets if d.kind in kinds and affected(d)]
             if not names:
                 continue
-            roots = _roots(names)
+            roots = shallowest(names)
             values = sorted({str(getattr(d, prop)) for d in datasets if d.name in names})
             out.append(
                 Finding(

@@ -10,7 +10,16 @@ Causes, told apart by what the snapshots show, in this order:
   certainly added after data was written (`zpool history` shows the add). This is how the
   seeds' expert grows a pool, so it is INFO unless a vdev nears the capacity warning or the
   new vdev measurably carries most of the writes;
-- otherwise equal vdevs present from the start: uneven frees.
+- otherwise (the fuller vdev is the later one, so it cannot be fuller for having come first):
+  uneven frees, e.g. data written before the later vdev was added and deleted since (the
+  seeds' expert's third cause). History, not a fault: INFO unless a vdev nears the capacity
+  warning.
+
+Below the spread threshold, equal vdevs are also compared by their share of the data: in a
+nearly empty pool 9.8G vs 120M on two 1T disks is 1 % vs 0.01 % full, yet 99 % of the data on
+one vdev. Once the pool holds `imbalance_share_min_gib` (under it, pool metadata and a few small
+files decide the shares) and one vdev holds most of the data (twice its fair share, 3/4 with two
+vdevs), that is a note with the same causes told apart by vdev order.
 
 The write share of each vdev is measured over everything zdash has seen (iostat write bytes),
 so the text says what the table beside it shows.
@@ -137,9 +146,21 @@ def _is_slow(empty: Vdev, full: Vdev, st: _Pool, cfg: CheckConfig) -> tuple[bool
 
 
 def _most_writes(share: float, n: int) -> bool:
-    """Does one of n vdevs carry "most" of the writes: at least twice its fair share (3/4 of
-    them with two vdevs)?"""
+    """Does one of n vdevs carry "most" of the writes (or of the data): at least twice its fair
+    share (3/4 of them with two vdevs)?"""
     return share >= min(2.0 / n, 0.75)
+
+
+def _added_later(pool: Pool, v: Vdev) -> bool:
+    """Direct evidence: a `zpool add` (zpool history, or the pasted transcript's command line)
+    named one of v's devices, so v came after the pool was created."""
+    names = {d.rsplit("/", 1)[-1] for d in pool.added_devices}
+    return any(leaf.name in names or (leaf.path or "").rsplit("/", 1)[-1] in names for leaf in v.leaves())
+
+
+def _add_evidence(pool: Pool, vdevs: Sequence[Vdev]) -> list[tuple[str, str]]:
+    late = [v.name for v in vdevs if _added_later(pool, v)]
+    return [("Added by `zpool add`", ", ".join(late))] if late else []
 
 
 def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
@@ -150,13 +171,14 @@ def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
     empty_i, empty, empty_pct = min(vdevs, key=lambda x: x[2])
     spread = full_pct - empty_pct
     if spread < cfg.imbalance_info_spread_pct:
-        return None
+        return _share_imbalance(pool, [v for _, v, _ in vdevs], spread, cfg)
     severity = Severity.WARNING if spread >= cfg.imbalance_warn_spread_pct else Severity.INFO
     sizes = [v.space for _, v, _ in vdevs]
     size_ratio = max(s for s in sizes if s) / min(s for s in sizes if s) if all(sizes) else 1.0
     shares = _write_shares(st, [v for _, v, _ in vdevs])
     evidence = [(f"{v.name} fill", f"{fmt_pct(pct)} of {fmt_bytes(v.space)}") for _, v, pct in vdevs]
     evidence.append(("Spread", f"{spread:.1f} points"))
+    evidence += _add_evidence(pool, [v for _, v, _ in vdevs])
     if shares is not None:
         evidence.append(
             (
@@ -183,8 +205,9 @@ def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
             "fewer and stays emptier: the imbalance is a symptom. Find the slow disk (see the "
             "deranged-disk findings) and fix it first; rebalancing now would not last. "
         )
-    elif empty_i > full_i:
-        cause = f"{empty.name} probably added after data was written"
+    elif _added_later(pool, empty) or (empty_i > full_i and not _added_later(pool, full)):
+        known = _added_later(pool, empty)
+        cause = f"{empty.name} {'' if known else 'probably '}added after data was written"
         near_full = full_pct >= cfg.capacity_vdev_warn_pct - 5
         severity = (
             Severity.WARNING
@@ -192,10 +215,16 @@ def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
             else Severity.INFO
         )
         why = (
-            f"The vdevs are the same size, but {empty.name} comes after {full.name} and is much "
+            f"The vdevs are the same size, but {empty.name} was added by a `zpool add` the paste "
+            "shows and is much emptier: it was added once the pool already held data. "
+            if known
+            else f"The vdevs are the same size, but {empty.name} comes after {full.name} and is much "
             f"emptier: it was most likely added once the pool already held data (`zpool history "
-            f"{pool.name}` shows the `zpool add`). That is the normal way to grow a pool: ZFS never "
-            "moves existing blocks, so old data stays where it was written. "
+            f"{pool.name}` shows the `zpool add`). "
+        )
+        why += (
+            "That is the normal way to grow a pool: ZFS never moves existing blocks, so old data "
+            "stays where it was written. "
         )
         if near_full:
             why += (
@@ -205,10 +234,21 @@ def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:
         actions = (act("Show when vdevs were added", None, "zpool", "history", pool.name),)
     else:
         cause = "uneven frees on equal vdevs"
+        # Like a late add, this is history rather than a fault: a note unless the fuller vdev
+        # nears the capacity warning.
+        near_full = full_pct >= cfg.capacity_vdev_warn_pct - 5
+        if not near_full:
+            severity = Severity.INFO
+        order = (
+            f"was added by a `zpool add` the paste shows, after {empty.name}"
+            if _added_later(pool, full)
+            else f"comes after {empty.name} in the vdev order"
+        )
         why = (
-            "The vdevs are the same size and were there from the start, so writes went to all "
-            "of them; the spread comes from frees: deleted files or expired snapshots whose "
-            "blocks sat mostly on one vdev. "
+            f"The vdevs are the same size and the fuller one, {full.name}, {order}, so it does not "
+            "hold more for having been there first: the spread comes from frees, deleted files or expired snapshots whose blocks "
+            f"sat mostly on {empty.name} (for example data written before {full.name} was added, "
+            "deleted since). That is how the data was deleted, not the allocator at fault. "
         )
     why += ALLOCATOR + _cost(pool, empty, full, empty_share, skewed, len(vdevs), st) + REBALANCE
     return Finding(
@@ -242,4 +282,73 @@ def _cost(pool: Pool, empty: Vdev, full: Vdev, share: float | None, skewed: bool
         f"New writes are spread about evenly: {empty.name} took {100 * share:.0f} % of the writes "
         f"{measured} (an even share is {100 / n:.0f} %). The cost is on reads of older data, which "
         f"all come from {full.name}. "
+    )
+
+
+def _share_imbalance(pool: Pool, vdevs: Sequence[Vdev], spread: float, cfg: CheckConfig) -> Finding | None:
+    """Equal vdevs whose fill % hardly differs (a nearly empty pool) while one of them holds most
+    of the data: 9.8G vs 120M on two 1T disks is 1 % vs 0.01 % full, but 99 % of the data on one
+    vdev. Called only below the spread threshold, so it never doubles the spread finding."""
+    allocs = [(i, v, v.alloc) for i, v in enumerate(vdevs) if v.alloc is not None]
+    sizes = [v.space for v in vdevs]
+    total = sum(a for _, _, a in allocs)
+    if len(allocs) < len(vdevs) or not all(sizes) or total < cfg.imbalance_share_min_gib * 2**30:
+        return None
+    known = [s for s in sizes if s]
+    if max(known) / min(known) > 1 + cfg.imbalance_size_tolerance_pct / 100:
+        return None  # different sizes: their shares are meant to differ (the spread judges them)
+    full_i, full, full_alloc = max(allocs, key=lambda x: x[2])
+    empty_i, empty, _ = min(allocs, key=lambda x: x[2])
+    share = full_alloc / total
+    if not _most_writes(share, len(vdevs)):
+        return None
+    evidence = [
+        (f"{v.name} holds", f"{fmt_bytes(a)} of {fmt_bytes(v.space)} ({100 * a / total:.0f} % of the data)")
+        for _, v, a in allocs
+    ]
+    evidence += [("Pool allocated", fmt_bytes(total)), ("Fill spread", f"{spread:.1f} points")]
+    evidence += _add_evidence(pool, vdevs)
+    full_late, empty_late = _added_later(pool, full), _added_later(pool, empty)
+    if full_late or (full_i > empty_i and not empty_late):
+        cause = "data deleted"
+        order = "a `zpool add` the paste shows" if full_late else f"its place after {empty.name}"
+        story = (
+            f"{full.name} was added later (by {order}), yet it holds the data: what was written before it was added has since been deleted, and "
+            f"what remains was written while {empty.name} was fuller and the allocator favoured "
+            f"the new vdev's free space. That is how the data was deleted, not the allocator "
+            "at fault. "
+        )
+    else:
+        cause = f"{empty.name} {'' if empty_late else 'probably '}added after the data was written"
+        when = (
+            "was added (by a `zpool add` the paste shows) after this data was written"
+            if empty_late
+            else f"was most likely added after this data was written (`zpool history {pool.name}` "
+            "shows the `zpool add`)"
+        )
+        story = (
+            f"{empty.name} holds almost nothing: it {when}, and whatever was written since has "
+            "mostly been deleted again. The allocator did not cause it. "
+        )
+    why = (
+        f"The vdevs are the same size and the pool is nearly empty, so their fill % differ by "
+        f"only {spread:.1f} points, but {full.name} holds {100 * share:.0f} % of the "
+        f"{fmt_bytes(total)} allocated. ZFS weighs each new allocation by the vdevs' free space "
+        "(and, since 0.7, by how fast they complete writes), so equal healthy vdevs take new "
+        "writes about evenly: an uneven share records the pool's history. "
+        + story
+        + "It costs no capacity: new writes spread by free space and the vdevs fill at about "
+        f"the same time. Reads of the existing data all come from {full.name}, at one vdev's "
+        "speed. Rewrite that data only if its read performance matters. " + REBALANCE
+    )
+    return Finding(
+        ID,
+        Severity.INFO,
+        pool.name,
+        pool.name,
+        "pool",
+        title=f"{pool.name}: {full.name} holds {100 * share:.0f} % of the data on equal vdevs ({cause})",
+        why=why,
+        evidence=tuple(evidence),
+        actions=(act("Show when vdevs were added and data destroyed", None, "zpool", "history", pool.name),),
     )

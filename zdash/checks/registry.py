@@ -19,6 +19,7 @@ from zdash.checks import (
     ashift,
     capacity,
     clones,
+    dedup,
     deranged_disk,
     health,
     imbalance,
@@ -42,6 +43,7 @@ CHECKS: tuple[ModuleType, ...] = (
     ashift,
     topology,
     clones,
+    dedup,
 )
 _ORDER = {m.ID: i for i, m in enumerate(CHECKS)}
 # Bumped whenever a tracker's state changes shape or meaning: keyframes of another fold version

@@ -34,7 +34,7 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
         out += _mixed_media(pool)
         if (f := _mixed_types(pool)) is not None:
             out.append(f)
-    out += dataset_findings(now)
+    out += dataset_findings(now, cfg)
     return out
 
 

@@ -69,6 +69,12 @@ def attach_ashift(pool: Pool, ashift: Mapping[str, int] | None) -> Pool:
     return evolve(pool, root=map_tree(pool.root, fn))
 
 
+def attach_history(pool: Pool, added: Mapping[str, tuple[str, ...]]) -> Pool:
+    """The devices `zpool history` (or a transcript) shows a `zpool add` of this pool naming."""
+    devices = added.get(pool.name)
+    return evolve(pool, added_devices=devices) if devices else pool
+
+
 def attach_facts(pool: Pool, devices: Mapping[str, DeviceFacts]) -> Pool:
     """Kernel device, sector size and rotational flag per leaf (they change only with the tree)."""
 

@@ -11,6 +11,7 @@ missing `zpool list`. Rows named as the status tree names them (pasted_tree).
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from dataclasses import dataclass, field
 
 from zdash.model import Pool
@@ -34,6 +35,7 @@ from zdash.raw import RawSample
 
 LIST_ARGV = ("zpool", "list", "-v", "-H", "-p")
 IOSTAT_ARGV = ("zpool", "iostat", "-v", "-H", "-p")
+HISTORY_ARGV = ("zpool", "history")
 ZFS_ARGV = ("zfs", "list", "-H", "-p", "-t", "all", "-o", ",".join(ZFS_LIST_FIELDS))
 
 
@@ -73,6 +75,9 @@ def import_paste(text: str) -> Imported:
             texts[name] = synth_status(name, None, [], [])
             run.notes.append(f"pool {name}: known only from zfs list; its vdevs and state are unknown")
     samples = _samples(texts, lists, iostats, found)
+    if doc.added:  # the transcript's `zpool add` lines, as `zpool history` prints commands
+        history = "".join(shlex.join(argv) + "\n" for argv, _ in doc.added)
+        samples += (RawSample("history", HISTORY_ARGV, 0, history),)
     times = list(doc.times) + [
         t
         for p, _ in status.values()

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, TypeAlias
 
+from zdash.parse.zpool_history import added_devices
 from zdash.paste.lines import MARKUP, clean_lines, is_imported, prompt_command
 from zdash.paste.stray import stray_reason, timestamp
 from zdash.paste.table import Unreadable
@@ -99,6 +100,9 @@ class PastedDoc:
     # `zfs clone [-o p=v] A@s B` / `zfs snapshot A@s` lines of a transcript: (origin, clone or
     # None, line number), evidence of datasets and a clone relation beside `zfs list`.
     clones: list[tuple[str, str | None, int]] = field(default_factory=list)
+    # `zpool add POOL VDEV...` lines of a transcript (argv, line number): evidence that those
+    # vdevs came after the pool was created (read as `zpool history` would print them).
+    added: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
 
 
 def _block_at(lines: list[str], i: int) -> BlockKind | None:
@@ -162,6 +166,9 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
         relation = _clone_relation(argv)
         if relation is not None:
             doc.clones.append((*relation, n))
+            doc.used.add(n)
+        elif argv is not None and added_devices(argv) is not None:
+            doc.added.append((argv, n))
             doc.used.add(n)
         elif is_imported(argv):
             doc.used.add(n)
