@@ -76,3 +76,34 @@ def test_any_output_survives_round_trip(tmp_path_factory, out, err):
     _, ticks = read_session(path)
     s = next(ticks).samples[0]
     assert (s.stdout, s.stderr) == (out, err)
+
+
+@pytest.mark.parametrize("name", ["s.yaml", "s.yaml.gz"])
+def test_onset_written_later_keeps_every_tick_and_old_files_have_none(tmp_path, name):
+    """A scenario learns when its fault begins while it records, after the header was written."""
+    from zdash.sources.session import set_onset
+
+    path = str(tmp_path / name)
+    with SessionWriter(path, "box", 1.0, description="a disk goes slow\nat 10 s") as w:
+        for i in range(3):
+            w.write(_tick(100.0 + i, f"tick {i}\n"))
+    header, ticks = read_session(path)
+    before = list(ticks)
+    assert header.onset is None  # a recording made before onsets existed reads as before
+    set_onset(path, 101.5)
+    header, ticks = read_session(path)
+    assert header.onset == 101.5 and header.description == "a disk goes slow\nat 10 s"
+    assert list(ticks) == before
+
+
+def test_onset_from_the_writer_and_a_bad_one_refused(tmp_path):
+    path = str(tmp_path / "s.yaml")
+    with SessionWriter(path, "box", 1.0, onset=100.25) as w:
+        w.write(_tick(100.0, "x"))
+    assert read_session(path)[0].onset == 100.25
+    with open(path) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(text.replace("onset: 100.25", "onset: soon"))
+    with pytest.raises(SessionError, match="onset 'soon' is not a time"):
+        read_session(path)

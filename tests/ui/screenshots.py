@@ -43,7 +43,8 @@ async def shoot(name: str, path: str, size, keys, options, start: int) -> str:
         while app.frame is None:
             await pilot.pause(0.05)
         await pilot.pause(0.3)
-        app.clear_notifications()  # the intro toast would cover the chart
+        if app.screen.query("#about") and app.screen.query_one("#about").display:
+            await pilot.press("i")  # the description panel: these screens show the data
         for key in keys:
             await pilot.press(key)
             await pilot.pause(0.2)

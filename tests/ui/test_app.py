@@ -323,7 +323,7 @@ def test_bundled_demo_recording_replays():
 @pytest.mark.parametrize("name", __import__("zdash.scenarios", fromlist=["names"]).names())
 async def test_every_bundled_scenario_replays_and_says_what_to_look_for(name):
     """Issue 6: each lab recording plays in the TUI, its pool on screen, its description shown
-    as the replay starts."""
+    as the replay starts (in its panel, not a toast: issue 11)."""
     from zdash.scenarios import path_of
 
     app = replay_app(path_of(name), start=0, playing=True)
@@ -331,7 +331,9 @@ async def test_every_bundled_scenario_replays_and_says_what_to_look_for(name):
         frame = await play_until(pilot, lambda f: bool(f.snapshot.pools))
         assert frame.mode == "replay" and frame.description
         about = " ".join(frame.description.split())
-        await until(pilot, lambda: any(about in t for t in toasts(app)), what="the recording's description")
+        panel = app.screen.query_one("#about")
+        await until(pilot, lambda: panel.display and about in str(panel.render()), what="the description")
+        assert not toasts(app)
         await wait_frame(pilot, lambda f: f is app.frame)  # the table shows the newest frame
         names = {cells[0].strip() for cells in table_text(app.screen.query_one("#vdevs")).values()}
         assert frame.snapshot.pools[0].name in names and len(names) >= 2  # the pool and its vdevs

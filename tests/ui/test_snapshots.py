@@ -4,13 +4,20 @@ Update after an intended change with `pytest tests/ui --snapshot-update`, and lo
 
 from __future__ import annotations
 
-from tests.ui.conftest import replay_app, wait_frame
+from tests.sessions import fixture
+from tests.ui.conftest import replay_app, until, wait_frame
 
 
-def _ready(*keys: str, predicate=lambda f: True):
+def _ready(*keys: str, predicate=lambda f: True, about: bool = False):
+    """`about`: keep the recording's description panel (the other screens hide it with `i`)."""
+
     async def run_before(pilot) -> None:
+        app = pilot.app
         await wait_frame(pilot, predicate)
-        pilot.app.clear_notifications()  # the recording's intro toast is timed; these are the screens
+        if app.feed.can_control and not app.wall:  # the markers drawn: all of them, every time
+            await until(pilot, lambda: app.timeline is not None and app.timeline.complete)
+        if not about and app.screen.query("#about") and app.screen.query_one("#about").display:
+            await pilot.press("i")
         for key in keys:
             await pilot.press(key)
             await pilot.pause()
@@ -82,3 +89,25 @@ def test_wall_two_pools_80x24(snap_compare):
 
 def test_wall_two_pools_200x60(snap_compare):
     assert snap_compare(_two_pool_wall(), terminal_size=(200, 60), run_before=_ready())
+
+
+def test_replay_start_description_and_markers(snap_compare):
+    """Issue 11: a training scenario waits with its description in a panel beside the data; the
+    bar marks the fault's onset (◆) and where the deranged-disk finding is raised (▲)."""
+    app = replay_app(fixture("deranged-mirror"), start=12)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=_ready(about=True))
+
+
+def test_peer_overlay_chart(snap_compare):
+    """The sick disk against its mirror partner: the same MiB/s, far higher %UTIL and wait."""
+    app = replay_app(fixture("deranged-mirror"))
+    keys = (
+        "v",
+        "down",
+        "down",
+        "down",
+        "down",
+        "down",
+        "down",
+    )  # pool, mirror-0, 2 disks, mirror-1, loop2, sick
+    assert snap_compare(app, terminal_size=(120, 40), run_before=_ready(*keys))

@@ -261,3 +261,55 @@ def test_the_plan_screen_colours_every_preflight_mark():
     from zdash.ui.plan_markup import MARK_VAR
 
     assert set(MARK_VAR) == set(get_args(Mark))
+
+
+def test_replay_bar_markers_glyphs_come_from_the_theme_and_the_most_telling_wins():
+    from zdash.feed.frame import Position
+    from zdash.feed.timeline import Event, Timeline
+    from zdash.ui.widgets.replay_bar import bar_markup
+
+    pos = Position(0, 101, 0.0, 100.0, 0.0, False, 1.0)
+    events = (
+        Event(10, 10.0, "onset", "begins"),
+        Event(10, 10.0, "state", "tank DEGRADED"),  # same column as the onset: the onset shown
+        Event(50, 50.0, "raised", "x", Severity.CRITICAL),
+        Event(80, 80.0, "cleared", "x", Severity.CRITICAL),
+        Event(90, 90.0, "state", "tank ONLINE"),
+    )
+    timeline = Timeline(events, 101, 101)
+    plain = _bar_plain(bar_markup(pos, 140, timeline, {}))
+    assert [c for c in plain if c in "◆▲✓●"] == ["◆", "▲", "✓", "●"]
+    themed = {"zd-mark-onset": '"O"', "zd-mark-raised": '"R"', "zd-mark-cleared": "C", "zd-mark-state": '"S"'}
+    plain = _bar_plain(bar_markup(pos, 140, timeline, themed))
+    assert [c for c in plain if c in "ORCS"] == ["O", "R", "C", "S"] and "◆" not in plain
+    markup = bar_markup(pos, 140, timeline, {})
+    assert "[bold $zd-crit]▲" in markup and "[$zd-ok]✓" in markup  # colour by kind and severity
+
+
+def _bar_plain(markup: str) -> str:
+    from textual.content import Content
+
+    return Content.from_markup(markup).plain
+
+
+def test_peer_overlay_the_sick_disk_against_its_peers_median():
+    from zdash.ui.series import peer_overlay
+
+    def pts(util, wait, mbs):
+        n = len(util)
+        return {
+            "x": [float(i - n + 1) for i in range(n)],
+            "rmb": [math.nan] * n,
+            "wmb": mbs,
+            "rms": [math.nan] * n,
+            "wms": wait,
+            "util": util,
+        }
+
+    sick = pts([90.0, 95.0], [50.0, 55.0], [2.0, 3.0])
+    peers = [pts([5.0, 4.0], [1.0, 2.0], [2.0, 3.0]), pts([7.0, 100.0], [3.0, 4.0], [2.0, 3.0])]
+    peers.append({k: v[1:] for k, v in pts([6.0, 6.0], [2.0, 2.0], [2.0, 3.0]).items()})  # only the last
+    out = peer_overlay(sick, peers)
+    assert out["util"] == [90.0, 95.0] and out["util-peers"] == [6.0, 6.0]  # the median, not the mean
+    assert out["wait"] == [50.0, 55.0] and out["wait-peers"] == [2.0, 2.0]
+    assert out["mbs"] == out["mbs-peers"] == [2.0, 3.0]  # the same MiB/s

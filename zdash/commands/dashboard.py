@@ -36,39 +36,45 @@ def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None =
     from zdash.feed.live import LiveFeed
     from zdash.feed.replay import ReplayFeed
 
+    # A recording that says what to look for starts paused, its description in a panel beside
+    # the data: read first, then play (space). The wall loops unattended: it plays at once.
     if getattr(args, "cmd", None) == "replay":
-        _check_session(args.file)
-        return ReplayFeed(args.file, checks, speed=args.speed, loop=args.wall)
+        described = _check_session(args.file)
+        return ReplayFeed(
+            args.file, checks, speed=args.speed, loop=args.wall, playing=args.wall or not described
+        )
     if args.demo:
         path = str(demo_recording())
-        _check_session(path)
+        described = _check_session(path)
         return ReplayFeed(
             path,
             checks,
             demo=True,
             loop=True,
+            playing=args.wall or not described,
             label=f"bundled demo ({demo_reason})" if demo_reason else "bundled demo",
         )
     return LiveFeed(checks, args.interval, tuple(args.pools))
 
 
-def _check_session(path: str) -> None:
+def _check_session(path: str) -> bool:
     """Fail before the screen switches when the file is not a recording we can read, or holds
-    no tick that can be read."""
+    no tick that can be read. True when it has a description."""
     from zdash.sources.store import is_store
 
     if is_store(path):
         from zdash.sources.recording import open_recording
 
         rec = open_recording(path)
-        count = rec.count()
+        count, header = rec.count(), rec.header
         rec.close()
     else:
-        _header, ticks = read_session(path)
+        header, ticks = read_session(path)
         count = 0 if next(ticks, None) is None else 1
         ticks.close()  # a lazy reader holds the file open until closed
     if count == 0:
         raise SessionError(f"{path} holds no complete tick")
+    return bool(header.description and header.description.strip())
 
 
 def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:

@@ -15,6 +15,7 @@ from typing import Literal
 from zdash.checks.finding import Finding
 from zdash.checks.registry import CheckEngine
 from zdash.feed.history import Series
+from zdash.feed.timeline import Timeline
 from zdash.model import Snapshot
 
 # What a feed folds findings with: a fresh engine per feed (CheckEngine itself, or
@@ -92,6 +93,14 @@ class Feed:
         """Epoch s of every snapshot (a replay; empty before it has loaded and when live)."""
         return ()
 
+    async def timelines(self) -> AsyncIterator[Timeline]:
+        """The recording's events (zdash.feed.timeline), growing until complete; consumed by one
+        worker of its own, apart from the frames, so finding them never holds up playback. A
+        live feed has none."""
+        none: tuple[Timeline, ...] = ()
+        for timeline in none:
+            yield timeline
+
     def take_notice(self) -> str | None:
         """One line for the viewer (a failed recording), handed out once."""
         return None
@@ -101,5 +110,8 @@ class Feed:
     def step(self, n: int) -> None: ...
     def seek_time(self, t: float) -> None: ...
     def seek_index(self, i: int) -> None: ...
+    def jump(self, i: int) -> None:
+        """To tick i, paused (the next/previous event: the viewer wants to look at it)."""
+
     def change_speed(self, direction: int) -> None: ...
     def toggle_recording(self, path: str) -> None: ...

@@ -27,6 +27,7 @@ from zdash.checks.state_codec import StateError
 from zdash.feed.clock import REAL_CLOCK, Clock
 from zdash.feed.frame import EngineFactory, Feed, Frame, Position, ScanRates
 from zdash.feed.history import Series
+from zdash.feed.timeline import Timeline, scan
 from zdash.model import Snapshot
 from zdash.sources.recording import Recording, open_recording
 from zdash.sources.session import SessionHeader
@@ -100,6 +101,7 @@ class ReplayFeed(Feed):
         self._cache: OrderedDict[int, tuple[Snapshot, tuple[Finding, ...], ScanRates]] = OrderedDict()
         self._version = self._shown = 0
         self._wake: asyncio.Event | None = None
+        self._loaded = asyncio.Event()  # the recording is open and its times known
 
     async def frames(self) -> AsyncIterator[Frame]:
         self._wake = asyncio.Event()
@@ -109,6 +111,7 @@ class ReplayFeed(Feed):
         if not self._times:
             raise ValueError(f"{self.path} holds no complete tick")
         self._index = min(max(self._index, 0), len(self._times) - 1)
+        self._loaded.set()
         try:
             while True:
                 yield await self._frame()
@@ -198,6 +201,32 @@ class ReplayFeed(Feed):
         while len(self._kept) > KEEP_MAX:
             self._kept.popitem(last=False)
 
+    async def timelines(self) -> AsyncIterator[Timeline]:
+        """The events, found by a scan of the whole recording in a daemon thread (quitting does
+        not wait for it; it stops when this generator is closed). It reads the recording the
+        replay reads: format 1 is immutable in memory, format 2's SQLite connection is
+        serialised (sqlite3.threadsafety 3)."""
+        await self._loaded.wait()
+        assert self._rec is not None
+        loop = asyncio.get_running_loop()
+        found: asyncio.Queue[Timeline] = asyncio.Queue()
+        stop = threading.Event()
+
+        def publish(timeline: Timeline) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: zdash has exited
+                loop.call_soon_threadsafe(found.put_nowait, timeline)
+
+        args = (self._rec, self._new_engine(), list(self._times), publish, stop)
+        threading.Thread(target=scan, args=args, name="zdash-timeline", daemon=True).start()
+        try:
+            while True:
+                timeline = await found.get()
+                yield timeline
+                if timeline.complete:
+                    return
+        finally:
+            stop.set()
+
     # -- time --------------------------------------------------------------------------------
     async def _advance(self) -> None:
         """Return when the index or the play state changed: by the clock or by a control."""
@@ -249,6 +278,10 @@ class ReplayFeed(Feed):
         if self._times:
             self._index = min(max(i, 0), len(self._times) - 1)
         self._changed()
+
+    def jump(self, i: int) -> None:
+        self.playing = False
+        self.seek_index(i)
 
     def seek_time(self, t: float) -> None:
         """The last snapshot at or before t (the first one when t is before the recording)."""

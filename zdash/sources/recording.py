@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from zdash.raw import Tick
-from zdash.sources.session import SessionError, SessionHeader, SessionReport, read_session
+from zdash.sources.session import SessionError, SessionHeader, SessionReport, onset_of, read_session
 from zdash.sources.store import StoreError, StoreReader, is_store
 
 Keyframe = tuple[int, dict[str, Any], "dict[str, Any] | None"]
@@ -74,6 +74,7 @@ class StoreRecording:
             m.get("interval"),
             m.get("zdash_version"),
             m.get("description"),
+            onset_of(m.get("onset"), path),
         )
 
     def count(self) -> int:

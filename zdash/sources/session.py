@@ -2,7 +2,9 @@
 
 Format (version 1), a YAML stream of documents, gzip-compressed when the name ends in .gz:
   document 1, the header:  zdash_session: 1, created (ISO UTC), host, interval (s),
-                           zdash_version, description (optional: what a trainee should look for)
+                           zdash_version, description (optional: what a trainee should look for),
+                           onset (optional: epoch s at which the recorded incident begins: the
+                           fault injected, or the action that reveals it; the replay bar marks it)
   each further document, one tick:  t (epoch s), samples: a list of
       {key, argv (list), rc (int | null), time, duration, error (str | null), stdout, stderr}
 Outputs are stored verbatim (literal blocks where YAML allows, quoted escapes otherwise).
@@ -62,6 +64,7 @@ class SessionHeader:
     interval: float | None
     zdash_version: str | None = None
     description: str | None = None
+    onset: float | None = None  # epoch s: when the recorded incident begins (training scenarios)
 
 
 @dataclass
@@ -112,6 +115,7 @@ class SessionWriter:
         created: str | None = None,
         *,
         force: bool = False,
+        onset: float | None = None,
     ) -> None:
         """Refuses an existing file (FileExistsError, one line) unless `force`."""
         from zdash import __version__
@@ -146,6 +150,8 @@ class SessionWriter:
         }
         if description:
             header["description"] = _text(description)
+        if onset is not None:
+            header["onset"] = onset
         self._dump(header)
 
     def _raw(self, text: str) -> None:
@@ -227,6 +233,15 @@ def _seconds(value: object) -> float:
 
 def _optional_str(value: object) -> str | None:
     return None if value is None else str(value)
+
+
+def onset_of(value: object, path: str) -> float | None:
+    """A header's onset: absent (every recording made before it existed), or epoch seconds."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e11:
+        raise SessionError(f"{path}: the header's onset {value!r} is not a time (epoch seconds)")
+    return float(value)
 
 
 _MEMBER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00"  # how each member the writer makes begins
@@ -342,6 +357,7 @@ def read_session(
         float(interval) if interval is not None else None,
         _optional_str(head.get("zdash_version")),
         _optional_str(head.get("description")),
+        onset_of(head.get("onset"), path),
     )
 
     def ticks() -> Generator[Tick, None, None]:
@@ -368,3 +384,41 @@ def read_session(
             yield tick
 
     return header, ticks()
+
+
+def set_onset(path: str, onset: float) -> None:
+    """Write `onset` into the header of the format-1 file at `path`, every tick's text left as it
+    was. The header is written before the first tick, but a scenario learns when its fault
+    begins only while it records (fixtures/make_fixtures.py calls this at the end). The file is
+    replaced atomically (written beside it, then renamed)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    gz = data[:2] == b"\x1f\x8b"
+    members: list[tuple[bytes, str]] = []  # (as stored, its text): a .gz is one or more members
+    while gz and data:
+        z = zlib.decompressobj(wbits=31)
+        text = z.decompress(data)
+        members.append((data[: len(data) - len(z.unused_data)], text.decode("utf-8")))
+        data = z.unused_data
+    if not gz:
+        members = [(data, data.decode("utf-8"))]
+    at = next((i for i, (_, t) in enumerate(members) if re.search(r"(?m)^zdash_session:", t)), None)
+    if at is None:
+        raise SessionError(f"{path} is not a zdash session (no zdash_session header)")
+    docs = re.split(r"(?m)(?=^---\n)", members[at][1])
+    k = next(i for i, d in enumerate(docs) if re.search(r"(?m)^zdash_session:", d))
+    yaml = YAML()  # round trip: the description keeps its literal block
+    yaml.width = 1 << 20
+    head = yaml.load(docs[k])
+    head["onset"] = round(onset, 3)
+    buf = io.StringIO()
+    buf.write("---\n")
+    yaml.dump(head, buf)
+    docs[k] = buf.getvalue()
+    text = "".join(docs).encode("utf-8")
+    new = gzip.compress(text, mtime=0) if gz else text
+    out = b"".join(new if i == at else raw for i, (raw, _) in enumerate(members))
+    tmp = f"{path}.onset-tmp"
+    with open(tmp, "wb") as f:
+        f.write(out)
+    os.replace(tmp, path)

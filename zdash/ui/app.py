@@ -42,10 +42,11 @@ from zdash.actions import (
 from zdash.config import CheckConfig
 from zdash.feed.clock import REAL_CLOCK, Clock
 from zdash.feed.frame import Feed, Frame
+from zdash.feed.timeline import Timeline
 from zdash.model import Snapshot
 from zdash.resources import ResourceError
 from zdash.sources.runner import Runner
-from zdash.ui.messages import FeedFailed, FrameReady
+from zdash.ui.messages import FeedFailed, FrameReady, TimelineReady
 from zdash.ui.settings import UiSettings
 from zdash.ui.themes import DEFAULT_THEME, WALL_THEME, load_themes, stylesheet
 
@@ -74,6 +75,7 @@ class ZdashApp(App[None]):
     frame: reactive[Frame | None] = reactive(None, init=False, repaint=False)
     silence: reactive[float | None] = reactive(None, init=False, repaint=False)
     feed_error: reactive[str | None] = reactive(None, init=False, repaint=False)
+    timeline: reactive[Timeline | None] = reactive(None, init=False, repaint=False)  # replay events
 
     def __init__(
         self,
@@ -145,6 +147,8 @@ class ZdashApp(App[None]):
             for sig in (signal.SIGTERM, signal.SIGHUP):
                 loop.add_signal_handler(sig, self._stop_by_signal)
         self.run_worker(self._pump(), exclusive=True, group="feed", name="feed")
+        if self.feed.can_control and not self.wall:  # the wall loops unattended: no markers
+            self.run_worker(self._pump_timeline(), group="timeline", name="timeline")
         if not self.feed.can_control:
             self.run_worker(self._count_silence(), group="silence", name="silence")
 
@@ -176,6 +180,18 @@ class ZdashApp(App[None]):
                 await self.clock.sleep(delay)
                 delay = min(delay * 2, 60.0)
 
+    async def _pump_timeline(self) -> None:
+        try:
+            async for timeline in self.feed.timelines():
+                self.post_message(TimelineReady(timeline))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - markers are a help: without them the replay still plays
+            return
+
+    def on_timeline_ready(self, message: TimelineReady) -> None:
+        self.timeline = message.timeline
+
     async def _count_silence(self) -> None:
         # (Not _watch_silence: Textual would call that on every change of `silence`.)
         while True:
@@ -184,17 +200,7 @@ class ZdashApp(App[None]):
             self.silence = quiet if quiet > max(3 * self.feed.interval, 5.0) else None
 
     def on_frame_ready(self, message: FrameReady) -> None:
-        first = self.frame is None
         self.frame = message.frame
-        if first and message.frame.description and not self.wall:
-            # A training recording says what to look for before anything else: once, at the
-            # start (the wall loops unattended; `i` shows it again).
-            self.notify(
-                " ".join(message.frame.description.split()),
-                title="About this recording (i)",
-                timeout=20,
-                markup=False,
-            )
         self.silence = None
         self.feed_error = None
         if not self.wall and (notice := self.feed.take_notice()):

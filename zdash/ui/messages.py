@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.message import Message
 
 from zdash.feed.frame import Frame
+from zdash.feed.timeline import Timeline
 
 
 class FrameReady(Message):
@@ -23,3 +24,14 @@ class FeedFailed(Message):
         super().__init__()
         self.error = error
         self.final = final
+
+
+class TimelineReady(Message):
+    """More of a recording's events found (zdash.feed.timeline); only the newest matters."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        super().__init__()
+        self.timeline = timeline
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, TimelineReady)

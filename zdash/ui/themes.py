@@ -25,6 +25,12 @@ _COLOURS = (
     "panel",
     "boost",
 )
+MARK_GLYPHS = {  # theme variable -> default glyph (zdash.ui.widgets.replay_bar)
+    "zd-mark-onset": "◆",  # the incident begins
+    "zd-mark-raised": "▲",  # a finding raised (or worse than before)
+    "zd-mark-cleared": "✓",  # a finding gone
+    "zd-mark-state": "●",  # a pool or vdev changed state
+}
 DEFAULT_THEME = "zdash-dark"
 WALL_THEME = "zdash-wall"
 
@@ -52,6 +58,11 @@ def load_theme(path: Path) -> Theme:
     variables.setdefault("zd-warn", str(doc.get("warning") or "#FFA62B"))
     variables.setdefault("zd-crit", str(doc.get("error") or "#BA3C5B"))
     variables.setdefault("zd-bar-free", str(doc.get("panel") or doc.get("surface") or doc["primary"]))
+    # The replay bar's event markers: a glyph per kind, so they differ without colour too.
+    # Stored as CSS strings ("◆"): Textual tokenizes every variable as a CSS value, and a bare
+    # glyph is not one. A theme may write them quoted or not.
+    for name, glyph in MARK_GLYPHS.items():
+        variables[name] = '"' + (variables.get(name, glyph).strip('"') or glyph) + '"'
     colour = {k: str(doc[k]) for k in _COLOURS if doc.get(k) is not None}
     return Theme(
         name=str(doc["name"]),

@@ -53,6 +53,20 @@ def row_label(pool: Pool, key: str) -> str | None:
     return next((v.name for v in pool.root.walk() if v.key == vdev_key), None)
 
 
+def peers_of(pool: Pool, key: str) -> tuple[Vdev, Vdev, list[Vdev]] | None:
+    """The disk a row key names, its top-level vdev and the other disks of that vdev (through
+    replacing-N / spare-N), for the chart's peer overlay; None for a row that is not a disk or
+    a disk with no peer (a single-disk vdev)."""
+    vdev_key = key.rstrip("#")
+    for top in pool.root.children:
+        leaves = list(top.leaves())
+        disk = next((v for v in leaves if v.key == vdev_key), None)
+        if disk is not None and top is not disk:
+            peers = [v for v in leaves if v is not disk]
+            return (disk, top, peers) if peers else None
+    return None
+
+
 def _c(text: str, role: Role = "text") -> Cell:
     return ((text, role),)
 

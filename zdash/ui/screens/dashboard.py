@@ -1,4 +1,5 @@
-"""The dashboard: status, pool header, vdev table, findings, history chart, replay bar.
+"""The dashboard: status, pool header, vdev table, findings, history chart, a training
+recording's description, replay bar.
 
 Takes every frame from `app.frame` while it is the current screen; its widgets are bound to
 its frame and pool (data_bind) and each redraws only what changed. Replay controls and recording are bound here and enabled by what
@@ -18,19 +19,22 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from zdash.feed.frame import Frame
+from zdash.feed.timeline import Timeline
 from zdash.ui.app import ZdashApp
 from zdash.ui.seek import SeekTarget
 from zdash.ui.vdev_rows import shown_pool
+from zdash.ui.widgets.about_panel import AboutPanel
 from zdash.ui.widgets.findings import FindingsTable
 from zdash.ui.widgets.history_chart import HistoryChart
 from zdash.ui.widgets.pool_header import PoolHeader
 from zdash.ui.widgets.pool_tabs import PoolTabs
-from zdash.ui.widgets.replay_bar import ReplayBar
+from zdash.ui.widgets.replay_bar import ReplayBar, event_line, marker_legend
 from zdash.ui.widgets.status_bar import StatusBar
 from zdash.ui.widgets.vdev_table import VdevTable
 
 SHORT = 30  # rows below which the chart starts hidden
-REPLAY_ACTIONS = {"pause", "step", "speed", "seek", "seek_edge"}
+EVENTS = Binding.Group("Event", compact=True)
+REPLAY_ACTIONS = {"pause", "step", "speed", "seek", "seek_edge", "event"}
 
 
 def _action_name(action: str) -> str:
@@ -48,17 +52,29 @@ class DashboardScreen(Screen[None]):
         Binding("minus", "speed(-1)", "Slower", show=False, tooltip="Half the replay speed"),
         Binding("plus,equals_sign", "speed(1)", "Faster", show=False, tooltip="Double the replay speed"),
         Binding("t", "seek", "Seek", tooltip="Seek to a time, +30s, 50% or #tick"),
+        # One footer item for the pair ("n N Event"): the footer has no room for two at 80 columns.
+        Binding("n", "event(1)", "Next event", tooltip="Next event on the replay bar (pauses)", group=EVENTS),
+        Binding(
+            "N", "event(-1)", "Prev event", tooltip="Previous event on the replay bar (pauses)", group=EVENTS
+        ),
         # Not priority bindings: a focused table's own home/end (first/last row) come first.
         Binding("home,less_than_sign", "seek_edge(0)", "Start of the recording", show=False),
         Binding("end,greater_than_sign", "seek_edge(1)", "End of the recording", show=False),
         Binding("r", "record", "Rec", tooltip="Start or stop recording the live data to a session file"),
         Binding("d", "datasets", "Datasets", tooltip="Datasets: clone graph and what destroy -R takes"),
         Binding("g", "chart", "Chart", tooltip="Show or hide the history chart"),
+        Binding(
+            "p",
+            "peers",
+            "Peers",
+            show=False,
+            tooltip="A disk's chart: against its vdev peers, or read/write",
+        ),
         Binding("left_square_bracket", "pool(-1)", "Prev pool", show=False),
         Binding("right_square_bracket", "pool(1)", "Next pool", show=False),
         Binding("f", "focus_panel('findings')", "Go to the findings", show=False),
         Binding("v", "focus_panel('vdevs')", "Go to the vdevs", show=False),
-        Binding("i", "about", "About this recording", show=False),
+        Binding("i", "about", "About", show=False, tooltip="Show or hide what this recording shows"),
         Binding("q", "app.quit", "Quit", tooltip="Quit zdash"),
     ]
 
@@ -70,6 +86,9 @@ class DashboardScreen(Screen[None]):
     # What decides whether `[` `]` and `i` apply: bindings=True re-checks the keys on a change.
     multi_pool: var[bool] = var(False, bindings=True)
     has_description: var[bool] = var(False, bindings=True)
+    about_open: var[bool] = var(True)  # the description panel, until `i` hides it
+    chart_peers: var[bool] = var(True)  # a disk's chart against its vdev peers (`p`)
+    timeline: var[Timeline | None] = var(None, init=False)  # the replay's events (markers)
 
     def __init__(self) -> None:
         super().__init__()
@@ -82,14 +101,19 @@ class DashboardScreen(Screen[None]):
         yield PoolHeader(id="pool-header").data_bind(*shown)
         yield VdevTable(id="vdevs").data_bind(*shown)
         yield FindingsTable(id="findings").data_bind(DashboardScreen.frame)
-        yield HistoryChart(id="history").data_bind(*shown, DashboardScreen.selected)
-        yield ReplayBar(id="replay-bar").data_bind(DashboardScreen.frame)
+        yield HistoryChart(id="history").data_bind(
+            *shown, DashboardScreen.selected, peers=DashboardScreen.chart_peers
+        )
+        yield AboutPanel(id="about").data_bind(DashboardScreen.frame)
+        yield ReplayBar(id="replay-bar").data_bind(DashboardScreen.frame, DashboardScreen.timeline)
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#vdevs").border_title = "Vdevs"
         self.query_one("#replay-bar").display = self.app.feed.can_control
+        self.query_one("#about").display = False
         self.watch(self.app, "frame", self._take, init=True)
+        self.watch(self.app, "timeline", self._take_timeline, init=True)
         self.query_one("#vdevs").focus()
 
     def on_resize(self) -> None:
@@ -99,6 +123,11 @@ class DashboardScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self._take(self.app.frame)  # catch up with frames that arrived while covered
+        self._take_timeline(self.app.timeline)
+
+    def _take_timeline(self, timeline: Timeline | None) -> None:
+        if timeline is not None and self.is_current:
+            self.timeline = timeline
 
     def _take(self, frame: Frame | None) -> None:
         if frame is None or not self.is_current:
@@ -107,7 +136,16 @@ class DashboardScreen(Screen[None]):
         self.frame = frame
         self.pool_name = pool.name if pool is not None else None
         self.multi_pool = len(frame.snapshot.pools) > 1
-        self.has_description = bool(frame.description)
+        self.has_description = bool(frame.description and frame.description.strip())
+
+    def watch_has_description(self) -> None:
+        self._show_about()
+
+    def watch_about_open(self) -> None:
+        self._show_about()
+
+    def _show_about(self) -> None:
+        self.query_one("#about").display = self.has_description and self.about_open
 
     @on(VdevTable.RowHighlighted, "#vdevs")
     def _vdev_highlighted(self, event: VdevTable.RowHighlighted) -> None:
@@ -242,21 +280,49 @@ class DashboardScreen(Screen[None]):
         self.app.push_screen(DatasetsScreen())
 
     def action_help(self) -> None:
-        from zdash.ui.screens.help import HelpScreen
+        from zdash.ui.screens.help import LEGEND, HelpScreen
 
-        self.app.push_screen(HelpScreen(self))
+        legend = LEGEND
+        if self.app.feed.can_control:
+            legend += "\n" + marker_legend(self.app.theme_variables)
+        self.app.push_screen(HelpScreen(self, legend=legend))
 
     def action_about(self) -> None:
-        from zdash.ui.screens.help import AboutScreen
+        self.about_open = not self.about_open
 
-        if self.app.frame and self.app.frame.description:
-            self.app.push_screen(AboutScreen(self.app.frame))
+    def action_event(self, step: int) -> None:
+        """To the next (step 1) or previous (-1) tick with an event, paused, saying what it is."""
+        timeline, pos = self.timeline, self.frame.position if self.frame else None
+        if pos is None:
+            return
+        if timeline is None:
+            self.notify("still looking for this recording's events…", timeout=3)
+            return
+        index = timeline.next_index(pos.index) if step > 0 else timeline.previous_index(pos.index)
+        if index is None:
+            where = "after" if step > 0 else "before"
+            more = "" if timeline.complete or step < 0 else " yet (still looking)"
+            self.notify(f"no event {where} this tick{more}", severity="warning", timeout=3)
+            return
+        self.app.feed.jump(index)
+        variables = self.app.theme_variables
+        text = "\n".join(event_line(e, variables) for e in timeline.at(index))
+        self.notify(text, title=f"tick {index + 1}", timeout=6, markup=False)
 
     # -- pools and chart --------------------------------------------------------------------
     def action_chart(self) -> None:
         shown = not self.has_class("-no-chart")
         self.chart_pref = not shown
         self.set_class(shown, "-no-chart")  # shown again, the chart draws itself (on_show)
+
+    def action_peers(self) -> None:
+        self.chart_peers = not self.chart_peers
+        if not self.chart_peers:
+            self.notify("chart: read and write", timeout=3)
+        elif self.has_class("-no-chart"):
+            self.notify("chart: a disk against its vdev peers (g shows the chart)", timeout=3)
+        else:
+            self.notify("chart: a disk against its vdev peers (select a disk row)", timeout=3)
 
     def action_pool(self, step: int) -> None:
         frame = self.frame

@@ -1,5 +1,6 @@
 """`?`: the keys that apply right now (read from the bindings, so it cannot go out of date)
-and what the columns mean; `i`: what a recording's author says to look for."""
+and what the columns mean. (What a recording's author says to look for is the dashboard's
+description panel: zdash.ui.widgets.about_panel.)"""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from zdash.feed.frame import Frame
 from zdash.ui.markup import tag
 
 LEGEND = """\
@@ -29,11 +29,13 @@ Header: the worst finding first (CRIT / WARN / ? STALE), OK when nothing is abov
   writable     what can still be written: free minus ZFS's slop reserve (1/32 of the
                pool), or the root dataset's avail; raw free overstates it
 Capacity gauge: ┃ marks 80 % (writes slow down) and 90 % (critical).
-Chart: the pool or the selected row; read and write, last 10 minutes."""
+Chart: the pool or the selected row, last 10 minutes: read and write; a disk in a vdev
+  with other disks against its peers (MiB/s, %UTIL, disk wait: the worse of read and write;
+  p switches), where a sick disk moves the same MiB/s at a far higher %UTIL and wait."""
 
 
 class _TextScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,i", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "Close")]
 
     def __init__(self, title: str, body: str) -> None:
         super().__init__()
@@ -114,8 +116,3 @@ class HelpScreen(_TextScreen):
     ) -> None:
         keys = "\n".join(x for x in (keys_markup(screen), _key_lines(extra)) if x)
         super().__init__("Keys", "\n\n".join(x for x in (keys, tag(legend)) if x))
-
-
-class AboutScreen(_TextScreen):
-    def __init__(self, frame: Frame) -> None:
-        super().__init__(f"About {frame.source}", tag(frame.description or ""))

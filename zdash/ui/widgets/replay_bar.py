@@ -1,7 +1,15 @@
-"""The replay's progress across the recording's time span; a click seeks (mouse optional:
-every control also has a key)."""
+"""The replay's progress across the recording's time span, with a marker where something
+happens (zdash.feed.timeline: the incident's onset, a finding raised or cleared, a state change;
+`n`/`N` jump to them); a click seeks (mouse optional: every control also has a key).
+
+Each kind of marker has its own glyph (theme variables zd-mark-*, so they differ without
+colour) and colour: the onset $text-accent, a finding its severity's, a cleared one $zd-ok, a
+state change $foreground. Where several fall in one column the most telling is drawn (onset,
+then raised, cleared, state); the playhead on a marker shows it reversed."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 
 from textual import events
 from textual.content import Content
@@ -10,8 +18,26 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from zdash import fmt
+from zdash.checks.finding import Severity
 from zdash.feed.frame import Frame, Position
+from zdash.feed.timeline import Event, EventKind, Timeline
 from zdash.ui.markup import tag
+from zdash.ui.roles import ROLE_VAR, severity_role
+from zdash.ui.themes import MARK_GLYPHS
+
+MARK_VAR: dict[EventKind, str] = {
+    "onset": "zd-mark-onset",
+    "raised": "zd-mark-raised",
+    "cleared": "zd-mark-cleared",
+    "state": "zd-mark-state",
+}
+KIND_WORD: dict[EventKind, str] = {
+    "onset": "onset",
+    "raised": "raised",
+    "cleared": "cleared",
+    "state": "state change",
+}
+_RANK: dict[EventKind, int] = {"onset": 3, "raised": 2, "cleared": 1, "state": 0}
 
 
 def bar_span(pos: Position, width: int) -> tuple[int, int]:
@@ -25,17 +51,77 @@ def _tail(pos: Position) -> str:
     return f" {fmt.clock(pos.end)}  {pos.index + 1}/{pos.count}" + (" ↻" if pos.looping else "")
 
 
-def bar_markup(pos: Position, width: int) -> str:
+def glyph(kind: EventKind, variables: Mapping[str, str]) -> str:
+    """The marker of a kind of event, from the theme (a CSS string there: zdash.ui.themes)."""
+    name = MARK_VAR[kind]
+    return (variables.get(name) or "").strip('"') or MARK_GLYPHS[name]
+
+
+def mark_style(event: Event) -> str:
+    if event.kind == "onset":
+        return "bold $text-accent"
+    if event.kind == "raised":
+        return "bold " + ROLE_VAR[severity_role(event.severity or Severity.WARNING)]
+    return "$zd-ok" if event.kind == "cleared" else "$foreground"
+
+
+def marker_legend(variables: Mapping[str, str]) -> str:
+    """The `?` help's line on the markers, in the theme's glyphs."""
+    g = {k: glyph(k, variables) for k in MARK_VAR}
+    return (
+        f"Replay bar: {g['onset']} the incident begins (recorded with a training scenario), "
+        f"{g['raised']} a finding raised,\n  {g['cleared']} one cleared, {g['state']} a pool or vdev "
+        "changes state; n / N jump to the next / previous one."
+    )
+
+
+def event_line(event: Event, variables: Mapping[str, str]) -> str:
+    """One line for a notice: `▲ raised: /dev/sdb is dragging mirror-1`."""
+    return f"{glyph(event.kind, variables)} {KIND_WORD[event.kind]}: {event.text}"
+
+
+def _column(t: float, pos: Position, columns: int) -> int:
+    """The bar's column of time t: 0 at the recording's start, the last at its end (the same
+    mapping a click seeks by)."""
+    span = pos.end - pos.start
+    fraction = 0.0 if span <= 0 else min(max((t - pos.start) / span, 0.0), 1.0)
+    return round(fraction * (columns - 1))
+
+
+def marker_columns(pos: Position, columns: int, events: Sequence[Event]) -> dict[int, Event]:
+    """Column -> the event drawn there (the most telling of those that fall in it)."""
+    out: dict[int, Event] = {}
+    for e in events:
+        col = _column(e.time, pos, columns)
+        had = out.get(col)
+        rank = (_RANK[e.kind], e.severity or 0)
+        if had is None or rank > (_RANK[had.kind], had.severity or 0):
+            out[col] = e
+    return out
+
+
+def bar_markup(
+    pos: Position, width: int, timeline: Timeline | None = None, variables: Mapping[str, str] | None = None
+) -> str:
     state = tag("▶", "bold $zd-ok") if pos.playing else tag("❚❚", "bold $zd-warn")
     head = f" {state} {pos.speed:g}×  {fmt.clock(pos.start)} "
     _start, columns = bar_span(pos, width)
-    done = round(pos.fraction * columns)
-    bar = (
-        tag("━" * done, "$primary")
-        + tag("╸" if done < columns else "", "$primary")
-        + tag("─" * max(0, columns - done - 1), "$zd-bar-free")
-    )
-    return head + bar + tag(_tail(pos), "$foreground-muted")
+    at = _column(pos.time, pos, columns) if not pos.at_end else columns
+    marks = marker_columns(pos, columns, timeline.events) if timeline is not None else {}
+    runs: list[tuple[str, str]] = []  # (text, style), neighbours of one style joined
+    for col in range(columns):
+        mark = marks.get(col)
+        if mark is not None:
+            cell = (glyph(mark.kind, variables or {}), mark_style(mark) + (" reverse" if col == at else ""))
+        else:
+            cell = (
+                ("━", "$primary") if col < at else ("╸", "$primary") if col == at else ("─", "$zd-bar-free")
+            )
+        if runs and runs[-1][1] == cell[1]:
+            runs[-1] = (runs[-1][0] + cell[0], cell[1])
+        else:
+            runs.append(cell)
+    return head + "".join(tag(text, style) for text, style in runs) + tag(_tail(pos), "$foreground-muted")
 
 
 class ReplayBar(Widget):
@@ -47,14 +133,20 @@ class ReplayBar(Widget):
             self.fraction = fraction
 
     frame: reactive[Frame | None] = reactive(None)
+    timeline: reactive[Timeline | None] = reactive(None)
 
     @property
     def position(self) -> Position | None:
         return self.frame.position if self.frame is not None else None
 
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _t: self.refresh())  # glyphs are the theme's
+
     def render(self) -> Content:
         pos = self.position
-        return Content.from_markup(bar_markup(pos, self.size.width)) if pos is not None else Content()
+        if pos is None:
+            return Content()
+        return Content.from_markup(bar_markup(pos, self.size.width, self.timeline, self.app.theme_variables))
 
     def on_click(self, event: events.Click) -> None:
         pos = self.position

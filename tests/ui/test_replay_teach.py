@@ -1,0 +1,166 @@
+"""Issue 11, a replay that teaches: the description in its own panel while the replay waits,
+markers on the replay bar with keys to jump between them, and a disk's chart drawn against its
+vdev peers. On the bundled lab scenarios, asserted on what is on screen."""
+
+from __future__ import annotations
+
+import bisect
+
+from tests.ui.conftest import first_tick, replay_app, table_text, toasts, until, wait_frame
+from zdash.checks.registry import CheckEngine
+from zdash.cli import _parse
+from zdash.commands.dashboard import build_feed
+from zdash.scenarios import path_of
+from zdash.sources.session import read_session
+from zdash.ui.app import WallApp, ZdashApp
+from zdash.ui.widgets.replay_bar import bar_span
+
+MIRROR = path_of("deranged-mirror")
+
+
+def _onset_tick(path: str) -> int:
+    """The first tick at or after the onset the scenario recorded (read straight from the file)."""
+    header, ticks = read_session(path)
+    times = [t.time for t in ticks]
+    assert header.onset is not None
+    return bisect.bisect_left(times, header.onset)
+
+
+async def _timeline(pilot):
+    return await until(
+        pilot, lambda: pilot.app.timeline if pilot.app.timeline and pilot.app.timeline.complete else None
+    )
+
+
+def _regions_overlap(a, b) -> bool:
+    return a.x < b.right and b.x < a.right and a.y < b.bottom and b.y < a.bottom
+
+
+async def test_a_described_replay_starts_paused_with_its_description_in_a_panel_that_i_hides():
+    args = _parse(["replay", MIRROR])
+    feed = build_feed(args, CheckEngine)
+    assert feed.playing is False  # a training recording waits while it is read
+    app = ZdashApp(feed)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        frame = await wait_frame(pilot)
+        assert not frame.position.playing and frame.position.index == 0
+        panel = app.screen.query_one("#about")
+        text = str(panel.render())
+        assert panel.display and " ".join(frame.description.split()) in " ".join(text.split())
+        assert "space play" in text and "i hide" in text
+        for data in ("#vdevs", "#findings", "#replay-bar"):  # beside the data, never over it
+            assert not _regions_overlap(panel.region, app.screen.query_one(data).region)
+        assert not toasts(app)  # no toast over the data any more
+        rows = table_text(app.screen.query_one("#vdevs"))
+        assert any("sick" in cells[0] for cells in rows.values())  # the sick disk is in view
+        await pilot.press("i")
+        await until(pilot, lambda: not panel.display, what="the panel hidden by i")
+        assert not app.frame.position.playing  # hiding it does not start the replay
+        await pilot.press("i")
+        await until(pilot, lambda: panel.display, what="the panel shown again by i")
+        await pilot.press("space")
+        await wait_frame(pilot, lambda f: f.position.playing)
+
+
+async def test_the_wall_plays_a_recording_at_once_and_shows_no_description():
+    feed = build_feed(_parse(["replay", "--wall", MIRROR]), CheckEngine)
+    assert feed.playing is True
+    app = WallApp(feed)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_frame(pilot)
+        assert not app.screen.query("#about") and not toasts(app)
+        assert app.timeline is None  # no markers are looked for on the wall
+
+
+async def test_next_and_previous_event_keys_move_the_replay_to_the_marked_events_in_order():
+    raised = first_tick(MIRROR, "deranged_disk")
+    onset = _onset_tick(MIRROR)
+    assert 0 < onset < raised  # the fault begins some ticks before the check is sure of it
+    app = replay_app(MIRROR, start=0)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_frame(pilot)
+        await _timeline(pilot)
+        await pilot.press("n")
+        frame = await wait_frame(pilot, lambda f: f.position.index == onset)
+        assert not any(f.check == "deranged_disk" for f in frame.findings)  # not yet diagnosed
+        await until(pilot, lambda: any("onset" in t for t in toasts(app)), what="the onset named")
+        app.clear_notifications()
+        await pilot.press("n")
+        frame = await wait_frame(pilot, lambda f: f.position.index == raised)
+        assert frame.findings[0].check == "deranged_disk" and not frame.position.playing
+        await until(pilot, lambda: any("raised" in t and "sick" in t for t in toasts(app)))
+        app.clear_notifications()
+        await pilot.press("n")  # nothing happens after the finding is raised
+        await until(pilot, lambda: any("no event after" in t for t in toasts(app)), what="the notice")
+        assert app.frame.position.index == raised
+        await pilot.press("N")
+        await wait_frame(pilot, lambda f: f.position.index == onset)
+        app.clear_notifications()
+        await pilot.press("N")
+        await until(pilot, lambda: any("no event before" in t for t in toasts(app)), what="the notice")
+        assert app.frame.position.index == onset
+
+
+async def test_the_event_keys_are_in_the_footer_and_the_help():
+    app = replay_app(MIRROR, start=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        footer = app.screen.query_one("Footer")
+        keys = {k.key for k in footer.query("FooterKey")}
+        assert {"n", "N"} <= keys
+        await pilot.press("question_mark")
+        body = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        assert "Next event" in body or "next event" in body.lower()
+        assert "◆ the incident begins" in body and "▲ a finding raised" in body and "✓ one cleared" in body
+
+
+def _bar_text(app) -> str:
+    return str(app.screen.query_one("#replay-bar").render())
+
+
+async def test_the_replay_bar_marks_the_onset_and_the_finding_where_they_happen():
+    app = replay_app(MIRROR, start=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        frame = await wait_frame(pilot)
+        timeline = await _timeline(pilot)
+        await until(pilot, lambda: "◆" in _bar_text(app), what="the markers drawn")
+        bar = app.screen.query_one("#replay-bar")
+        text = _bar_text(app)
+        assert text.count("◆") == 1 and text.count("▲") == 1
+        pos = frame.position
+        start, columns = bar_span(pos, bar.size.width)
+
+        def column(t: float) -> int:
+            return start + round((t - pos.start) / (pos.end - pos.start) * (columns - 1))
+
+        onset = next(e for e in timeline.events if e.kind == "onset")
+        raised = next(e for e in timeline.events if e.kind == "raised")
+        assert text.index("◆") == column(onset.time) and text.index("▲") == column(raised.time)
+        # the finding's marker in its severity's colour, the onset's in the accent colour
+        content = bar.render()
+        styles = {content.plain[s.start : s.end]: str(s.style) for s in content.spans}
+        assert "$zd-warn" in styles["▲"] and "$text-accent" in styles["◆"]
+
+
+async def test_the_chart_of_a_disk_overlays_its_vdev_peers_and_p_switches_back():
+    app = replay_app(MIRROR)  # the last tick: the disk has been slow for a while
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        table = app.screen.query_one("#vdevs")
+        chart = app.screen.query_one("#history")
+        await pilot.press("v")
+        for _ in range(len(table.row_keys)):  # down the tree to the sick disk
+            if str(chart.border_title).startswith("History · sick"):
+                break
+            await pilot.press("down")
+        await until(pilot, lambda: chart.border_title == "History · sick against loop2 in mirror-1")
+        util = app.screen.query_one("#chart-util")
+        assert util.display
+        drawn = {w.id: str(w.render()) for w in chart.query("PlotextPlot")}
+        for plot, title in (("chart-mbs", "MiB/s"), ("chart-util", "%UTIL"), ("chart-lat", "disk wait ms")):
+            assert title in drawn[plot] and "sick" in drawn[plot] and "loop2" in drawn[plot]
+        await pilot.press("p")
+        await until(pilot, lambda: chart.border_title == "History · sick", what="read/write again")
+        assert not util.display
+        drawn = str(app.screen.query_one("#chart-lat").render())
+        assert "write" in drawn and "loop2" not in drawn  # this disk alone (it only writes)
