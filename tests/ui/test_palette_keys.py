@@ -51,6 +51,7 @@ async def test_the_palette_offers_what_works_in_each_mode(sessions):
         await wait_frame(pilot)
         titles = _titles(replay)
         assert "Seek…" in titles and "Record" not in titles and "Next pool" not in titles
+        assert "Next event" in titles
         assert any("theme" in t.lower() for t in titles)  # Textual's own stay
 
 

@@ -45,7 +45,9 @@ async def _record_then_quiesce(path, fio, live):
     n = await record(path, 1.0, 16.0, ("tank",), quiet=True, snapshots=live, structure_every=2.0)
     if not task.done() and len(live) < LOADED:  # a starved VM: say so instead of waiting for ever
         task.cancel()
-        raise AssertionError(f"the 16 s recording produced {len(live)} snapshots (n={n}), fewer than {LOADED}")
+        raise AssertionError(
+            f"the 16 s recording produced {len(live)} snapshots (n={n}), fewer than {LOADED}"
+        )
     await task
     return n, synced["t"]
 

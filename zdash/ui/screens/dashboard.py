@@ -215,6 +215,12 @@ class DashboardScreen(Screen[None]):
             yield SystemCommand(
                 "Seek…", "Go to a time, +30s, 50% or #tick of the recording", self.action_seek
             )
+            yield SystemCommand(
+                "Next event", "The next marker on the replay bar (pauses)", lambda: self.action_event(1)
+            )
+            yield SystemCommand(
+                "Previous event", "The previous marker (pauses)", lambda: self.action_event(-1)
+            )
         if feed.can_record:
             yield SystemCommand("Record", "Start or stop recording the live data", self.action_record)
         yield SystemCommand(
