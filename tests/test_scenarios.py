@@ -31,6 +31,14 @@ EXPECT = {
     "clones": (None, "clones", "tank/base@s1", "info"),
     "scrub-repair": (None, "health", "tank", "warning"),  # one finding: the scrub's story
     "raidz2-wide": (None, "topology", "raidz2-0", "info"),
+    # backup's raidz1 lost a member (tank beside it is healthy): CRITICAL, nothing else above info
+    "two-pools": (None, "health", "raidz1-0", "critical"),
+    # a disk faulted by ZFS (zinject -A fault) at 6 s, replaced at 14 s: at 10 s its mirror is on one side
+    "faulted-disk": (10, "health", "mirror-1", "critical"),
+    # one side of the special mirror offline: the pool's metadata on one disk
+    "log-special": (None, "health", "mirror-1", "critical"),
+    # ashift=9 on a 512e disk: ZFS's own "configured 512B, native 4096B" note
+    "ashift-512-on-4k": (None, "ashift", "/dev/sda1", "warning"),
 }
 
 
@@ -84,6 +92,17 @@ def test_scenario_diagnoses_as_recorded(name):
         assert _subject(name, "offline-leaf", at) in hits[0]["title"]
     if name == "scrub-repair":
         assert _subject(name, "repaired-leaf", at) in hits[0]["title"]
+    if name == "log-special":
+        assert hits[0]["title"].startswith("special mirror-1 has no redundancy left")
+    if name == "two-pools":
+        assert hits[0]["pool"] == "backup"
+
+
+def test_scrub_repair_shows_the_scrub_running():
+    """The scrub is seen in progress (issue 11: it used to finish between two samples)."""
+    _, snaps = load_replay(scenarios.path_of("scrub-repair"))
+    running = [s for s in snaps if (p := s.pool("tank")) and p.scan and p.scan.state == "scanning"]
+    assert len(running) >= 10, len(running)
 
 
 def test_healthy_says_at_most_one_note():

@@ -320,3 +320,16 @@ def test_permanent_data_errors_are_critical_and_list_the_files():
 
 def test_healthy_pool_has_no_health_findings():
     assert health.check(history(healthy_two_mirrors, 5), CFG) == []
+
+
+def test_a_special_vdev_down_to_one_side_names_its_class_and_is_critical():
+    from dataclasses import replace as _replace
+
+    special = _replace(
+        mirror(1, leaf("nvme0"), leaf("nvme1", state="OFFLINE"), state="DEGRADED"), vclass="special"
+    )
+    p = pool("tank", mirror(0, leaf("sda"), leaf("sdb")), special, state="DEGRADED")
+    f = one(check_now(p), subject="mirror-1")
+    assert f.severity == Severity.CRITICAL
+    assert f.title.startswith("special mirror-1 has no redundancy left: runs on /dev/nvme0 alone"), f.title
+    assert "metadata" in f.why

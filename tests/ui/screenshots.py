@@ -31,6 +31,10 @@ SHOTS = {
     "light": ("degraded", ("degraded-resilver",), (120, 40), (), {"theme": "zdash-light"}),
     "help": ("healthy", ("healthy",), (80, 24), ("question_mark",), {}),
     "plan": ("deranged", ("deranged-mirror",), (120, 40), ("f", "enter", "1"), {}),
+    # the description panel shown again (i), the replay bar's markers, the sick disk's chart
+    # against its peer (end: the last row of the vdev table is the sick disk)
+    "replay-teaching": ("deranged", ("deranged-mirror",), (120, 40), ("i", "end"), {}),
+    "wall-two-pools": ("healthy", ("two-pools",), (120, 40), (), {"wall": True}),
 }
 # Where a lab recording is most telling, when not at its end: the degraded one ends healthy, so
 # it is shown mid-resilver (the first tick with a resilver running).

@@ -352,6 +352,16 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
     if rebuilding_on:
         evidence.append(("Resilvering", fmt_list(rebuilding_on)))
     evidence += _zpool_says(pool)
+    if top.vclass in ("special", "dedup", "log"):
+        # zpool prints these under their class heading with an ordinary name (mirror-1): the
+        # class is what tells an admin how much is at stake.
+        title = f"{top.vclass} {title}"
+        if top.vclass != "log":
+            why += (
+                f" A {top.vclass} vdev holds the pool's "
+                + ("metadata and small blocks" if top.vclass == "special" else "dedup table")
+                + ": the pool cannot survive its loss, so it counts like any data vdev."
+            )
     return Finding(
         ID,
         severity,
