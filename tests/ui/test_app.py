@@ -13,8 +13,8 @@ from tests.ui.conftest import first_tick, play_until, replay_app, table_text, to
 from zdash.checks.registry import CheckEngine
 from zdash.feed.live import LiveFeed
 from zdash.resources import ResourceError
-from zdash.ui.big_word import big_rows
 from zdash.ui.app import ZdashApp
+from zdash.ui.big_word import big_rows
 from zdash.ui.screens.dashboard import DashboardScreen
 from zdash.ui.screens.datasets import DatasetsScreen
 from zdash.ui.screens.finding import FindingScreen
