@@ -19,6 +19,9 @@ from typing import NoReturn
 INTERVAL_S = (0.1, 3600.0)
 SPEEDS = (0.25, 64.0)  # replay --speed (zdash.feed.replay.SPEEDS holds the steps between)
 SAMPLES = (1, 10_000)  # check --samples
+# zdash serve: next to the exporter's 9134 (zdash.prometheus.exporter.DEFAULT_PORT), on localhost.
+SERVE_PORT = 9135
+SERVE_LISTEN = f"127.0.0.1:{SERVE_PORT}"
 
 
 def _number(text: str) -> float:
@@ -83,7 +86,7 @@ examples:
   zdash completion bash > ~/.local/share/bash-completion/completions/zdash
 
 commands (zdash COMMAND --help for each):
-  replay, record, convert, check, exporter, summary, import, plan, completion""",
+  replay, record, convert, check, exporter, serve, summary, import, plan, completion""",
     "replay": """\
 examples:
   zdash replay --list                       the bundled scenarios, one line each
@@ -116,6 +119,20 @@ examples:
 The default listens on localhost only: the metrics name every pool, vdev and disk and the server
 has no authentication or TLS. Let Prometheus scrape it from this host, or open it with --listen
 where your firewall allows only the Prometheus server. 9134 is the ZFS exporters' registered port.""",
+    "serve": """\
+examples:
+  zdash serve --wall                      the wall at http://127.0.0.1:9135/ (this host only)
+  zdash serve --wall --listen :9135       every interface: prints the URL with a new token once
+  zdash serve --demo --theme zdash-light  the dashboard, read-only: keys browse, nothing runs
+  zdash serve --wall --replay deranged-mirror   a recording or bundled scenario, looping
+Each browser that opens the page gets its own zdash (textual-serve relays it to the page).
+Read-only unless --allow-actions: the served dashboard opens no repair plan and records nothing
+(--wall is read-only anyway). Bound anywhere but localhost, every request needs the token:
+open the printed http://HOST:PORT/?token=... once and the browser keeps it (a cookie).
+--allow-actions always needs a token: other users of this host reach localhost too. The token
+can come from ZDASH_SERVE_TOKEN instead of --token (not visible in ps). No TLS: beyond a
+trusted LAN, put it behind a reverse proxy that adds it.
+Needs textual-serve: pip install 'zdash[serve]' (exit 2 with that hint when it is missing).""",
     "summary": """\
 example:
   zdash summary incident.yaml.gz       one line per tick: a recording read as a timeline""",
@@ -222,6 +239,44 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
     _pools_arg(e, "pools to export (default: all)")
 
+    sv = _sub(sub, "serve", "serve the dashboard or the wall to web browsers (textual-serve)")
+    sv.add_argument(
+        "--wall", action="store_true", help="serve the wall: big per-pool tiles, cycles through the pools"
+    )
+    sv.add_argument("--theme", metavar="NAME", help="zdash-dark (default), zdash-light, zdash-wall")
+    what = sv.add_mutually_exclusive_group()
+    what.add_argument("--demo", action="store_true", help="serve the bundled demo recording")
+    _completes(
+        what.add_argument(
+            "--replay", metavar="FILE", help="serve a recording (or a bundled scenario), looping on the wall"
+        ),
+        _complete_sessions,
+    )
+    sv.add_argument("--speed", type=_speed, default=1.0, help="with --replay: playback speed, 0.25 to 64")
+    sv.add_argument(
+        "--interval", type=_interval, default=1.0, help="live: seconds per tick, 0.1 to 3600 (default 1)"
+    )
+    sv.add_argument(
+        "--listen",
+        metavar="ADDR:PORT",
+        default=SERVE_LISTEN,
+        help=f"address to serve on (default {SERVE_LISTEN}, this host only; :{SERVE_PORT} is every "
+        "interface and needs a token; port 0 picks a free one)",
+    )
+    sv.add_argument(
+        "--token",
+        metavar="TOKEN",
+        help="what every request must carry (?token= once, then a cookie): at least 16 of A-Z a-z 0-9 - _ . ~; "
+        "default $ZDASH_SERVE_TOKEN, else a new one when a token is needed (printed once)",
+    )
+    sv.add_argument(
+        "--allow-actions",
+        action="store_true",
+        help="let a browser open and confirm guided repairs as on the host's own terminal "
+        "(the dashboard only, never --wall or a recording; always needs a token)",
+    )
+    _pools_arg(sv, "pools to show (default: all)")
+
     s = _sub(sub, "summary", "print one line per tick of a session file (headless)")
     _completes(s.add_argument("file"), _complete_sessions)
 
@@ -322,6 +377,11 @@ def _dashboard_options(p: argparse.ArgumentParser, live: bool) -> None:
         help="wall mode: read-only, big per-pool tiles, cycles through the pools",
     )
     p.add_argument("--theme", metavar="NAME", help="zdash-dark (default), zdash-light, zdash-wall")
+    p.add_argument(
+        "--read-only",
+        action="store_true",
+        help="no guided action opens or runs and nothing is recorded (what zdash serve starts)",
+    )
     if live:
         p.add_argument("--demo", action="store_true", help="show the bundled demo recording")
         p.add_argument(
@@ -377,6 +437,7 @@ COMMANDS: dict[str | None, str] = {
     "record": "record",
     "check": "check",
     "exporter": "exporter",
+    "serve": "serve",
     "summary": "summary",
     "import": "import_paste",
     "plan": "plan",

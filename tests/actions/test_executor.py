@@ -50,7 +50,7 @@ def fresh(*pools, **kw):
     return get
 
 
-@pytest.mark.parametrize("mode", ["replay", "wall"])
+@pytest.mark.parametrize("mode", ["replay", "wall", "read-only"])
 async def test_replay_and_wall_never_run(mode, audit):
     runner = FakeRunner()
     out = await execute(

@@ -266,3 +266,42 @@ async def test_taking_away_the_last_copy_runs_only_after_the_risk_is_accepted(tm
     assert runner.ran == [("zpool", "offline", "tank", "/dev/sda")]
     (line,) = audit.read()
     assert line["outcome"] == "ok"
+
+
+class RecordableFeed(SnapFeed):
+    """A live feed that could tee into a file: what `r` would start."""
+
+    can_record = True
+
+    def __init__(self, *snaps) -> None:
+        super().__init__(*snaps)
+        self.asked: list[str] = []
+
+    def toggle_recording(self, path: str) -> None:
+        self.asked.append(path)
+
+
+async def test_a_read_only_live_dashboard_opens_no_plan_and_records_nothing(tmp_path):
+    """`zdash --read-only` (what zdash serve gives a browser): the live host, but the numbers
+    open nothing, `r` writes nothing, and the executor refuses even when called by code."""
+    runner = FakeRunner()
+    feed = RecordableFeed(FAULTED)
+    audit = AuditLog(str(tmp_path / "audit.jsonl"))
+    deps = ActionDeps(lambda _r: FAULTED, FakeProbe({NEW: disk(NEW, GiB, kernel="sdz")}), runner)
+    app = ZdashApp(feed, record_dir=str(tmp_path), audit=audit, actions=deps, read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        assert feed.asked == [] and "Rec" not in {b.binding.description for b in app.active_bindings.values()}
+        finding = await open_finding(pilot, "health")
+        shown = text(finding)
+        assert "$ zpool replace tank /dev/sdb" in shown and "Read-only here" in shown
+        assert "Press its number" not in shown
+        await pilot.press("1", "2", "y", "enter")
+        await pilot.pause()
+        assert not any(isinstance(s, (PlanScreen, NewDeviceScreen)) for s in app.screen_stack)
+        plan = await app.plan_action(Request("clear", "tank", "/dev/sdb"))
+        outcome = await app.run_plan(plan)
+    assert outcome.status == "refused" and "read-only" in (outcome.refused_reason or "")
+    assert runner.ran == [] and [line["mode"] for line in audit.read()] == ["read-only"]

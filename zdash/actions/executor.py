@@ -1,7 +1,7 @@
 """Run a confirmed plan, live only, after checking it once more against fresh state.
 
 Order matters: the audit log is opened first (an action that cannot be recorded does not run),
-the mode is checked (replay and wall never run anything, whatever the caller thinks), then the
+the mode is checked (replay, wall and read-only never run anything, whatever the caller thinks), then the
 plan is re-built from a fresh `zpool status`/`zpool list` and compared with the confirmed one:
 if the pool changed, or any check fails now (the new disk vanished, a scrub started), nothing
 runs and the admin sees the difference. Exactly one line goes to the audit log per call.
@@ -25,9 +25,9 @@ from zdash.actions.promote import lzc_promote
 from zdash.model import Snapshot
 from zdash.sources.runner import Runner
 
-# Where the plan was made: on the live host, from a recording (or the demo), on a wall display.
-# Only "live" ever runs anything.
-Mode: TypeAlias = Literal["live", "replay", "wall"]
+# Where the plan was made: on the live host, from a recording (or the demo), on a wall display,
+# on a dashboard started --read-only (what `zdash serve` gives a browser). Only "live" runs.
+Mode: TypeAlias = Literal["live", "replay", "wall", "read-only"]
 # ok: the command ran and exited 0; failed: it ran and did not (or timed out); refused: nothing ran.
 OutcomeStatus: TypeAlias = Literal["ok", "failed", "refused"]
 
@@ -101,7 +101,7 @@ async def execute(
     runner: Runner | None = None,
     timeout: float = 120.0,
 ) -> Outcome:
-    """mode: "live", "replay" or "wall" (only "live" runs). Never raises for a refusal or a
+    """mode: "live", "replay", "wall" or "read-only" (only "live" runs). Never raises for a refusal or a
     failed command: the Outcome says what happened, and the audit log has the same."""
     global _running
     audit = audit or AuditLog()

@@ -19,6 +19,7 @@ from zdash.ui.settings import load_ui_settings
 
 if TYPE_CHECKING:
     from zdash.feed.frame import EngineFactory, Feed
+    from zdash.ui.app import ZdashApp
 
 
 NO_TERMINAL = (
@@ -27,9 +28,15 @@ NO_TERMINAL = (
 )
 
 
+# What textual-serve (zdash serve) sets for the process it starts per browser: Textual then
+# speaks to the web page through stdin/stdout, which are pipes and not a terminal.
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+
+
 def has_terminal() -> bool:
-    """Started from a terminal (not cron, systemd or a pipe): the dashboard needs one both ways."""
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    """Started from a terminal (not cron, systemd or a pipe): the dashboard needs one both ways,
+    or a browser's, relayed by zdash serve."""
+    return (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER
 
 
 def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None = None) -> Feed:
@@ -77,17 +84,29 @@ def _check_session(path: str) -> bool:
     return bool(header.description and header.description.strip())
 
 
+def build_app(args: Namespace, demo_reason: str | None = None) -> ZdashApp:
+    """The app the arguments ask for, not running yet. Raises ConfigError, SessionError or
+    ResourceError (a bad config, recording or theme) with the line for the admin; zdash serve
+    builds one too, to refuse bad arguments before any browser connects."""
+    cfg = load_config()
+    settings = load_ui_settings()
+    checks = functools.partial(CheckEngine, cfg)
+    feed = build_feed(args, checks, demo_reason)
+    from zdash.ui.app import WallApp, ZdashApp
+
+    return (WallApp if args.wall else ZdashApp)(
+        feed,
+        cfg=cfg,
+        theme=args.theme,
+        settings=settings,
+        record_dir=os.getcwd(),
+        read_only=getattr(args, "read_only", False),
+    )
+
+
 def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
     try:
-        cfg = load_config()
-        settings = load_ui_settings()
-        checks = functools.partial(CheckEngine, cfg)
-        feed = build_feed(args, checks, demo_reason)
-        from zdash.ui.app import WallApp, ZdashApp
-
-        app = (WallApp if args.wall else ZdashApp)(
-            feed, cfg=cfg, theme=args.theme, settings=settings, record_dir=os.getcwd()
-        )
+        app = build_app(args, demo_reason)
     except (ConfigError, SessionError, ResourceError) as e:
         print(f"zdash: {e}" if not str(e).startswith("zdash:") else str(e), file=sys.stderr)
         return 2

@@ -19,9 +19,9 @@ from zdash.prometheus.exporter import DEFAULT_PORT
 DEFAULT_LISTEN = f"127.0.0.1:{DEFAULT_PORT}"
 
 
-def parse_listen(text: str) -> tuple[str, int]:
-    """ADDR:PORT, [IPv6]:PORT, :PORT (every IPv4 interface) or PORT alone (the default address).
-    Raises ValueError with a message for the admin."""
+def parse_listen(text: str, example_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """ADDR:PORT, [IPv6]:PORT, :PORT (every IPv4 interface) or PORT alone (the default address,
+    localhost). Raises ValueError with a message for the admin (its examples on example_port)."""
     text = text.strip()
     host, sep, port = text.rpartition(":")
     if not sep:
@@ -29,11 +29,11 @@ def parse_listen(text: str) -> tuple[str, int]:
     elif host.startswith("["):
         if not host.endswith("]") or len(host) < 3:
             raise ValueError(
-                f"--listen {text!r}: an IPv6 address goes in brackets, e.g. [::1]:{DEFAULT_PORT}"
+                f"--listen {text!r}: an IPv6 address goes in brackets, e.g. [::1]:{example_port}"
             )
         host = host[1:-1]
     elif ":" in host:
-        raise ValueError(f"--listen {text!r}: put an IPv6 address in brackets, e.g. [{host}]:{DEFAULT_PORT}")
+        raise ValueError(f"--listen {text!r}: put an IPv6 address in brackets, e.g. [{host}]:{example_port}")
     if not port.isdigit() or not 0 <= int(port) <= 65535:
         raise ValueError(f"--listen {text!r}: the port must be a number from 0 to 65535")
     return host or "0.0.0.0", int(port)

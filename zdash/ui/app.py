@@ -88,8 +88,11 @@ class ZdashApp(App[None]):
         record_dir: str = ".",
         audit: AuditLog | None = None,
         actions: ActionDeps | None = None,
+        read_only: bool = False,
     ) -> None:
         super().__init__(css_path=[stylesheet()])
+        # --read-only (zdash serve): no plan opens, nothing runs, nothing is recorded, live or not.
+        self.read_only = read_only
         self.feed, self.cfg = feed, cfg or CheckConfig()
         self.settings = settings or UiSettings()
         self.clock, self.record_dir = clock, record_dir
@@ -209,8 +212,13 @@ class ZdashApp(App[None]):
     def on_feed_failed(self, message: FeedFailed) -> None:
         self.feed_error = message.error
 
+    @property
+    def can_record(self) -> bool:
+        """Recording writes a file on the host: a read-only dashboard never does."""
+        return self.feed.can_record and not self.read_only
+
     def toggle_recording(self) -> None:
-        if not self.feed.can_record:
+        if not self.can_record:
             return
         path = self.feed.recording
         if path:
@@ -226,10 +234,13 @@ class ZdashApp(App[None]):
     # -- guided actions: the two doors --------------------------------------------------------
     @property
     def action_mode(self) -> Mode:
-        """Whether guided actions may run: "live" only on the live host outside --wall. A demo
-        is a recording: it counts as a replay, also in the audit log's mode field."""
+        """Whether guided actions may run: "live" only on the live host outside --wall and
+        --read-only. A demo is a recording: it counts as a replay, also in the audit log's mode
+        field. Read-only, like the wall, opens no plan at all (a browser may be anyone's)."""
         if self.wall:
             return "wall"
+        if self.read_only:
+            return "read-only"
         return "live" if self.feed.mode == "live" else "replay"
 
     async def plan_action(self, request: Request) -> ActionPlan:

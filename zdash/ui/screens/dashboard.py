@@ -169,7 +169,7 @@ class DashboardScreen(Screen[None]):
         if action in REPLAY_ACTIONS:
             return feed.can_control
         if action == "record":
-            return feed.can_record
+            return self.app.can_record
         if action == "pool":
             return self.multi_pool
         if action == "about":

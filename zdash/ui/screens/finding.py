@@ -30,6 +30,10 @@ GUIDED_HINT: dict[Mode, str] = {
     "replay": "Press its number to see its plan and pre-flight checks (replay: read-only, nothing runs).",
 }
 
+READ_ONLY_HINT = (
+    "Read-only here: zdash opens no plan and runs nothing. Check them, then run them on the host."
+)
+
 
 def guided(f: Finding) -> tuple[SuggestedAction, ...]:
     return tuple(a for a in f.actions if a.action is not None)[:9]
@@ -55,6 +59,8 @@ def finding_markup(f: Finding, gone_at: float | None = None, mode: Mode = "wall"
         lines.append(f"  {tag('$ ' + shlex.join(a.argv), 'bold $text-accent')}")
     if numbered:
         lines.append(tag(GUIDED_HINT[mode], "$foreground-muted"))
+    elif f.actions and mode == "read-only":
+        lines.append(tag(READ_ONLY_HINT, "$foreground-muted"))
     elif f.actions:
         lines.append(tag("Check them, then run them yourself.", "$foreground-muted"))
     else:
@@ -80,7 +86,7 @@ class FindingScreen(ModalScreen[None]):
 
     @property
     def mode(self) -> Mode:
-        return self.app.action_mode  # "wall" on a wall: nothing numbered, nothing opens
+        return self.app.action_mode  # "wall", "read-only": nothing numbered, nothing opens
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="finding-dialog"):
@@ -120,6 +126,6 @@ class FindingScreen(ModalScreen[None]):
         title, body = finding_markup(self.finding, self._gone_at, mode)
         self.query_one("#finding-title", Static).update(title)
         self.query_one("#finding-body", Static).update(body)
-        self.plans = n = len(guided(self.finding)) if mode != "wall" else 0
+        self.plans = n = len(guided(self.finding)) if mode in GUIDED_HINT else 0
         keys = f" · 1–{n} plan" if n > 1 else " · 1 plan" if n == 1 else ""
         self.query_one("#finding-hint", Static).update(f"esc close · ↑↓ scroll{keys}")

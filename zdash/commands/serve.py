@@ -1,0 +1,144 @@
+"""`zdash serve`: the wall or the dashboard in web browsers, for a TV in the office.
+
+textual-serve (an optional extra: pip install 'zdash[serve]') starts one zdash per browser
+connection under Textual's web driver and relays its screen to xterm.js in the page. What each
+browser gets is the same command line: `zdash [--wall] [--demo] ... --read-only` (or `zdash
+replay FILE ...`), checked here once, before anything listens, so a bad theme, config or
+recording is one line and exit 2 instead of a blank page per browser.
+
+Read-only unless --allow-actions: the served dashboard opens no plan and records nothing.
+Bound to localhost by default; anywhere else (and with --allow-actions) every request needs the
+token (zdash.serve.guard), made here when not given and printed once with the URL on stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import socket
+import sys
+from argparse import Namespace
+
+from zdash.commands.exporter import parse_listen
+
+PORT = 9135  # zdash.cli.SERVE_PORT (the CLI does not import the commands)
+TOKEN_ENV = "ZDASH_SERVE_TOKEN"
+NEEDS_SERVE = "zdash serve: needs textual-serve, which is not installed: pip install 'zdash[serve]'"
+
+
+def served_args(args: Namespace) -> list[str]:
+    """The zdash arguments each browser's process runs with."""
+    if args.replay:
+        argv = ["replay", args.replay, "--speed", repr(args.speed)]
+    elif args.demo:
+        argv = ["--demo"]
+    else:
+        argv = ["--interval", repr(args.interval)]
+    if args.wall:
+        argv.append("--wall")
+    if args.theme:
+        argv += ["--theme", args.theme]
+    if not args.allow_actions:
+        argv.append("--read-only")
+    if args.pools:
+        argv += ["--", *args.pools]
+    return argv
+
+
+def _dashboard_namespace(args: Namespace) -> Namespace:
+    """The arguments as the served `zdash` will parse them (served_args), to build its app here."""
+    return Namespace(
+        cmd="replay" if args.replay else None,
+        file=args.replay,
+        speed=args.speed,
+        demo=args.demo,
+        interval=args.interval,
+        wall=args.wall,
+        theme=args.theme,
+        read_only=not args.allow_actions,
+        pools=list(args.pools),
+    )
+
+
+def url_host(host: str) -> str:
+    """How a browser elsewhere names the bound address: this host's name for every interface."""
+    if host in ("0.0.0.0", "::", ""):
+        return socket.gethostname()
+    return f"[{host}]" if ":" in host else host
+
+
+def _refuse(why: str) -> int:
+    print(f"zdash serve: {why}", file=sys.stderr)
+    return 2
+
+
+def run(args: Namespace) -> int:
+    try:
+        from zdash.serve.server import ZdashServer
+    except ImportError:
+        print(NEEDS_SERVE, file=sys.stderr)
+        return 2
+    from zdash.serve.guard import is_loopback, new_token, token_problem
+
+    token = args.token or os.environ.get(TOKEN_ENV) or None
+    os.environ.pop(TOKEN_ENV, None)  # the browsers' processes have no use for it
+    if args.allow_actions and (args.wall or args.demo or args.replay):
+        return _refuse("--allow-actions is for the live dashboard: the wall and recordings never run actions")
+    if args.speed != 1.0 and not args.replay:
+        return _refuse("--speed needs --replay FILE")
+    try:
+        host, port = parse_listen(args.listen, PORT)
+    except ValueError as e:
+        return _refuse(str(e))
+    if token is not None and (why := token_problem(token)):
+        return _refuse(f"--token: {why}")
+    if token is None and (args.allow_actions or not is_loopback(host)):
+        token = new_token()  # printed once, below, in the URL
+
+    if args.replay:
+        from zdash.scenarios import path_of
+
+        args.replay = path_of(args.replay)
+    elif not args.demo and shutil.which("zpool") is None:
+        print(
+            "zdash serve: no `zpool` command on this host; serving the bundled demo recording "
+            "instead (--demo)",
+            file=sys.stderr,
+        )
+        args.demo = True
+    from zdash.commands.dashboard import build_app
+    from zdash.config import ConfigError
+    from zdash.resources import ResourceError
+    from zdash.sources.session import SessionError
+
+    try:
+        build_app(_dashboard_namespace(args))
+    except (ConfigError, SessionError, ResourceError) as e:
+        return _refuse(str(e).removeprefix("zdash: "))
+
+    command = shlex.join([sys.executable, "-m", "zdash", *served_args(args)])
+    server = ZdashServer(command, host, port, token)
+    what = "the wall" if args.wall else "the dashboard"
+    mode = "actions allowed" if args.allow_actions else "read-only"
+
+    def bound(real_port: int) -> None:
+        query = f"?token={token}" if token else ""
+        print(f"http://{url_host(host)}:{real_port}/{query}", flush=True)
+        print(
+            f"zdash serve: {what} ({mode}) for every browser that opens that URL"
+            + ("; keep the token to those who may see it" if token else ", from this host only")
+            + ". Ctrl-C stops.",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    from zdash.commands.stopping import run_stoppable
+
+    try:
+        _, signalled = run_stoppable(lambda _stop: server.run(bound))
+    except OSError as e:
+        return _refuse(f"cannot listen on {args.listen}: {e.strerror or e}")
+    if signalled:
+        print(f"zdash serve: stopped ({signalled})", file=sys.stderr)
+    return 0
