@@ -26,6 +26,7 @@ deadcode:
 
 test:
 	$(BIN)/pytest -q
+	$(BIN)/pytest -q -m e2e
 
 # Rewrites files: the safe lint fixes and the formatter.
 fix:

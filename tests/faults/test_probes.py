@@ -23,6 +23,7 @@ def test_the_issue_asks_for_at_least_100_probes_over_every_bullet():
     assert len({p.name for p in PROBES}) == len(PROBES)  # one name, one probe
 
 
+@pytest.mark.e2e
 @pytest.mark.timeout(600)
 def test_every_fault_probe_passes():
     outcomes = run_all(jobs=6)

@@ -97,6 +97,7 @@ async def test_served_wall_page_websocket_and_stop(serve):
     assert "stopped (SIGTERM)" in proc.stderr.read()
 
 
+@pytest.mark.e2e
 async def test_a_session_ends_with_the_server(serve):
     proc, url = serve("--wall", "--demo", "--listen", "127.0.0.1:0")
     ws_url = url.replace("http://", "ws://") + "ws?width=100&height=30"
@@ -142,6 +143,7 @@ def tile_box(png: bytes) -> tuple[str, int, int, int] | None:
     return None
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(
     find_chromium() is None, reason="no chromium on this host (apt-get install chromium): no real browser"
 )
