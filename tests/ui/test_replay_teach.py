@@ -107,10 +107,10 @@ async def test_the_event_keys_are_in_the_footer_and_the_help():
         await wait_frame(pilot)
         footer = app.screen.query_one("Footer")
         keys = {k.key for k in footer.query("FooterKey")}
-        assert {"n", "N"} <= keys
+        assert "n" in keys  # N beside it would push "q Quit" off an 80-column footer
         await pilot.press("question_mark")
         body = " ".join(str(w.render()) for w in app.screen.query("Static"))
-        assert "Next event" in body or "next event" in body.lower()
+        assert "n / N jump to the next / previous one" in body
         assert "◆ the incident begins" in body and "▲ a finding raised" in body and "✓ one cleared" in body
 
 

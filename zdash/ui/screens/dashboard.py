@@ -33,7 +33,6 @@ from zdash.ui.widgets.status_bar import StatusBar
 from zdash.ui.widgets.vdev_table import VdevTable
 
 SHORT = 30  # rows below which the chart starts hidden
-EVENTS = Binding.Group("Event", compact=True)
 REPLAY_ACTIONS = {"pause", "step", "speed", "seek", "seek_edge", "event"}
 
 
@@ -52,10 +51,11 @@ class DashboardScreen(Screen[None]):
         Binding("minus", "speed(-1)", "Slower", show=False, tooltip="Half the replay speed"),
         Binding("plus,equals_sign", "speed(1)", "Faster", show=False, tooltip="Double the replay speed"),
         Binding("t", "seek", "Seek", tooltip="Seek to a time, +30s, 50% or #tick"),
-        # One footer item for the pair ("n N Event"): the footer has no room for two at 80 columns.
-        Binding("n", "event(1)", "Next event", tooltip="Next event on the replay bar (pauses)", group=EVENTS),
+        # One footer item for the pair: no room for two at 80 columns (N is in `?` and the palette).
+        # Not a Binding.Group: Textual's compact footer glues a group's label to the next key.
+        Binding("n", "event(1)", "Event", tooltip="Next event on the replay bar (pauses)"),
         Binding(
-            "N", "event(-1)", "Prev event", tooltip="Previous event on the replay bar (pauses)", group=EVENTS
+            "N", "event(-1)", "Prev event", show=False, tooltip="Previous event on the replay bar (pauses)"
         ),
         # Not priority bindings: a focused table's own home/end (first/last row) come first.
         Binding("home,less_than_sign", "seek_edge(0)", "Start of the recording", show=False),
