@@ -83,6 +83,7 @@ examples:
   zdash tank --theme zdash-light one pool, light theme
   zdash --wall                   read-only wall display: big tiles, cycles through the pools
   zdash --demo                   the bundled demo recording (also what runs without ZFS)
+  zdash --host nas1 --host admin@nas2:2222 --wall   a fleet wall: every host's pools, over ssh
   zdash completion bash > ~/.local/share/bash-completion/completions/zdash
 
 commands (zdash COMMAND --help for each):
@@ -98,6 +99,7 @@ examples:
   sudo zdash record -o incident.zdash --duration 600 tank
   sudo zdash record -o nightly.zdash --interval 5 --description "backup window"
   sudo zdash record -o scenario.yaml.gz --duration 60      text, for review in git
+  zdash record -o nas1.zdash --host root@nas1 --duration 3600   another host, over ssh
 .zdash files seek at once however long; Ctrl-C stops and keeps every complete tick.""",
     "convert": """\
 examples:
@@ -107,6 +109,7 @@ examples:
 examples:
   zdash check                          live: 5 samples, 1 s apart; exit 0/1/2/3 (Nagios)
   zdash check --json tank              one pool, machine-readable
+  zdash check --host nas1              another host over ssh (a central Nagios); unreachable: 3
   zdash check --replay incident.yaml.gz --at 120   a recording as it stood 2 min in
   zdash check --text ticket.txt        what someone pasted (zpool status, list, iostat, zfs list)
   zdash check --prometheus /var/lib/node_exporter/textfile_collector/zdash.prom   also for node_exporter
@@ -195,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--duration", type=_positive, help="stop after this many seconds")
     r.add_argument("--description", help="what a viewer should look for (shown on replay)")
+    _host_arg(r)
     _pools_arg(r, "pools to record (default: all)")
 
     c = _sub(sub, "check", "diagnose once and exit like a Nagios plugin (0/1/2/3)")
@@ -223,6 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="also write the diagnosis as Prometheus metrics to FILE (atomically; node_exporter's textfile collector)",
     )
+    _host_arg(c)
     _pools_arg(c, "pools to report on (default: all)")
 
     e = _sub(sub, "exporter", "serve Prometheus metrics of the live pools and zdash's findings (headless)")
@@ -320,6 +325,16 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _host_arg(p: argparse.ArgumentParser, several: bool = False) -> None:
+    p.add_argument(
+        "--host",
+        metavar="[USER@]HOST[:PORT]",
+        action="append" if several else "store",
+        help="the pools of another host, over ssh (key access; an ssh config alias works)"
+        + ("; repeat for several" if several else ""),
+    )
+
+
 def _pools_arg(p: argparse.ArgumentParser, help_text: str) -> None:
     _completes(p.add_argument("pools", nargs="*", metavar="POOL", help=help_text), _complete_pools)
 
@@ -387,9 +402,10 @@ def _dashboard_options(p: argparse.ArgumentParser, live: bool) -> None:
         p.add_argument(
             "--interval", type=_interval, default=1.0, help="seconds per tick, 0.1 to 3600 (default 1)"
         )
+        _host_arg(p, several=True)
 
 
-_VALUED = ("--theme", "--interval")  # top-level options that take a value
+_VALUED = ("--theme", "--interval", "--host")  # top-level options that take a value
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:

@@ -179,6 +179,31 @@ def load_config(path: str | Path | None = None) -> CheckConfig:
         raise ConfigError(f"{file}: {exc}") from None
 
 
+def load_hosts(path: str | Path | None = None) -> tuple[str, ...]:
+    """The `hosts:` list (other hosts the dashboard reads over ssh), as written: each entry
+    `[user@]host[:port]` or an ssh config alias (zdash.sources.remote parses them). Empty when
+    there is no file or no list."""
+    file = Path(path).expanduser() if path is not None else default_path()
+    if not file.exists():
+        return ()
+    from ruamel.yaml import YAMLError
+
+    from zdash.yaml_doc import TooDeep, load_yaml
+
+    try:
+        doc = load_yaml(file.read_text(encoding="utf-8")) if file.stat().st_size <= MAX_CONFIG_BYTES else None
+    except (OSError, UnicodeDecodeError, TooDeep, YAMLError):
+        return ()  # load_config, which runs first, has said what is wrong with the file
+    hosts = doc.get("hosts") if isinstance(doc, dict) else None
+    if hosts is None:
+        return ()
+    if isinstance(hosts, str):
+        hosts = [hosts]
+    if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
+        raise ConfigError(f"{file}: 'hosts' must be a list of [user@]host[:port] entries")
+    return tuple(hosts)
+
+
 def config_from_mapping(values: dict[str, Any]) -> CheckConfig:
     fields = {f.name: f for f in dataclasses.fields(CheckConfig)}
     defaults = CheckConfig()

@@ -8,7 +8,7 @@ Nagios, Icinga, Naemon and a pager show something a person on call can act on:
 Exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the pool could not be read at all).
 
 JSON schema version 1 (documented in README, 'zdash check'); fields are only ever added:
-  {"schema": 1, "zdash_version", "time", "source": "live" | "replay:<file>",
+  {"schema": 1, "zdash_version", "time", "source": "live" | "ssh:<host>" | "replay:<file>",
    "status": "OK"|"WARNING"|"CRITICAL"|"UNKNOWN", "exit_code", "summary": <line 1's text>,
    "pools": [{"name", "state", "cap_pct"}],
    "problems": [one-line messages of inputs that failed],
@@ -25,7 +25,7 @@ import json
 import sys
 from argparse import Namespace
 from collections.abc import Sequence
-from typing import Literal, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict
 
 from zdash import __version__
 from zdash.builder import SnapshotBuilder
@@ -33,6 +33,9 @@ from zdash.checks.finding import Finding, Severity
 from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
 from zdash.model import Snapshot
+
+if TYPE_CHECKING:
+    from zdash.sources.remote import SshHost
 from zdash.perfdata import PerfDatum, perfdata, perfdata_text
 
 # The status word line 1 starts with, by exit code (Nagios plugin guidelines).
@@ -91,10 +94,14 @@ class Report(_Report, total=False):
     unread: list[UnreadJson]  # --text: the lines of the paste that could not be read
 
 
-async def live_history(samples: int, interval: float, pools: tuple[str, ...]) -> list[Snapshot]:
+async def live_history(
+    samples: int, interval: float, pools: tuple[str, ...], host: SshHost | None = None
+) -> list[Snapshot]:
     from zdash.sources.live import LiveSource
+    from zdash.sources.remote import RemoteRunner
 
-    source = LiveSource(interval, pools, structure_every=max(interval, 2.0))
+    runner = RemoteRunner(host) if host is not None else None
+    source = LiveSource(interval, pools, structure_every=max(interval, 2.0), runner=runner)
     builder = SnapshotBuilder(interval, source.host)
     history: list[Snapshot] = []
     gen = source.ticks()
@@ -102,6 +109,9 @@ async def live_history(samples: int, interval: float, pools: tuple[str, ...]) ->
         async for tick in gen:
             history.append(builder.feed(tick))
             if len(history) >= samples:
+                break
+            # A host that cannot be reached from the start: UNKNOWN now, not after the samples.
+            if runner is not None and runner.unreachable_since is not None and not history[-1].pools:
                 break
     finally:
         await gen.aclose()
@@ -217,6 +227,7 @@ def run_check(
     cfg: CheckConfig,
     at: float | None = None,
     prometheus: str | None = None,
+    host: SshHost | None = None,
 ) -> int:
     if replay:
         from zdash.feed.fold import fold_to
@@ -241,12 +252,12 @@ def run_check(
         from zdash.commands.stopping import run_stoppable
 
         damage = None
-        collected, signalled = run_stoppable(lambda _stop: live_history(samples, interval, pools))
+        collected, signalled = run_stoppable(lambda _stop: live_history(samples, interval, pools, host))
         if collected is None:
             print(f"zdash check: stopped by {signalled} before the pools were read", file=sys.stderr)
             return 3
         history = collected
-        source = "live"
+        source = f"ssh:{host.label}" if host is not None else "live"
         # Checks see the whole history (sustained slowness, trends, error growth).
         all_findings = run_checks(history, cfg)
     # A pool filter narrows only what is reported.
@@ -316,6 +327,18 @@ def run(args: Namespace) -> int:
         if (why := textfile_problem(prometheus)) is not None:
             print(f"zdash check: --prometheus {prometheus}: {why}", file=sys.stderr)
             return 2
+    host = None
+    if getattr(args, "host", None):
+        from zdash.sources.remote import HostError, SshHost
+
+        if args.text or args.replay:
+            print("zdash check: --host reads a live host; not with --text or --replay", file=sys.stderr)
+            return 3
+        try:
+            host = SshHost.parse(args.host)
+        except HostError as e:
+            print(f"zdash check: {e}", file=sys.stderr)
+            return 3
     if args.text:
         return run_check_text(args.text, args.json, tuple(args.pools), cfg, prometheus)
     if args.at is not None and not args.replay:
@@ -330,4 +353,5 @@ def run(args: Namespace) -> int:
         cfg,
         at=args.at,
         prometheus=prometheus,
+        host=host,
     )

@@ -8,12 +8,14 @@ import os
 import shutil
 import sys
 from argparse import Namespace
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from zdash.checks.registry import CheckEngine
-from zdash.config import ConfigError, load_config
+from zdash.config import ConfigError, load_config, load_hosts
 from zdash.resources import ResourceError
 from zdash.scenarios import demo_recording
+from zdash.sources.remote import HostError, SshHost
 from zdash.sources.session import SessionError, read_session
 from zdash.ui.settings import load_ui_settings
 
@@ -61,6 +63,11 @@ def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None =
             playing=args.wall or not described,
             label=f"bundled demo ({demo_reason})" if demo_reason else "bundled demo",
         )
+    hosts = getattr(args, "hosts", ())
+    if hosts:
+        from zdash.feed.fleet import FleetFeed
+
+        return FleetFeed(checks, hosts, args.interval, tuple(args.pools))
     return LiveFeed(checks, args.interval, tuple(args.pools))
 
 
@@ -89,6 +96,8 @@ def build_app(args: Namespace, demo_reason: str | None = None) -> ZdashApp:
     ResourceError (a bad config, recording or theme) with the line for the admin; zdash serve
     builds one too, to refuse bad arguments before any browser connects."""
     cfg = load_config()
+    if getattr(args, "cmd", None) != "replay" and not args.demo:
+        args.hosts = remote_hosts(getattr(args, "host", None) or load_hosts())
     settings = load_ui_settings()
     checks = functools.partial(CheckEngine, cfg)
     feed = build_feed(args, checks, demo_reason)
@@ -107,7 +116,7 @@ def build_app(args: Namespace, demo_reason: str | None = None) -> ZdashApp:
 def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
     try:
         app = build_app(args, demo_reason)
-    except (ConfigError, SessionError, ResourceError) as e:
+    except (ConfigError, SessionError, ResourceError, HostError) as e:
         print(f"zdash: {e}" if not str(e).startswith("zdash:") else str(e), file=sys.stderr)
         return 2
     if not has_terminal():
@@ -121,9 +130,27 @@ def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
     return 0
 
 
+def remote_hosts(specs: Sequence[str]) -> tuple[SshHost, ...]:
+    """--host (or the config's `hosts:`), parsed; the same host twice is once."""
+    hosts: dict[str, SshHost] = {}
+    for spec in specs:
+        h = SshHost.parse(spec)
+        hosts.setdefault(h.label, h)
+    return tuple(hosts.values())
+
+
 def run(args: Namespace) -> int:
     reason = None
-    if getattr(args, "cmd", None) != "replay" and not args.demo and shutil.which("zpool") is None:
+    try:
+        remote = getattr(args, "host", None) or load_hosts()
+    except ConfigError:
+        remote = ()  # run_dashboard says what is wrong with the file
+    if (
+        getattr(args, "cmd", None) != "replay"
+        and not args.demo
+        and not remote
+        and shutil.which("zpool") is None
+    ):
         print(
             "zdash: no `zpool` command on this host; showing the bundled demo recording "
             "instead (zdash --demo)",

@@ -22,6 +22,7 @@ from zdash.feed.fold import keyframe_of
 from zdash.model import Snapshot
 from zdash.raw import Tick
 from zdash.sources.live import LiveSource
+from zdash.sources.remote import HostError, RemoteRunner, SshHost
 from zdash.sources.session import SessionWriter
 from zdash.sources.store import SUFFIX, StoreError, StoreWriter
 
@@ -70,11 +71,15 @@ async def record(
     force: bool = False,
     quiet_every: float = QUIET_EVERY_S,
     stop: asyncio.Event | None = None,
+    host: SshHost | None = None,
 ) -> int:
     """Returns the number of ticks written. `snapshots`, when given, receives what live showed
     (the tests compare it with the replay). Ends at the next tick once `stop` is set; cancelled
     with `stop` set, it still returns the count (zdash.commands.stopping)."""
-    source = LiveSource(interval, pools, structure_every=structure_every, quiet_every=quiet_every)
+    runner = RemoteRunner(host) if host is not None else None
+    source = LiveSource(
+        interval, pools, structure_every=structure_every, quiet_every=quiet_every, runner=runner
+    )
     builder, engine = SnapshotBuilder(interval, source.host), CheckEngine()
     n = 0
     end = None
@@ -108,6 +113,13 @@ def run(args: Namespace) -> int:
     from zdash.commands.stopping import run_stoppable
 
     path = args.output
+    host = None
+    if getattr(args, "host", None):
+        try:
+            host = SshHost.parse(args.host)
+        except HostError as e:
+            print(f"zdash record: {e}", file=sys.stderr)
+            return 2
     try:
         n, signalled = run_stoppable(
             lambda stop: record(
@@ -118,6 +130,7 @@ def run(args: Namespace) -> int:
                 args.description,
                 force=getattr(args, "force", False),
                 stop=stop,
+                host=host,
             )
         )
     except StoreError as e:

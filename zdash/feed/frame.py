@@ -78,6 +78,9 @@ class Feed:
     can_control: bool = False  # pause / step / seek / speed
     can_record: bool = False  # tee the raw ticks into a session file
     interval: float = 1.0  # seconds between frames when all is well (the silence banner's yardstick)
+    # The other hosts it reads over ssh (zdash.feed.fleet); empty: this host or a recording.
+    # Guided actions run on this host only, so a feed of other hosts offers none.
+    hosts: tuple[str, ...] = ()
 
     def frames(self) -> AsyncIterator[Frame]:
         """The frames: subclasses implement it as an async generator."""

@@ -16,15 +16,16 @@ import asyncio
 import time
 
 from zdash.raw import RawSample
-from zdash.sources.runner import command_env, first_line, kill
+from zdash.sources.runner import Runner, command_env, kill
 
 ARGV = ("zpool", "events", "-v", "-f")
 MAX_PENDING = 1 << 20
 
 
 class EventsStream:
-    def __init__(self, argv: tuple[str, ...] = ARGV) -> None:
+    def __init__(self, argv: tuple[str, ...] = ARGV, runner: Runner | None = None) -> None:
         self.argv = argv
+        self.runner = runner or Runner()  # where it runs (over ssh: through the host's master)
         self.error: str | None = None
         self._buf = ""
         self._dropped = 0
@@ -33,18 +34,18 @@ class EventsStream:
     async def run(self) -> None:
         try:
             self._proc = await asyncio.create_subprocess_exec(
-                *self.argv,
+                *self.runner.exec_argv(self.argv),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 env=command_env(),
                 start_new_session=True,
             )
-        except FileNotFoundError:
-            self.error = f"{self.argv[0]} not found on PATH (is ZFS installed?)"
-            return
         except OSError as e:
-            self.error = f"cannot run {self.argv[0]}: {e.strerror or e}"
+            self.error = self.runner.cannot_start(self.argv, e)
+            return
+        except ValueError as e:  # a word RemoteRunner will not send
+            self.error = str(e)
             return
         assert self._proc.stdout is not None and self._proc.stderr is not None
         try:
@@ -57,7 +58,8 @@ class EventsStream:
                     self._buf = self._buf[cut:]
             err = (await self._proc.stderr.read()).decode("utf-8", "replace").strip()
             rc = await self._proc.wait()
-            self.error = f"zpool events stopped: {first_line(err) if err else f'exit code {rc}'}"
+            self.runner.heard(rc, err)
+            self.error = self.runner.failure(("zpool", "events"), rc, err, "stopped")
         finally:
             await self.stop()
 

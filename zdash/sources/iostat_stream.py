@@ -14,7 +14,7 @@ import time
 from zdash.parse import ParseError
 from zdash.parse.zpool_iostat import StreamSplitter
 from zdash.raw import RawSample
-from zdash.sources.runner import command_env, first_line, kill
+from zdash.sources.runner import Runner, command_env, kill
 
 QUIET = 0.15  # s of silence after a burst that marks the end of a report
 
@@ -25,8 +25,9 @@ def iostat_argv(interval: float, pools: tuple[str, ...] = (), latency: bool = Tr
 
 
 class IostatStream:
-    def __init__(self, argv: tuple[str, ...]) -> None:
+    def __init__(self, argv: tuple[str, ...], runner: Runner | None = None) -> None:
         self.argv = argv
+        self.runner = runner or Runner()  # where it runs (over ssh: through the host's master)
         self.reports: asyncio.Queue[RawSample] = asyncio.Queue(maxsize=4)
         self.error: str | None = None
         self._proc: asyncio.subprocess.Process | None = None
@@ -35,18 +36,18 @@ class IostatStream:
         """Read until the process ends; a dead stream leaves `error` set for the caller."""
         try:
             self._proc = proc = await asyncio.create_subprocess_exec(
-                *self.argv,
+                *self.runner.exec_argv(self.argv),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 env=command_env(),
                 start_new_session=True,
             )
-        except FileNotFoundError:
-            self.error = f"{self.argv[0]} not found on PATH (is ZFS installed?)"
-            return
         except OSError as e:
-            self.error = f"cannot run {self.argv[0]}: {e.strerror or e}"
+            self.error = self.runner.cannot_start(self.argv, e)
+            return
+        except ValueError as e:  # a word RemoteRunner will not send
+            self.error = str(e)
             return
         stdout, stderr = proc.stdout, proc.stderr
         assert stdout is not None and stderr is not None  # both are PIPEs, asked for above
@@ -67,8 +68,8 @@ class IostatStream:
             self._push(splitter.flush())
             err = (await stderr.read()).decode("utf-8", "replace").strip()
             rc = await proc.wait()
-            first = first_line(err) if err else f"exit code {rc}"
-            self.error = f"zpool iostat stopped: {first}"
+            self.runner.heard(rc, err)
+            self.error = self.runner.failure(("zpool", "iostat"), rc, err, "stopped")
         except ParseError as e:
             self.error = str(e)
         finally:

@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import socket
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 
 from zdash.builder import QUIET_EVERY_S, RARE_EVERY_S
 from zdash.parse import ParseError
@@ -35,7 +35,8 @@ from zdash.parse.zpool_version import parse_version
 from zdash.raw import AshiftKey, RawSample, SampleKey, Tick, ashift_key
 from zdash.sources.events_stream import EventsStream
 from zdash.sources.iostat_stream import IostatStream, iostat_argv
-from zdash.sources.procfs import describe_devices, read_diskstats
+from zdash.sources.procfs import DISKSTATS, describe_devices, read_diskstats
+from zdash.sources.remote import describe_remote_devices
 from zdash.sources.runner import Busy, Runner
 
 CLOSE_WAIT_S = 5.0  # the most close() waits for each of its tasks
@@ -54,14 +55,18 @@ class LiveSource:
         rare_every: float = RARE_EVERY_S,
         timeout: float = 10.0,
         quiet_every: float = QUIET_EVERY_S,
+        runner: Runner | None = None,
     ) -> None:
         self.interval = interval
         self.pools = tuple(pools)
         self.structure_every = max(structure_every, interval)
         self.rare_every = max(rare_every, interval)
         self.quiet_every = max(quiet_every, self.structure_every)
-        self.runner = Runner(timeout)
-        self.host = socket.gethostname()
+        # Where the commands run: this host, or another over ssh (zdash.sources.remote), where
+        # the device facts and /proc/diskstats are read by commands too.
+        self.runner = runner or Runner(timeout)
+        self.remote = self.runner.host is not None
+        self.host = self.runner.host or socket.gethostname()
         self.version: tuple[int, int, int] | None = None
         self._pending: list[RawSample] = []
         self._tasks: set[asyncio.Task[None]] = set()
@@ -90,12 +95,15 @@ class LiveSource:
 
     # -- background commands ----------------------------------------------------------------
     def _spawn(self, key: SampleKey | AshiftKey, argv: tuple[str, ...]) -> None:
+        self._spawn_call(key, lambda: self.runner.run(key, argv))
+
+    def _spawn_call(self, key: SampleKey | AshiftKey, call: Callable[[], Awaitable[RawSample]]) -> None:
         if self.runner.busy(key):
             return  # the previous run is still going: keep its last good data
 
         async def go() -> None:
             with contextlib.suppress(Busy):
-                sample = await self.runner.run(key, argv)
+                sample = await call()
                 self._pending.append(sample)
                 if key == "status":
                     self._after_status(sample)
@@ -125,7 +133,7 @@ class LiveSource:
         names = frozenset(p.name for p in pools)
         if leaves != self._leaves:
             self._leaves = leaves
-            self._pending.append(describe_devices(sorted(leaves)))
+            self._describe_devices()
             self._due.pop("ashift", None)
         if self._pool_names is not None and names != self._pool_names and self._stream_task:
             self._stream_task.cancel()  # iostat before 2.4 never learns of new pools
@@ -167,7 +175,22 @@ class LiveSource:
             for pool in sorted(self._pool_names):
                 self._spawn(ashift_key(pool), self.ashift_argv(pool))
         if self._leaves and self._due_now("devices", self.rare_every, now):
-            self._pending.append(describe_devices(sorted(self._leaves)))
+            self._describe_devices()
+
+    def _describe_devices(self) -> None:
+        leaves = sorted(self._leaves)
+        if self.remote:  # the far side's /dev and /sys, by commands (in the background)
+            self._spawn_call("devices", lambda: describe_remote_devices(self.runner, leaves))
+        else:
+            self._pending.append(describe_devices(leaves))
+
+    def _read_diskstats(self) -> None:
+        """Every tick. Over ssh a command in the background, started before the tick waits for
+        its iostat report, so it normally joins this tick (a slow answer joins the next)."""
+        if self.remote:
+            self._spawn("diskstats", ("cat", DISKSTATS))
+        else:
+            self._pending.append(read_diskstats())
 
     # -- the iostat stream ------------------------------------------------------------------
     def _ensure_events(self, now: float) -> None:
@@ -187,7 +210,7 @@ class LiveSource:
             self._due["status"] = min(self._due.get("status", now), now + self.structure_every)
         if now < self._events_retry_at:
             return
-        self._events = EventsStream()
+        self._events = EventsStream(runner=self.runner)
         self._events_task = asyncio.get_running_loop().create_task(self._events.run())
 
     def _ensure_stream(self, now: float) -> None:
@@ -201,7 +224,7 @@ class LiveSource:
             self._stream_retry_at = now + 5 * self.interval
         if now < self._stream_retry_at:
             return
-        self._stream = IostatStream(iostat_argv(self.interval, self.pools))
+        self._stream = IostatStream(iostat_argv(self.interval, self.pools), self.runner)
         self._stream_task = asyncio.get_running_loop().create_task(self._stream.run())
 
     async def _next_report(self) -> RawSample | None:
@@ -220,6 +243,8 @@ class LiveSource:
         with contextlib.suppress(ParseError):
             self.version = parse_version(v.stdout)[0] if v.ok else None
         self._pending.append(v)
+        if self.remote:
+            self._read_diskstats()
         self._schedule(time.time())
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=self.runner.timeout)
@@ -244,7 +269,8 @@ class LiveSource:
             self._refresh_structure_now()
             if "history_event" in events.stdout:  # a zfs create/destroy/snapshot/clone/promote
                 self._due.pop("datasets", None)
-        self._pending.append(read_diskstats())
+        if not self.remote:
+            self._read_diskstats()
         samples, self._pending = tuple(self._pending), []
         return Tick(now, samples)
 
@@ -256,6 +282,8 @@ class LiveSource:
                 self._ensure_stream(now)
                 self._ensure_events(now)
                 self._schedule(now)
+                if self.remote:
+                    self._read_diskstats()
                 report = await self._next_report()
                 if report is not None:
                     self._pending.append(report)

@@ -30,12 +30,40 @@ class Busy(Exception):
 
 
 class Runner:
+    """Runs argv on this host. RemoteRunner (zdash.sources.remote) runs the same argv on another
+    one over ssh: the sample keeps the argv as given (a recording replays the same either way),
+    only what is executed and how a failure reads differ."""
+
+    host: str | None = None  # where the commands run: None is this host
+
     def __init__(self, timeout: float = 10.0) -> None:
         self.timeout = timeout
         self._in_flight: set[str] = set()
 
     def busy(self, key: str) -> bool:
         return key in self._in_flight
+
+    def exec_argv(self, argv: tuple[str, ...]) -> tuple[str, ...]:
+        """What is executed for `argv`: argv itself here."""
+        return argv
+
+    def cannot_start(self, argv: tuple[str, ...], e: OSError) -> str:
+        if isinstance(e, FileNotFoundError):
+            return f"{argv[0]} not found on PATH (is ZFS installed?)"
+        if isinstance(e, PermissionError):
+            return f"permission denied running {argv[0]}"
+        return f"cannot run {argv[0]}: {e.strerror or e}"
+
+    def failure(self, argv: tuple[str, ...], rc: int | None, stderr: str, verb: str = "") -> str:
+        """One line for a command that ended badly; `verb` "stopped" for a stream that ended."""
+        first = first_line(stderr) or f"exit code {rc}"
+        return f"{' '.join(argv[:2])}{' ' + verb if verb else ''}: {first}"
+
+    def timed_out(self, argv: tuple[str, ...], timeout: float) -> str:
+        return f"{' '.join(argv[:2])} timed out after {timeout:g} s"
+
+    def heard(self, rc: int | None, stderr: str = "") -> None:
+        """A command ended with `rc` (RemoteRunner learns from it whether the host answers)."""
 
     async def run(
         self, key: SampleKey | AshiftKey, argv: list[str] | tuple[str, ...], timeout: float | None = None
@@ -44,45 +72,41 @@ class Runner:
             raise Busy(key)
         self._in_flight.add(key)
         try:
-            return await _run(key, tuple(argv), timeout or self.timeout)
+            return await self._run(key, tuple(argv), timeout or self.timeout)
         finally:
             self._in_flight.discard(key)
 
-
-async def _run(key: str, argv: tuple[str, ...], timeout: float) -> RawSample:
-    start = time.time()
-    try:
-        proc = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=command_env(),
-            start_new_session=True,
+    async def _run(self, key: str, argv: tuple[str, ...], timeout: float) -> RawSample:
+        start = time.time()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *self.exec_argv(argv),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=command_env(),
+                start_new_session=True,
+            )
+        except (OSError, ValueError) as e:  # ValueError: a word RemoteRunner will not send
+            msg = self.cannot_start(argv, e) if isinstance(e, OSError) else str(e)
+            return _failed(key, argv, start, msg)
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(), timeout)
+        except asyncio.TimeoutError:
+            await kill(proc)
+            return _failed(key, argv, start, self.timed_out(argv, timeout))
+        except asyncio.CancelledError:
+            await kill(proc)  # never leave an orphan zpool behind a cancelled tick
+            raise
+        end = time.time()
+        stderr = err.decode("utf-8", "replace")
+        self.heard(proc.returncode, stderr)
+        error = None
+        if proc.returncode != 0:
+            error = self.failure(argv, proc.returncode, stderr)
+        return RawSample(
+            key, argv, proc.returncode, out.decode("utf-8", "replace"), stderr, end, end - start, error
         )
-    except FileNotFoundError:
-        return _failed(key, argv, start, f"{argv[0]} not found on PATH (is ZFS installed?)")
-    except PermissionError:
-        return _failed(key, argv, start, f"permission denied running {argv[0]}")
-    except OSError as e:
-        return _failed(key, argv, start, f"cannot run {argv[0]}: {e.strerror or e}")
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
-    except asyncio.TimeoutError:
-        await kill(proc)
-        return _failed(key, argv, start, f"{' '.join(argv[:2])} timed out after {timeout:g} s")
-    except asyncio.CancelledError:
-        await kill(proc)  # never leave an orphan zpool behind a cancelled tick
-        raise
-    end = time.time()
-    stderr = err.decode("utf-8", "replace")
-    error = None
-    if proc.returncode != 0:
-        first = first_line(stderr) or f"exit code {proc.returncode}"
-        error = f"{' '.join(argv[:2])}: {first}"
-    return RawSample(
-        key, argv, proc.returncode, out.decode("utf-8", "replace"), stderr, end, end - start, error
-    )
 
 
 async def kill(proc: asyncio.subprocess.Process) -> None:

@@ -236,8 +236,9 @@ class ZdashApp(App[None]):
     def action_mode(self) -> Mode:
         """Whether guided actions may run: "live" only on the live host outside --wall and
         --read-only. A demo is a recording: it counts as a replay, also in the audit log's mode
-        field. Read-only, like the wall, opens no plan at all (a browser may be anyone's)."""
-        if self.wall:
+        field. Read-only, like the wall, opens no plan at all (a browser may be anyone's). Pools
+        of other hosts (--host) count as a wall: the executor runs on this host only."""
+        if self.wall or self.feed.hosts:  # other hosts over ssh: run nothing from here
             return "wall"
         if self.read_only:
             return "read-only"
@@ -247,6 +248,10 @@ class ZdashApp(App[None]):
         """Live: against the host as it is now (one fresh status/list round, the state the
         executor will check again). Otherwise against the recorded frame with ReplayProbe,
         which never touches this machine's disks: the recording's host is not this one."""
+        if self.feed.hosts:
+            raise RuntimeError(
+                "guided actions run on this host only, not over ssh: run zdash on the pool's host"
+            )
         if self.action_mode != "live":
             if self.frame is None:
                 raise RuntimeError("no data yet")

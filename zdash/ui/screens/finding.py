@@ -39,7 +39,9 @@ def guided(f: Finding) -> tuple[SuggestedAction, ...]:
     return tuple(a for a in f.actions if a.action is not None)[:9]
 
 
-def finding_markup(f: Finding, gone_at: float | None = None, mode: Mode = "wall") -> tuple[str, str]:
+def finding_markup(
+    f: Finding, gone_at: float | None = None, mode: Mode = "wall", host: str | None = None
+) -> tuple[str, str]:
     """(title, body) markup; mode "live" or "replay" numbers the guided actions, "wall" does not."""
     icon = tag(SEVERITY_ICON[f.severity], "bold " + ROLE_VAR[severity_role(f.severity)])
     title = f"{icon}  {tag(f.title, 'bold')}"
@@ -61,6 +63,13 @@ def finding_markup(f: Finding, gone_at: float | None = None, mode: Mode = "wall"
         lines.append(tag(GUIDED_HINT[mode], "$foreground-muted"))
     elif f.actions and mode == "read-only":
         lines.append(tag(READ_ONLY_HINT, "$foreground-muted"))
+    elif f.actions and host is not None:  # a pool of another host (--host): its commands run there
+        lines.append(
+            tag(
+                f"Check them, then run them yourself on {host} (guided actions run on this host only).",
+                "$foreground-muted",
+            )
+        )
     elif f.actions:
         lines.append(tag("Check them, then run them yourself.", "$foreground-muted"))
     else:
@@ -123,7 +132,9 @@ class FindingScreen(ModalScreen[None]):
 
     def _draw(self) -> None:
         mode = self.mode
-        title, body = finding_markup(self.finding, self._gone_at, mode)
+        pool = self.finding.pool or ""
+        host = next((h for h in self.app.feed.hosts if pool.startswith(h + ":")), None)
+        title, body = finding_markup(self.finding, self._gone_at, mode, host)
         self.query_one("#finding-title", Static).update(title)
         self.query_one("#finding-body", Static).update(body)
         self.plans = n = len(guided(self.finding)) if mode in GUIDED_HINT else 0

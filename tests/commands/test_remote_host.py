@@ -1,0 +1,73 @@
+"""`zdash check --host` and `zdash record --host`: another host's pools over ssh, as a central
+Nagios and an admin recording a remote box see them. A stand-in ssh (tests/fakes/bin/ssh) runs
+the remote words here, where the stand-in zpool answers; a host listed in FAKE_SSH_DOWN refuses
+the connection as a real one would."""
+
+import json
+import os
+
+import pytest
+
+from zdash.cli import main
+
+FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fakes", "bin"))
+
+
+@pytest.fixture
+def fake_ssh(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", f"{FAKES}:/usr/bin:/bin")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("FAKE_SSH_LOG", str(tmp_path / "ssh.log"))
+    monkeypatch.setenv("FAKE_SSH_DOWN", str(tmp_path / "down"))
+    monkeypatch.setenv("FAKE_ZPOOL_SCENARIO", "healthy")
+    return tmp_path
+
+
+def test_check_of_an_unreachable_host_is_unknown_with_the_reason_first(fake_ssh, capsys):
+    (fake_ssh / "down").write_text("nas1\n")
+    code = main(["check", "--host", "admin@nas1", "--interval", "0.2"])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert code == 3
+    assert (
+        first
+        == "ZDASH UNKNOWN - cannot see the pools: nas1: ssh: connect to host nas1 port 22: Connection refused"
+    )
+
+
+def test_check_of_a_remote_host_reads_its_pools_over_ssh(fake_ssh, capsys):
+    code = main(["check", "--host", "nas1:2222", "--interval", "0.2", "--samples", "2", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["status"] == "OK"
+    assert doc["source"] == "ssh:nas1:2222"
+    assert [p["name"] for p in doc["pools"]] == ["healthy"]
+    calls = [json.loads(line) for line in (fake_ssh / "ssh.log").read_text().splitlines()]
+    assert calls and all(c[c.index("-p") + 1] == "2222" and c[c.index("--") - 1] == "nas1" for c in calls)
+
+
+@pytest.mark.parametrize("spec", ["-oProxyCommand=sh", "nas1:99999", "a b"])
+def test_a_bad_host_is_one_line_and_a_documented_code(fake_ssh, capsys, spec):
+    assert main(["check", f"--host={spec}"]) == 3
+    assert main(["record", "-o", str(fake_ssh / "x.zdash"), f"--host={spec}"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all("expected [user@]host[:port]" in e or "port must be" in e for e in err)
+    assert not (fake_ssh / "ssh.log").exists()  # nothing was run
+
+
+def test_check_host_with_replay_is_refused(fake_ssh, capsys):
+    assert main(["check", "--host", "nas1", "--replay", "healthy"]) == 3
+    assert "--host reads a live host" in capsys.readouterr().err
+
+
+def test_a_remote_host_recorded_replays_with_its_name_and_pools(fake_ssh, capsys, monkeypatch):
+    out = fake_ssh / "nas1.zdash"
+    monkeypatch.setenv("FAKE_ZPOOL_SCENARIO", "deranged-disk")
+    code = main(["record", "-o", str(out), "--host", "root@nas1", "--interval", "0.2", "--duration", "1.5"])
+    assert code == 0 and out.exists()
+    capsys.readouterr()
+    assert main(["summary", str(out)]) == 0
+    summary = capsys.readouterr().out
+    assert "on nas1," in summary.splitlines()[0]
+    assert main(["check", "--replay", str(out), "--json"]) in (0, 1, 2)
+    doc = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in doc["pools"]] == ["deranged"] and doc["pools"][0]["state"] == "ONLINE"

@@ -1,0 +1,123 @@
+"""Another host over ssh: the argv zdash hands to ssh (never a shell string), every read of the
+far side's state going through it, and an unreachable host as a one-line source failure. A
+stand-in ssh (tests/fakes/bin/ssh) runs the remote words here through `sh -c`, as sshd would."""
+
+import json
+import os
+import stat
+
+import pytest
+
+from zdash.builder import SnapshotBuilder
+from zdash.sources.live import LiveSource
+from zdash.sources.remote import HostError, RemoteRunner, SshHost, control_dir, remote_words, ssh_argv
+
+FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fakes", "bin"))
+
+
+@pytest.fixture
+def fake_ssh(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", f"{FAKES}:/usr/bin:/bin")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    monkeypatch.setenv("FAKE_SSH_LOG", str(tmp_path / "ssh.log"))
+    monkeypatch.setenv("FAKE_SSH_DOWN", str(tmp_path / "down"))
+    monkeypatch.setenv("FAKE_ZPOOL_SCENARIO", "deranged-disk")
+    return tmp_path
+
+
+def _calls(tmp_path):
+    return [json.loads(line) for line in (tmp_path / "ssh.log").read_text().splitlines()]
+
+
+@pytest.mark.parametrize(
+    "spec, host, user, port, label",
+    [
+        ("nas1", "nas1", None, None, "nas1"),
+        ("admin@nas1:2222", "nas1", "admin", 2222, "nas1:2222"),
+        ("root@10.0.0.5", "10.0.0.5", "root", None, "10.0.0.5"),
+        ("[2001:db8::1]:22", "2001:db8::1", None, 22, "[2001:db8::1]:22"),
+    ],
+)
+def test_host_spec(spec, host, user, port, label):
+    h = SshHost.parse(spec)
+    assert (h.host, h.user, h.port, h.label) == (host, user, port, label)
+
+
+@pytest.mark.parametrize(
+    "spec", ["", "-oProxyCommand=x", "nas1:0", "nas1:http", "a b", "us;er@nas1", "nas1;reboot"]
+)
+def test_bad_host_spec_is_one_line(spec):
+    with pytest.raises(HostError, match="host"):
+        SshHost.parse(spec)
+
+
+def test_ssh_argv_multiplexes_and_ends_options_before_the_remote_words(fake_ssh):
+    argv = ssh_argv(SshHost.parse("admin@nas1:2222"), ("zpool", "status", "-p", "tank"))
+    cut = argv.index("--")
+    assert (
+        argv[0] == "ssh"
+        and argv[cut - 1] == "admin@nas1"
+        and argv[cut + 1 :] == ("zpool", "status", "-p", "tank")
+    )
+    opts = argv[1 : cut - 1]
+    assert "ControlMaster=auto" in opts and "BatchMode=yes" in opts and "ControlPersist=60" in opts
+    assert opts[opts.index("-p") + 1] == "2222"
+    path = next(o for o in opts if o.startswith("ControlPath="))[len("ControlPath=") :]
+    assert path == f"{control_dir()}/%C" and path.startswith(str(fake_ssh))
+    assert stat.S_IMODE(os.stat(control_dir()).st_mode) == 0o700
+
+
+@pytest.mark.parametrize("word", ["a b", "$(reboot)", "x;y", "`id`", "it's", "*", "~root", ""])
+def test_a_word_a_shell_would_read_is_refused(word):
+    with pytest.raises(ValueError, match="refusing to send"):
+        ssh_argv(SshHost.parse("nas1"), ("zpool", "status", word))
+
+
+def test_remote_words_set_the_locale_and_clear_the_name_variables():
+    words = remote_words(("zpool", "list"))
+    assert words[0] == "env" and words[-2:] == ("zpool", "list")
+    assert {"LC_ALL=C", "TZ=UTC", "ZPOOL_VDEV_NAME_PATH"} <= set(words)
+
+
+async def _snapshots(n, runner, **kw):
+    src = LiveSource(0.2, structure_every=0.2, timeout=5.0, runner=runner, **kw)
+    b = SnapshotBuilder(src.interval, src.host)
+    out = []
+    gen = src.ticks()
+    async for tick in gen:
+        out.append(b.feed(tick))
+        if len(out) >= n:
+            break
+    await gen.aclose()
+    return src, out
+
+
+async def test_every_read_of_the_far_side_goes_through_ssh(fake_ssh):
+    runner = RemoteRunner(SshHost.parse("nas1"), timeout=5.0)
+    src, snaps = await _snapshots(4, runner)
+    assert src.host == "nas1" and snaps[-1].host == "nas1"
+    pool = snaps[-1].pool("deranged")
+    assert pool is not None and any(v.io is not None for v in pool.leaves())
+    remote = [c[c.index("--") + 1 :] for c in _calls(fake_ssh)]
+    commands = {
+        tuple(w for w in r if "=" not in w and w not in ("env", "-u") and not w.startswith("ZPOOL_"))[:2]
+        for r in remote
+    }
+    assert {
+        ("zpool", "version"),
+        ("zpool", "status"),
+        ("zpool", "iostat"),
+        ("zpool", "events"),
+        ("cat", "/proc/diskstats"),
+    } <= commands
+    assert runner.unreachable_since is None
+
+
+async def test_unreachable_host_is_a_source_failure_naming_host_and_reason(fake_ssh):
+    (fake_ssh / "down").write_text("nas1\n")
+    runner = RemoteRunner(SshHost.parse("nas1"), timeout=5.0)
+    _, snaps = await _snapshots(2, runner)
+    msgs = {s.message for s in snaps[-1].problems}
+    assert snaps[-1].pools == ()
+    assert "nas1: ssh: connect to host nas1 port 22: Connection refused" in msgs
+    assert runner.unreachable_since is not None

@@ -1,0 +1,165 @@
+"""The fleet wall over real ssh (marker `zfs`, run inside ../shared/zfslab): two sshd
+instances on localhost, two ports, each its own config, host key and the authorized key this
+test generates, stand for two hosts; `fleet-a` and `fleet-b` are ssh config aliases for them.
+Each host is restricted to its own pool with zdash's pool argument (the LiveSource's `pools`,
+per host): that filter is what zdash sends in every command, so the test sees exactly the argv
+a user's run sends; a forced-command wrapper on the server would rewrite the commands and hide
+that. The wall shows both hosts' pools; stopping one sshd (the daemon and its sessions: the
+host is gone) shows that host unreachable within two intervals while the other keeps updating.
+
+sshd is Debian's openssh-server (`apt-get install -y openssh-server` on the host before the VM
+boots: the guest's root is a snapshot of the host's); without it the test says so and skips.
+
+    ../shared/zfslab/zfslab run --mem 3G '.venv/bin/pytest -q -n 0 --timeout 300 tests/zfs/test_fleet_live.py'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.ui.conftest import until, wait_frame
+from tests.zfs.lab import sh, zfs_available
+from zdash.checks.registry import CheckEngine
+from zdash.feed.fleet import FleetFeed
+from zdash.sources.live import LiveSource
+from zdash.sources.remote import SshHost
+from zdash.ui.app import WallApp
+
+WHY_NOT = zfs_available() or (
+    None
+    if os.path.exists("/usr/sbin/sshd")
+    else "no /usr/sbin/sshd (apt-get install -y openssh-server on the host before booting the lab)"
+)
+pytestmark = [pytest.mark.zfs, pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")]
+
+INTERVAL = 2.0
+SSH_CONFIG = Path("/root/.ssh/config")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_sshd(d: Path, name: str, port: int, authorized: Path) -> subprocess.Popen:
+    key = d / f"host_{name}"
+    sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key))
+    cfg = d / f"sshd_{name}"
+    cfg.write_text(
+        f"Port {port}\nListenAddress 127.0.0.1\nHostKey {key}\nAuthorizedKeysFile {authorized}\n"
+        f"PidFile {d}/sshd_{name}.pid\nStrictModes no\nUsePAM no\nPasswordAuthentication no\n"
+        "KbdInteractiveAuthentication no\nPermitRootLogin prohibit-password\nMaxSessions 50\n"
+        "MaxStartups 50\n"
+    )
+    os.makedirs("/run/sshd", exist_ok=True)
+    with open(d / f"sshd_{name}.log", "w") as log:  # the child keeps its own copy of the fd
+        proc = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", str(cfg)], stderr=log)
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+            return proc
+        time.sleep(0.2)
+    raise AssertionError(f"sshd {name} did not listen on {port}: {(d / f'sshd_{name}.log').read_text()}")
+
+
+def stop_host(proc: subprocess.Popen) -> float:
+    """The daemon and every session it forked (they outlive a killed daemon): the host is gone."""
+    procs = [proc.pid] + [c.pid for c in psutil.Process(proc.pid).children(recursive=True)]
+    for pid in procs:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    proc.wait(10)
+    return time.time()
+
+
+@pytest.fixture
+def two_hosts(tmp_path):
+    d = tmp_path
+    sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(d / "id"))
+    authorized = d / "authorized_keys"
+    authorized.write_text((d / "id.pub").read_text())
+    ports = {"a": free_port(), "b": free_port()}
+    procs = {n: start_sshd(d, n, p, authorized) for n, p in ports.items()}
+    saved = SSH_CONFIG.read_text() if SSH_CONFIG.exists() else None
+    SSH_CONFIG.parent.mkdir(mode=0o700, exist_ok=True)
+    SSH_CONFIG.write_text(
+        "".join(
+            f"Host fleet-{n}\n  HostName 127.0.0.1\n  Port {p}\n  User root\n  IdentityFile {d}/id\n"
+            f"  UserKnownHostsFile {d}/known_hosts\n  StrictHostKeyChecking accept-new\n"
+            for n, p in ports.items()
+        )
+        + (saved or "")
+    )
+    os.environ["XDG_RUNTIME_DIR"] = str(d)
+    try:
+        yield procs
+    finally:
+        for p in procs.values():
+            with contextlib.suppress(Exception):
+                stop_host(p)
+        if saved is None:
+            SSH_CONFIG.unlink()
+        else:
+            SSH_CONFIG.write_text(saved)
+        os.environ.pop("XDG_RUNTIME_DIR", None)
+
+
+@pytest.mark.skip(
+    reason="not passing yet: inside the emulated lab VM one `ssh ... -- true` to a local sshd takes "
+    "~14 s, 11.9 s of it after authentication (measured; KexAlgorithms/Ciphers make no difference), "
+    "so every multiplexed zpool command outlasts zdash's per-command timeouts and no pool arrives; "
+    "the cause inside sshd's session setup under TCG is not found"
+)
+async def test_fleet_wall_over_two_sshds(lab, two_hosts):
+    lab.pool("fa", lab.loop("a1"))
+    lab.pool("fb", "mirror", lab.loop("b1"), lab.loop("b2"))
+    own = {"fleet-a": ("fa",), "fleet-b": ("fb",)}
+    feed = FleetFeed(
+        CheckEngine,
+        [SshHost.parse("fleet-a"), SshHost.parse("fleet-b")],
+        interval=INTERVAL,
+        source_factory=lambda host, runner: LiveSource(INTERVAL, own[host.label], runner=runner),
+    )
+    app = WallApp(feed)
+    async with app.run_test(size=(160, 50)) as pilot:
+        tiles = lambda: sorted(t.border_title for t in app.screen.query("PoolTile"))  # noqa: E731
+        await until(
+            pilot, lambda: tiles() == ["fleet-a:fa", "fleet-b:fb"], timeout=120, what="both hosts' tiles"
+        )
+        fb = await wait_frame(
+            pilot,
+            lambda f: (p := f.snapshot.pool("fleet-b:fb")) and any(v.io for v in p.leaves()),
+            timeout=60,
+        )
+        assert fb.snapshot.pool("fleet-b:fb").state == "ONLINE"
+        killed = stop_host(two_hosts["a"])
+        frame = await wait_frame(
+            pilot,
+            lambda f: any("fleet-a unreachable since" in (s.message or "") for s in f.snapshot.problems),
+            timeout=60,
+        )
+        since = feed.members[0].runner.unreachable_since
+        assert since is not None and since - killed <= 2 * INTERVAL, f"seen {since - killed:.1f} s after"
+        banner = str(app.screen.query_one("#wall-banner").render())
+        assert "fleet-a unreachable since" in banner
+        assert app.screen.query("PoolTile").first().border_title == "fleet-a:fa"  # worst first
+        # fleet-b keeps updating: new iostat reports from it after fleet-a went down.
+        b = next(m for m in feed.members if m.label == "fleet-b")
+        t0 = b.snapshot.time
+        await wait_frame(pilot, lambda f: b.snapshot.time > t0 + INTERVAL, timeout=30)
+        later = app.frame.snapshot
+        assert not any(s.key.startswith("fleet-b") for s in later.problems)
+        assert any(v.io is not None for v in later.pool("fleet-b:fb").leaves())
+        print(
+            f"fleet-a unreachable {since - killed:.2f} s after its sshd stopped; {frame.snapshot.problems[0].message}"
+        )

@@ -1,0 +1,222 @@
+"""Another host's pools, over the system `ssh`: the same commands, no agent on the far side.
+
+Why the system ssh (and not a library): the admin's ~/.ssh/config, keys, agent, known_hosts and
+jump hosts apply as they do for their own `ssh nas1`. One connection per host: the first command
+opens a ControlMaster (its socket in a private 0700 directory) that every later command and both
+long-lived streams go through, and ControlPersist keeps it 60 s past the last. BatchMode: a
+password prompt would hang a headless check, so a host without key access is a one-line error.
+
+ssh hands the remote side one string (the words after `--` joined by spaces), which the remote
+login shell parses. So every word must mean the same to a shell as it does here: RemoteRunner
+refuses a word with anything but the characters below (zpool/zfs/cat argv never have any), and
+never quotes. `env` in front sets what Runner.command_env sets locally (C locale, UTC, the vdev
+name variables unset) and a PATH that has zpool in it (a non-root login's PATH on Debian lacks
+/usr/sbin).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from dataclasses import dataclass
+
+from zdash.raw import RawSample
+from zdash.sources.runner import NAME_VARS, Runner, first_line
+
+SSH_RC = 255  # ssh's own failure (cannot connect, authentication, the connection dropped)
+CONNECT_TIMEOUT_S = 5
+CONTROL_PERSIST_S = 60
+REMOTE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# A word a POSIX shell reads as itself: no spaces, quotes, $, `, ;, &, |, <, >, *, ?, [, ~, #...
+SAFE_WORD = re.compile(r"[A-Za-z0-9_@%+=:,./-]+\Z")
+_HOST = re.compile(r"[A-Za-z0-9_.-]+\Z")
+_USER = re.compile(r"[A-Za-z0-9_.-]+\Z")
+
+
+class HostError(ValueError):
+    """A --host (or config `hosts:`) entry that is not [user@]host[:port] (message is user-facing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SshHost:
+    """`[user@]host[:port]`, or an ssh config alias (a host name ssh resolves itself)."""
+
+    host: str
+    user: str | None = None
+    port: int | None = None
+
+    @classmethod
+    def parse(cls, spec: str) -> SshHost:
+        text = spec.strip()
+        user = None
+        if "@" in text:
+            user, text = text.split("@", 1)
+            if not _USER.match(user):
+                raise HostError(f"host {spec!r}: bad user name {user!r}")
+        port = None
+        if text.startswith("["):  # [2001:db8::1]:2222
+            close = text.find("]")
+            if close < 0:
+                raise HostError(f"host {spec!r}: no closing ']'")
+            host, rest = text[1:close], text[close + 1 :]
+            if rest and not rest.startswith(":"):
+                raise HostError(f"host {spec!r}: expected :PORT after ']'")
+            port_text = rest[1:] if rest else None
+            ok = bool(re.fullmatch(r"[0-9A-Fa-f:.]+", host))
+        else:
+            host, _, port_text = text.partition(":")
+            port_text = port_text or None
+            ok = bool(_HOST.match(host))
+        # A host starting with '-' would be read by ssh as an option.
+        if not host or not ok or host.startswith("-"):
+            raise HostError(f"host {spec!r}: expected [user@]host[:port] or an ssh config alias")
+        if port_text is not None:
+            if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+                raise HostError(f"host {spec!r}: port must be 1 to 65535")
+            port = int(port_text)
+        return cls(host, user, port)
+
+    @property
+    def label(self) -> str:
+        """How zdash names the host on screen and in pool names: host[:port], no user."""
+        name = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{name}:{self.port}" if self.port else name
+
+    @property
+    def target(self) -> str:
+        return f"{self.user}@{self.host}" if self.user else self.host
+
+
+def control_dir() -> str:
+    """A directory only this user can enter, for the masters' sockets (%C: a hash of the
+    connection, short enough for a socket path)."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    path = os.path.join(base, f"zdash-ssh-{os.getuid()}")
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        st = os.lstat(path)
+        if st.st_uid == os.getuid() and os.path.isdir(path) and not os.path.islink(path):
+            if st.st_mode & 0o077:
+                os.chmod(path, 0o700)
+            return path
+    except OSError:
+        pass
+    return tempfile.mkdtemp(prefix="zdash-ssh-")  # someone else's or unusable: a fresh one
+
+
+def ssh_argv(
+    host: SshHost, remote: tuple[str, ...], connect_timeout: float = CONNECT_TIMEOUT_S
+) -> tuple[str, ...]:
+    """The ssh command that runs `remote` on `host`; ValueError for a word a shell would read."""
+    for word in remote:
+        if not SAFE_WORD.match(word):
+            raise ValueError(
+                f"{host.label}: refusing to send {word!r} over ssh: the remote shell would "
+                "interpret it (only letters, digits and _@%+=:,./- are sent)"
+            )
+    port = ("-p", str(host.port)) if host.port else ()
+    return (
+        "ssh",
+        "-o", "ControlMaster=auto",
+        "-o", f"ControlPath={control_dir()}/%C",
+        "-o", f"ControlPersist={CONTROL_PERSIST_S}",
+        "-o", "BatchMode=yes",
+        "-o", f"ConnectTimeout={max(1, round(connect_timeout))}",
+        # A connection that stops answering (the host is off the network) ends in ~15 s.
+        "-o", "ServerAliveInterval=5",
+        "-o", "ServerAliveCountMax=3",
+        *port,
+        host.target,
+        "--",
+        *remote,
+    )  # fmt: skip
+
+
+def remote_words(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """argv behind `env`, which sets on the far side what command_env sets here."""
+    unset = tuple(w for name in NAME_VARS for w in ("-u", name))
+    return ("env", *unset, "LC_ALL=C", "LANG=C", "TZ=UTC", f"PATH={REMOTE_PATH}", *argv)
+
+
+class RemoteRunner(Runner):
+    """Runner whose commands run on `host` over ssh. Knows whether the host answers: ssh's own
+    exit code 255 (connect refused or timed out, authentication, the connection dropped) makes
+    it unreachable, from that moment until a command gets through again."""
+
+    def __init__(self, host: SshHost, timeout: float = 10.0, connect_timeout: float = CONNECT_TIMEOUT_S):
+        super().__init__(timeout)
+        self.ssh = host
+        self.host = host.label
+        self.connect_timeout = min(connect_timeout, timeout)
+        self.unreachable_since: float | None = None
+        self.unreachable_why: str | None = None  # ssh's own line: "ssh: connect to host …"
+
+    def exec_argv(self, argv: tuple[str, ...]) -> tuple[str, ...]:
+        return ssh_argv(self.ssh, remote_words(argv), self.connect_timeout)
+
+    def cannot_start(self, argv: tuple[str, ...], e: OSError) -> str:
+        if isinstance(e, FileNotFoundError):
+            return f"{self.host}: ssh not found on PATH (install openssh-client)"
+        return f"{self.host}: cannot run ssh: {e.strerror or e}"
+
+    def failure(self, argv: tuple[str, ...], rc: int | None, stderr: str, verb: str = "") -> str:
+        if rc == SSH_RC:
+            return f"{self.host}: {first_line(stderr) or 'ssh failed (exit code 255)'}"
+        return f"{self.host}: {super().failure(argv, rc, stderr, verb)}"
+
+    def timed_out(self, argv: tuple[str, ...], timeout: float) -> str:
+        return f"{self.host}: {super().timed_out(argv, timeout)}"
+
+    def heard(self, rc: int | None, stderr: str = "") -> None:
+        if rc == SSH_RC:
+            if self.unreachable_since is None:
+                self.unreachable_since = time.time()
+            self.unreachable_why = first_line(stderr) or "ssh failed (exit code 255)"
+        elif rc is not None and rc >= 0:  # the far side answered (a zpool error is an answer)
+            self.unreachable_since = self.unreachable_why = None
+
+
+async def describe_remote_devices(runner: Runner, paths: list[str]) -> RawSample:
+    """zdash.sources.procfs.describe_devices for the far side, in the same text (so a replay
+    reads it the same): each /dev leaf's kernel device from `stat -L` (major:minor, which
+    `lsblk` names with its sector size and rotational flag). Two commands, no shell; '-' where
+    either cannot say (a file vdev, a path with unusual characters, no lsblk: not Linux)."""
+    start = time.time()
+    devs = sorted({p for p in paths if p.startswith("/dev/") and SAFE_WORD.match(p)})
+    majmin: dict[str, str] = {}
+    facts: dict[str, tuple[str, str, str]] = {}  # maj:min -> (kname, phys, rot)
+    problems = []
+    if devs:
+        st = await runner.run("devices", ("stat", "-L", "-c", "%t:%T:%F:%n", "--", *devs))
+        for line in st.stdout.splitlines():
+            parts = line.split(":", 3)
+            if len(parts) == 4 and parts[2] == "block special file":
+                try:
+                    majmin[parts[3]] = f"{int(parts[0], 16)}:{int(parts[1], 16)}"
+                except ValueError:
+                    continue
+        if st.error and not majmin:
+            problems.append(st.error)
+        if majmin:
+            ls = await runner.run("devices", ("lsblk", "-P", "-n", "-o", "KNAME,MAJ:MIN,PHY-SEC,ROTA"))
+            for line in ls.stdout.splitlines():
+                values = re.findall(r'="([^"]*)"', line)
+                if len(values) == 4:
+                    facts[values[1]] = (values[0].replace("/", "!"), values[2], values[3])
+            if ls.error:
+                problems.append(ls.error)
+    lines = []
+    for p in sorted(set(paths)):
+        kname, phys, rot = facts.get(majmin.get(p, ""), ("-", "-", "-"))
+        lines.append("\t".join((p, kname or "-", phys or "-", rot or "-")))
+    return RawSample(
+        "devices",
+        ("zdash", "describe-devices"),
+        0,
+        "\n".join(lines) + "\n",
+        "\n".join(problems),
+        time.time(),
+        time.time() - start,
+    )
