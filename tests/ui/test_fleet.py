@@ -58,10 +58,14 @@ async def test_wall_shows_every_hosts_pools_and_which_host_is_unreachable(fleet)
         banner = str(app.screen.query_one("#wall-banner").render())
         assert "nas2:2222 unreachable since" in banner
         # nas1 keeps updating: its pool's iostat arrives in frames after nas2 went down.
+        # (Waited for, not read off one frame: under load a single tick may carry no rate.)
         seen = frame.time
-        later = await wait_frame(pilot, lambda f: f.time > seen + 0.5)
-        nas1 = later.snapshot.pool("nas1:deranged")
-        assert nas1 is not None and any(v.io is not None for v in nas1.leaves())
+
+        def nas1_measured(f) -> bool:
+            pool = f.snapshot.pool("nas1:deranged")
+            return f.time > seen + 0.5 and pool is not None and any(v.io is not None for v in pool.leaves())
+
+        later = await wait_frame(pilot, nas1_measured)
         assert not any("nas1 unreachable" in (s.message or "") for s in later.snapshot.problems)
         # And nas2 back: the unreachable line goes.
         (fleet / "down").write_text("")
