@@ -314,6 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="accept what an ACCEPT check names (taking away a vdev's last redundancy)",
     )
+    _host_arg(pl)
 
     cv = _sub(sub, "convert", "convert a recording between .zdash and .yaml[.gz]")
     _completes(cv.add_argument("file", help="recording to read (or a scenario name)"), _complete_sessions)

@@ -18,7 +18,7 @@ FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fakes", "
 def host(monkeypatch):
     state = {"snap": snap(single_disk_pool()), "probe": FakeProbe({"/dev/sdz": disk("/dev/sdz", GiB)})}
 
-    async def fresh(pool, datasets=False, timeout=15.0):
+    async def fresh(pool, datasets=False, timeout=15.0, runner=None):
         return state["snap"]
 
     monkeypatch.setattr(cli_plan, "fresh_snapshot", fresh)

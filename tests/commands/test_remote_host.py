@@ -71,3 +71,25 @@ def test_a_remote_host_recorded_replays_with_its_name_and_pools(fake_ssh, capsys
     assert main(["check", "--replay", str(out), "--json"]) in (0, 1, 2)
     doc = json.loads(capsys.readouterr().out)
     assert [p["name"] for p in doc["pools"]] == ["deranged"] and doc["pools"][0]["state"] == "ONLINE"
+
+
+def test_plan_for_another_host_is_checked_there_and_names_it(fake_ssh, capsys):
+    """`zdash plan --host`: the plan a change ticket quotes, for the pool on that host: its words
+    are the pool's own, the host is on the command line and in the JSON, and the fresh state it
+    was checked against was read over ssh from that host."""
+    code = main(["plan", "scrub", "healthy", "--host", "admin@nas1:2222"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "Scrub healthy on nas1:2222" in out and "nas1:2222$ zpool scrub healthy" in out
+    calls = [json.loads(line) for line in (fake_ssh / "ssh.log").read_text().splitlines()]
+    assert any("status" in c and c[c.index("--") - 1] == "admin@nas1" for c in calls)
+    assert main(["plan", "scrub", "healthy", "--host", "nas1", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["host"] == "nas1" and doc["pool"] == "healthy" and doc["argv"] == ["zpool", "scrub", "healthy"]
+
+
+def test_plan_for_an_unreachable_host_says_why_and_exits_3(fake_ssh, capsys):
+    (fake_ssh / "down").write_text("nas1\n")
+    assert main(["plan", "scrub", "tank", "--host", "nas1"]) == 3
+    err = capsys.readouterr().err
+    assert "cannot plan on nas1: nas1: ssh: connect to host nas1 port 22: Connection refused" in err

@@ -4,10 +4,10 @@ the last good data stays (marked stale) and ticks keep coming. A stand-in zpool
 
 import asyncio
 import os
-import types
 
 import pytest
 
+from zdash.aio import within
 from zdash.builder import SnapshotBuilder
 from zdash.sources import iostat_stream
 from zdash.sources.live import LiveSource
@@ -86,24 +86,24 @@ async def test_failing_status_keeps_last_good_data_marked_stale(monkeypatch, mod
 
 
 async def test_closing_ends_the_iostat_stream_even_when_its_cancel_is_lost(monkeypatch):
-    """Python 3.11's asyncio.wait_for drops a cancellation that arrives just as its read
-    completes, and the stream then reads on. Closing the source (the end of `zdash check`
+    """A wait that drops a cancellation arriving just as its read completes (Python 3.11's
+    asyncio.wait_for does) lets the stream read on. Closing the source (the end of `zdash check`
     and `zdash record`) must still stop zpool iostat instead of waiting for it forever."""
     _path(monkeypatch, FAKE_ZPOOL_SCENARIO="healthy")
-    real_wait_for = asyncio.wait_for
+    # zdash's own wait (zdash.aio.within) keeps the cancel; a read deaf to it stands for any
+    # await that still drops one (Textual's, a library's).
 
-    async def deaf_wait_for(aw, timeout):  # that race, every time
+    async def deaf_within(aw, timeout):  # that race, every time
         read = asyncio.ensure_future(aw)
         try:
-            return await real_wait_for(asyncio.shield(read), timeout)
+            return await within(asyncio.shield(read), timeout)
         except asyncio.TimeoutError:
             read.cancel()
             raise
         except asyncio.CancelledError:
             return await read  # the chunk instead of the cancellation
 
-    deaf = types.SimpleNamespace(**{**vars(asyncio), "wait_for": deaf_wait_for})
-    monkeypatch.setattr(iostat_stream, "asyncio", deaf)
+    monkeypatch.setattr(iostat_stream, "within", deaf_within)
     src = LiveSource(0.2, structure_every=0.2, timeout=2.0)
     gen = src.ticks()
     for _ in range(3):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -361,3 +362,31 @@ async def test_a_bug_in_the_ui_leaves_a_crash_report_and_one_line_not_a_tracebac
     line = app.crash_message or ""  # `zdash` prints it once the terminal is back
     assert line.startswith("zdash: internal error (ZeroDivisionError: a bug in a handler)")
     assert str(report) in line and "\n" not in line
+
+
+async def test_the_wall_survives_its_tiles_reordering_on_every_frame():
+    """Worst first: when the sick pool changes from frame to frame the tiles are rebuilt each
+    time, and a tile can get its Mount after the next frame began removing it. The wall must
+    draw on (a failed query in a tile ended it: seen when a fleet host went down)."""
+    from tests.actions.helpers import snap, two_way
+    from tests.ui.conftest import SnapFeed
+    from zdash.ui.app import WallApp
+
+    sick_a = snap(two_way("a", states=("ONLINE", "FAULTED")), two_way("b"))
+    sick_b = snap(two_way("a"), two_way("b", states=("ONLINE", "FAULTED")))
+    app = WallApp(SnapFeed(sick_a))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_frame(pilot)
+        wall = app.screen
+        for frame_snap in (sick_b, sick_a, sick_b):  # three frames in one go, no pause between
+            app.frame = dataclasses.replace(
+                app.frame, snapshot=frame_snap, findings=CheckEngine().update(frame_snap)
+            )
+            wall._draw()
+        await pilot.pause()
+        await pilot.pause()
+        tiles = list(app.screen.query("PoolTile"))
+        assert [t.border_title for t in tiles] == ["b", "a"]  # b is the sick one now: first
+        assert tiles[0].view is not None and tiles[0].view.level == "crit"
+        await until(pilot, lambda: tiles[0].query_one("Digits").value.endswith("%"), what="drawn")
+    assert app.return_code in (None, 0)

@@ -6,7 +6,8 @@ with two zdash instances logging at once (one write() per line, well under PIPE_
 on local filesystems). fsync after each line: the log matters most right after something went
 wrong, which is also when the machine may go down.
 
-Fields (schema 1): time (ISO 8601 UTC), user, sudo_user, host, mode, action, pool, device,
+Fields (schema 1): time (ISO 8601 UTC), user, sudo_user, host (where zdash ran), mode, action,
+target_host (the host the command ran on over ssh, a fleet's pool; null: this host), pool, device,
 new_device, argv, shell, via, outcome (ok, failed, refused), refused_reason,
 difference (what changed since the plan), exit_code, stderr, stdout, duration_s, preflight
 (the checks of the plan as confirmed) and preflight_fresh (as re-validated right before running).

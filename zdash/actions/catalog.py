@@ -9,6 +9,7 @@ nor a `-f`: a check that zpool would override with -f is a reason to stop, not t
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from zdash.actions import disks, rules
 from zdash.actions import preflight as pf
@@ -78,7 +79,7 @@ def _clear(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple
 
 
 def _scrub(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple[Check, ...]) -> ActionPlan:
-    r = Request(r.action, r.pool)
+    r = replace(r, device=None, new_device=None)  # a scrub names no disk
     check, alternatives = rules.scrub_state(pool, r.action)
     # action -> (title verb, summary, duration, disruptive)
     texts: dict[ActionName, tuple[str, str, str, bool]] = {
@@ -130,7 +131,7 @@ def _promote(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tup
         None,
         (*base, *checks),
         fingerprint(pool),
-        via=promote_via(),
+        via="cli" if r.host else promote_via(),  # this host's pyzfs cannot reach another's
     )
 
 

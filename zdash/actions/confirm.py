@@ -31,11 +31,12 @@ def prompt(plan: ActionPlan) -> str:
     """What the confirm screen asks, in one line."""
     if not plan.ok:
         return "Pre-flight failed: this plan cannot run."
+    where = f" on {plan.host}" if plan.host else ""
     if plan.confirm_token:
         short = os.path.basename(plan.confirm_token)
         also = f" (or {plan.confirm_token})" if short != plan.confirm_token else ""
-        return f"Type {short}{also} and press Enter to run it."
-    return f"Press {CONFIRM_KEY} to run it, Escape to cancel."
+        return f"Type {short}{also} and press Enter to run it{where}."
+    return f"Press {CONFIRM_KEY} to run it{where}, Escape to cancel."
 
 
 def confirmation_ok(plan: ActionPlan, typed_text: str | None, key: str) -> bool:

@@ -75,7 +75,7 @@ def attach(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple
         )
     else:
         info = probe.info(r.new_device)
-        r = Request(r.action, r.pool, r.device, info.path)
+        r = dataclasses.replace(r, new_device=info.path)  # the path as resolved: what was checked runs
         checks += _new_disk_checks(snap, place, info, probe)
     top = place.top if place else None
     if place is not None and place.single:
@@ -142,7 +142,7 @@ def replace(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tupl
     in_place = r.new_device is None
     info = probe.info(r.new_device if r.new_device else (r.device or ""))
     if not in_place:
-        r = Request(r.action, r.pool, r.device, info.path)
+        r = dataclasses.replace(r, new_device=info.path)  # the path as resolved: what was checked runs
     checks += _new_disk_checks(snap, place, info, probe, pool if in_place else None, spare_of=pool.name)
     new = r.new_device or f"the new disk at {r.device}"
     summary = (

@@ -52,6 +52,7 @@ class AuditRecord(TypedDict):
 
     mode: Mode
     action: ActionName
+    target_host: str | None  # the host it ran on over ssh (a fleet's pool); None: this one
     pool: str
     device: str | None
     new_device: str | None
@@ -207,6 +208,7 @@ def _log(audit: AuditLog, fd: int, mode: Mode, confirmed: ActionPlan, out: Outco
     record: AuditRecord = {
         "mode": mode,
         "action": p.action,
+        "target_host": p.host,
         "pool": p.pool,
         "device": p.request.device,
         "new_device": p.request.new_device,

@@ -21,14 +21,18 @@ from zdash.parse.zpool_version import parse_version
 from zdash.raw import Tick, ashift_key
 from zdash.sources.live import LiveSource
 from zdash.sources.procfs import describe_devices
+from zdash.sources.remote import describe_remote_devices
+from zdash.sources.runner import Runner
 
 
 async def fresh_snapshot(
-    pool: str | None = None, *, datasets: bool = False, timeout: float = 15.0
+    pool: str | None = None, *, datasets: bool = False, timeout: float = 15.0, runner: Runner | None = None
 ) -> Snapshot:
     """Status and space of every imported pool (a new disk must not be in *any* of them), the
-    device facts of their leaves, the ashift of `pool`, and its datasets when asked."""
-    src = LiveSource(timeout=timeout)  # used for its Runner and its version-aware argv choice
+    device facts of their leaves, the ashift of `pool`, and its datasets when asked. `runner`:
+    where (a RemoteRunner reads another host over ssh, device facts included)."""
+    # Used for its Runner and its version-aware argv choice.
+    src = LiveSource(timeout=timeout, runner=runner)
     run = src.runner.run
     version = await run("version", ("zpool", "version"))
     with contextlib.suppress(ParseError):
@@ -53,11 +57,16 @@ async def fresh_snapshot(
             )
         )
     samples = [version, *await asyncio.gather(*jobs)]
+    if src.remote and not samples[1].ok:  # no state of that host: nothing to check a plan against
+        raise RuntimeError(samples[1].error or f"{src.host}: zpool status failed")
     pools: tuple[Pool, ...] = ()
     if samples[1].ok:
         with contextlib.suppress(ParseError):
             pools = parse_status(list(samples[1].argv), samples[1].stdout)
-    samples.append(describe_devices([v.path for p in pools for v in p.leaves() if v.path]))
+    paths = [v.path for p in pools for v in p.leaves() if v.path]
+    samples.append(
+        await describe_remote_devices(src.runner, paths) if src.remote else describe_devices(paths)
+    )
     if pool and any(p.name == pool for p in pools):
         samples.append(await run(ashift_key(pool), src.ashift_argv(pool)))
     return SnapshotBuilder(1.0, src.host).feed(Tick(time.time(), tuple(samples)))

@@ -62,6 +62,7 @@ class PlanDict(TypedDict):
 
     schema: int
     action: ActionName
+    host: str | None  # the host it is for, over ssh (zdash plan --host); None: this host
     pool: str
     device: str | None
     new_device: str | None
@@ -125,6 +126,9 @@ class Request:
     device: str | None = None  # leaf path/name/GUID; the dataset for promote
     new_device: str | None = None  # attach and replace
     accept_risk: bool = False  # the admin explicitly accepted what an "accept" check names
+    # The host it runs on, over ssh (its --host label: "nas1", "nas2:2222"); None: this host.
+    # `pool` is the pool's own name there, as the command carries it.
+    host: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +152,10 @@ class ActionPlan:
     @property
     def pool(self) -> str:
         return self.request.pool
+
+    @property
+    def host(self) -> str | None:
+        return self.request.host
 
     @property
     def shell_text(self) -> str:
@@ -177,6 +185,7 @@ class ActionPlan:
         return {
             "schema": SCHEMA_VERSION,
             "action": r.action,
+            "host": r.host,
             "pool": r.pool,
             "device": r.device,
             "new_device": r.new_device,

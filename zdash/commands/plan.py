@@ -1,5 +1,6 @@
-"""`zdash plan ACTION POOL [DEVICE] [NEW_DEVICE] [--json]`: the plan and its pre-flight, printed,
-never run. For scripts, reviews and change tickets.
+"""`zdash plan ACTION POOL [DEVICE] [NEW_DEVICE] [--json] [--host H]`: the plan and its
+pre-flight, printed, never run. For scripts, reviews and change tickets. With --host, planned
+against that host over ssh: its pool, its fresh state, its disks.
 
 Exit: 0 every check passes (warnings allowed), 1 a check fails, 3 the pool cannot be read
 (no zpool, zpool status failed, no such pool). JSON: ActionPlan.to_dict() (schema 1) plus
@@ -30,8 +31,10 @@ def render(plan: ActionPlan, width: int = 100) -> str:
         return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent)
 
     lines = [
-        plan.title,
-        f"  $ {plan.shell_text}" + (f"   (run through {plan.via})" if plan.via != "cli" else ""),
+        plan.title + (f" on {plan.host}" if plan.host else ""),
+        f"  {plan.host or ''}$ {plan.shell_text}"
+        + (f"   (run through {plan.via})" if plan.via != "cli" else "")
+        + (f"   (runs on {plan.host}, over ssh)" if plan.host else ""),
         "",
     ]
     if plan.summary:
@@ -71,17 +74,34 @@ def run_plan(
     new_device: str | None,
     as_json: bool,
     accept_risk: bool = False,
+    host: str | None = None,
 ) -> int:
     from zdash import __version__
-
-    request = Request(action, pool, device, new_device, accept_risk)
     from zdash.commands.stopping import run_stoppable
 
-    snap, signalled = run_stoppable(lambda _stop: fresh_snapshot(pool, datasets=action == "promote"))
-    if snap is None:
-        print(f"zdash plan: stopped by {signalled}", file=sys.stderr)
+    runner, probe = None, None
+    if host:
+        from zdash.actions.remote_probe import RemoteProbe
+        from zdash.sources.remote import HostError, RemoteRunner, SshHost
+
+        try:
+            runner = RemoteRunner(SshHost.parse(host))
+        except HostError as e:
+            print(f"zdash plan: {e}", file=sys.stderr)
+            return 3
+        probe = RemoteProbe(runner)
+    request = Request(action, pool, device, new_device, accept_risk, runner.host if runner else None)
+    try:
+        snap, signalled = run_stoppable(
+            lambda _stop: fresh_snapshot(pool, datasets=action == "promote", runner=runner)
+        )
+        if snap is None:
+            print(f"zdash plan: stopped by {signalled}", file=sys.stderr)
+            return 3
+        plan = build_plan(snap, request, probe)
+    except RuntimeError as e:  # another host that ssh cannot reach (fresh state or its disks)
+        print(f"zdash: cannot plan on {host}: {e}", file=sys.stderr)
         return 3
-    plan = build_plan(snap, request)
     code = exit_code(plan)
     if as_json:
         print(json.dumps({**plan.to_dict(), "exit_code": code, "zdash_version": __version__}, indent=2))
@@ -94,4 +114,6 @@ def run_plan(
 
 
 def run(args: Namespace) -> int:
-    return run_plan(args.action, args.pool, args.device, args.new_device, args.json, args.accept_risk)
+    return run_plan(
+        args.action, args.pool, args.device, args.new_device, args.json, args.accept_risk, args.host
+    )

@@ -11,8 +11,8 @@ connection dropped) until a command gets through again: its pools stay on screen
 last data and an UNKNOWN finding "nas1 unreachable since 12:03:10: <ssh's reason>", so the wall
 sorts them first; a host never reached has no pools and says so in the banner.
 
-Guided actions run on this host only: a fleet feed offers none (the UI treats it as a wall for
-actions) and the finding names the host to run the command on.
+A guided action for a pool runs on that pool's host, over the host's own connection
+(runner_for): the plan is checked against that host's fresh state and disks, and names the host.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from zdash import fmt
+from zdash.aio import within
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding, Severity
 from zdash.checks.registry import CheckEngine
@@ -52,6 +53,9 @@ class Member:
     findings: tuple[Finding, ...] = ()
     scan_rates: ScanRates = field(default_factory=dict)
     error: str | None = None  # the source itself failed (not the host): said in the banner
+    # When the host last answered: its ticks go on while it is down (each command failing), so
+    # the snapshot's own time is not when its data was last new.
+    heard_at: float | None = None
 
     @property
     def label(self) -> str:
@@ -78,6 +82,9 @@ class FleetFeed(Feed):
         self._series = Series()
         self._changed = asyncio.Event()
 
+    def runner_for(self, host: str) -> RemoteRunner | None:
+        return next((m.runner for m in self.members if m.label == host), None)
+
     @property
     def source_name(self) -> str:
         return f"{len(self.hosts)} hosts: {', '.join(self.hosts)}" if len(self.hosts) > 1 else self.hosts[0]
@@ -89,7 +96,7 @@ class FleetFeed(Feed):
                 # A frame when any host ticked, and at least every interval (the unreachable
                 # host's "since" and the others' ages move on even when nothing arrives).
                 with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), self.interval)
+                    await within(self._changed.wait(), self.interval)
                 self._changed.clear()
                 if any(m.snapshot is not None or m.runner.unreachable_since for m in self.members):
                     yield await asyncio.to_thread(self._frame, time.time())
@@ -107,6 +114,8 @@ class FleetFeed(Feed):
                 async for tick in gen:
                     snap, findings, rates = await asyncio.to_thread(_fold, builder, engine, tick)
                     m.snapshot, m.findings, m.scan_rates, m.error = snap, findings, rates, None
+                    if m.runner.unreachable_since is None:
+                        m.heard_at = snap.time
                     self._changed.set()
             except asyncio.CancelledError:
                 raise
@@ -188,6 +197,9 @@ def merge(
         events += [evolve(e, pool=qualified(host, e.pool) if e.pool else None) for e in snap.events]
         mine = [_finding(f, host) for f in m.findings]
         if line is not None:  # the last data stays, said to be old: first on the wall
+            last = m.heard_at or snap.time
+            # The host's own "cannot see POOL: ssh: connect…" says the same again: one line.
+            mine = [f for f in mine if f.check != "visibility"]
             mine = [
                 Finding(
                     "visibility",
@@ -198,7 +210,7 @@ def merge(
                     line,
                     f"zdash reads {host} over ssh, and ssh cannot reach it: what is shown of its "
                     "pools is as it was then. Check the host, its network and its sshd.",
-                    (("last data", fmt.clock(snap.time)),),
+                    (("last data", fmt.clock(last)),),
                 )
                 for p in snap.pools
             ] + mine

@@ -17,6 +17,7 @@ from zdash.checks.registry import CheckEngine
 from zdash.feed.history import Series
 from zdash.feed.timeline import Timeline
 from zdash.model import Snapshot
+from zdash.sources.remote import RemoteRunner
 
 # What a feed folds findings with: a fresh engine per feed (CheckEngine itself, or
 # functools.partial(CheckEngine, cfg)). The engine keeps the checks' memory between frames.
@@ -79,12 +80,16 @@ class Feed:
     can_record: bool = False  # tee the raw ticks into a session file
     interval: float = 1.0  # seconds between frames when all is well (the silence banner's yardstick)
     # The other hosts it reads over ssh (zdash.feed.fleet); empty: this host or a recording.
-    # Guided actions run on this host only, so a feed of other hosts offers none.
+    # A guided action for one of their pools runs on that host (runner_for).
     hosts: tuple[str, ...] = ()
 
     def frames(self) -> AsyncIterator[Frame]:
         """The frames: subclasses implement it as an async generator."""
         raise NotImplementedError
+
+    def runner_for(self, host: str) -> RemoteRunner | None:
+        """The runner (one ssh connection) of one of `hosts`; None: not one of them."""
+        return None
 
     @property
     def recording(self) -> str | None:

@@ -11,6 +11,7 @@ NaN marks "no value" (no I/O of that kind, no kernel disk): a gap on a chart, no
 from __future__ import annotations
 
 import math
+import threading
 from array import array
 from collections import deque
 
@@ -43,7 +44,11 @@ def _values(v: Vdev) -> tuple[float, float, float, float, float]:
 
 
 class Series:
-    """Rings of the last HISTORY_MAX samples within HISTORY_SECONDS, by (pool, vdev key)."""
+    """Rings of the last HISTORY_MAX samples within HISTORY_SECONDS, by (pool, vdev key).
+
+    Added to by the fold (a worker thread) while the chart reads it (the UI thread): a lock
+    around both, or the chart's read meets a ring mid-tick ("deque mutated during iteration"
+    ends the dashboard; seen under load with two hosts folding at once)."""
 
     def __init__(self, seconds: float = HISTORY_SECONDS, limit: int = HISTORY_MAX) -> None:
         self.seconds, self.limit = seconds, limit
@@ -51,6 +56,7 @@ class Series:
         self._n = 0  # samples added so far: slot = n % limit
         self._rings: dict[tuple[str, str], list[array[float]]] = {}
         self._last_seen: dict[tuple[str, str], int] = {}
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._times)
@@ -60,6 +66,10 @@ class Series:
         return self._times[-1] if self._times else None
 
     def add(self, snap: Snapshot) -> None:
+        with self._lock:
+            self._add(snap)
+
+    def _add(self, snap: Snapshot) -> None:
         slot = self._n % self.limit
         self._n += 1
         self._times.append(snap.time)
@@ -87,6 +97,10 @@ class Series:
     def points(self, pool: str, key: str) -> dict[str, list[float]]:
         """x: seconds before the newest sample (<= 0); rmb/wmb: MiB/s; rms/wms: disk wait in ms;
         util: %; NaN where there was no value. Empty lists for a vdev never seen."""
+        with self._lock:
+            return self._points(pool, key)
+
+    def _points(self, pool: str, key: str) -> dict[str, list[float]]:
         out: dict[str, list[float]] = {k: [] for k in ("x", "rmb", "wmb", "rms", "wms", "util")}
         rings = self._rings.get((pool, key))
         if rings is None or not self._times:

@@ -12,11 +12,11 @@ text, said so in the sample's stderr); a stream that dies leaves `error` set for
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from zdash.raw import RawSample
 from zdash.sources.runner import Runner, command_env, kill
+from zdash.sources.spawn import Child, spawn
 
 ARGV = ("zpool", "events", "-v", "-f")
 MAX_PENDING = 1 << 20
@@ -29,18 +29,11 @@ class EventsStream:
         self.error: str | None = None
         self._buf = ""
         self._dropped = 0
-        self._proc: asyncio.subprocess.Process | None = None
+        self._proc: Child | None = None
 
     async def run(self) -> None:
         try:
-            self._proc = await asyncio.create_subprocess_exec(
-                *self.runner.exec_argv(self.argv),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                env=command_env(),
-                start_new_session=True,
-            )
+            self._proc = await spawn(self.runner.exec_argv(self.argv), command_env())
         except OSError as e:
             self.error = self.runner.cannot_start(self.argv, e)
             return

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import time
 
+from zdash.aio import within
 from zdash.parse import ParseError
 from zdash.parse.zpool_iostat import StreamSplitter
 from zdash.raw import RawSample
 from zdash.sources.runner import Runner, command_env, kill
+from zdash.sources.spawn import Child, spawn
 
 QUIET = 0.15  # s of silence after a burst that marks the end of a report
 
@@ -30,19 +32,12 @@ class IostatStream:
         self.runner = runner or Runner()  # where it runs (over ssh: through the host's master)
         self.reports: asyncio.Queue[RawSample] = asyncio.Queue(maxsize=4)
         self.error: str | None = None
-        self._proc: asyncio.subprocess.Process | None = None
+        self._proc: Child | None = None
 
     async def run(self) -> None:
         """Read until the process ends; a dead stream leaves `error` set for the caller."""
         try:
-            self._proc = proc = await asyncio.create_subprocess_exec(
-                *self.runner.exec_argv(self.argv),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                env=command_env(),
-                start_new_session=True,
-            )
+            self._proc = proc = await spawn(self.runner.exec_argv(self.argv), command_env())
         except OSError as e:
             self.error = self.runner.cannot_start(self.argv, e)
             return
@@ -57,7 +52,7 @@ class IostatStream:
         try:
             while True:
                 try:
-                    chunk = await asyncio.wait_for(stdout.read(1 << 16), QUIET)
+                    chunk = await within(stdout.read(1 << 16), QUIET)
                 except asyncio.TimeoutError:
                     self._push(splitter.flush())  # the pipe went quiet: the report is whole
                     continue

@@ -27,6 +27,7 @@ import socket
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 
+from zdash.aio import within
 from zdash.builder import QUIET_EVERY_S, RARE_EVERY_S
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
@@ -232,7 +233,7 @@ class LiveSource:
             await asyncio.sleep(self.interval)
             return None
         try:
-            return await asyncio.wait_for(self._stream.reports.get(), self.interval * 1.5)
+            return await within(self._stream.reports.get(), self.interval * 1.5)
         except asyncio.TimeoutError:
             return None
 

@@ -14,7 +14,9 @@ import contextlib
 import os
 import time
 
+from zdash.aio import within
 from zdash.raw import AshiftKey, RawSample, SampleKey
+from zdash.sources.spawn import Child, spawn
 
 NAME_VARS = ("ZPOOL_VDEV_NAME_PATH", "ZPOOL_VDEV_NAME_GUID", "ZPOOL_VDEV_NAME_FOLLOW_LINKS")
 
@@ -79,19 +81,12 @@ class Runner:
     async def _run(self, key: str, argv: tuple[str, ...], timeout: float) -> RawSample:
         start = time.time()
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *self.exec_argv(argv),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                env=command_env(),
-                start_new_session=True,
-            )
+            proc = await spawn(self.exec_argv(argv), command_env())
         except (OSError, ValueError) as e:  # ValueError: a word RemoteRunner will not send
             msg = self.cannot_start(argv, e) if isinstance(e, OSError) else str(e)
             return _failed(key, argv, start, msg)
         try:
-            out, err = await asyncio.wait_for(proc.communicate(), timeout)
+            out, err = await within(proc.communicate(), timeout)
         except asyncio.TimeoutError:
             await kill(proc)
             return _failed(key, argv, start, self.timed_out(argv, timeout))
@@ -109,16 +104,14 @@ class Runner:
         )
 
 
-async def kill(proc: asyncio.subprocess.Process) -> None:
+async def kill(proc: Child) -> None:
+    """SIGKILL, then its end awaited (bounded)."""
     if proc.returncode is not None:
         return
-    try:
-        proc.kill()
-    except ProcessLookupError:
-        return
+    proc.kill()
     # Stuck in D state in the kernel: after 5 s there is nothing more we can do.
     with contextlib.suppress(asyncio.TimeoutError):
-        await asyncio.wait_for(proc.wait(), 5)
+        await within(proc.wait(), 5)
 
 
 MAX_ERROR_CHARS = 300  # of a command's error line: zpool's are short, a runaway one is not

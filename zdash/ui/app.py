@@ -37,8 +37,10 @@ from zdash.actions import (
     Request,
     build_plan,
     execute,
+    fresh_snapshot,
     plan_now,
 )
+from zdash.actions.remote_probe import RemoteProbe
 from zdash.config import CheckConfig
 from zdash.feed.clock import REAL_CLOCK, Clock
 from zdash.feed.frame import Feed, Frame
@@ -234,29 +236,41 @@ class ZdashApp(App[None]):
     # -- guided actions: the two doors --------------------------------------------------------
     @property
     def action_mode(self) -> Mode:
-        """Whether guided actions may run: "live" only on the live host outside --wall and
-        --read-only. A demo is a recording: it counts as a replay, also in the audit log's mode
-        field. Read-only, like the wall, opens no plan at all (a browser may be anyone's). Pools
-        of other hosts (--host) count as a wall: the executor runs on this host only."""
-        if self.wall or self.feed.hosts:  # other hosts over ssh: run nothing from here
+        """Whether guided actions may run: "live" only on live hosts outside --wall and
+        --read-only (a fleet's plans run on the pool's own host, over ssh). A demo is a
+        recording: it counts as a replay, also in the audit log's mode field. Read-only, like
+        the wall, opens no plan at all (a browser may be anyone's)."""
+        if self.wall:
             return "wall"
         if self.read_only:
             return "read-only"
         return "live" if self.feed.mode == "live" else "replay"
 
+    def _deps_for(self, request: Request) -> ActionDeps:
+        """What a request's plan talks to: this host (self.actions), or the pool's host over the
+        fleet's own ssh connection: its fresh state, its disks, its command."""
+        if request.host is None:
+            if self.feed.hosts:
+                raise RuntimeError("a pool of a fleet: the plan must name its host")
+            return self.actions
+        runner = self.feed.runner_for(request.host)
+        if runner is None:
+            raise RuntimeError(f"{request.host} is not one of this dashboard's hosts")
+
+        async def fresh_state(r: Request) -> Snapshot:
+            return await fresh_snapshot(r.pool, datasets=r.action == "promote", runner=runner)
+
+        return ActionDeps(fresh_state, RemoteProbe(runner), runner)
+
     async def plan_action(self, request: Request) -> ActionPlan:
         """Live: against the host as it is now (one fresh status/list round, the state the
         executor will check again). Otherwise against the recorded frame with ReplayProbe,
         which never touches this machine's disks: the recording's host is not this one."""
-        if self.feed.hosts:
-            raise RuntimeError(
-                "guided actions run on this host only, not over ssh: run zdash on the pool's host"
-            )
         if self.action_mode != "live":
             if self.frame is None:
                 raise RuntimeError("no data yet")
             return await asyncio.to_thread(build_plan, self.frame.snapshot, request, ReplayProbe())
-        deps = self.actions
+        deps = self._deps_for(request)
         if deps.fresh_state is None:
             return await plan_now(request, deps.probe)
         snap = await deps.fresh_state(request)
@@ -266,7 +280,7 @@ class ZdashApp(App[None]):
         """Not named run_action: that is Textual's App method every key binding goes through.
         execute() refuses every mode but "live" (and still writes its audit line); the plan
         screen does not even offer a confirmation outside live mode."""
-        deps = self.actions
+        deps = self._deps_for(plan.request)
         if deps.fresh_state is None:
             return await execute(
                 plan, self.action_mode, audit=self.audit, probe=deps.probe, runner=deps.runner

@@ -4,6 +4,8 @@ pre-flight check with its verdict and reason, and afterwards what happened."""
 
 from __future__ import annotations
 
+import shlex
+
 from zdash.actions import ActionPlan, Mark, Outcome, Progress
 from zdash.ui.markup import tag
 
@@ -25,14 +27,21 @@ def _duration(text: str | None) -> str:
 
 
 def command_markup(plan: ActionPlan) -> str:
-    """Shown above everything else, never scrolled away: this is what would run."""
-    return tag(
-        f"$ {plan.shell_text}" if plan.argv else "(no command: the request names nothing to act on)",
-        "bold $text-accent",
-    )
+    """Shown above everything else, never scrolled away: this is what would run, and where (a
+    fleet's pool: its host's name as the prompt, and the words that say so)."""
+    if not plan.argv:
+        return tag("(no command: the request names nothing to act on)", "bold $text-accent")
+    if plan.host:
+        return (
+            tag(f"{plan.host}$ {plan.shell_text}", "bold $text-accent")
+            + "\n"
+            + tag(f"runs on {plan.host}, over ssh", "bold $zd-warn")
+        )
+    return tag(f"$ {plan.shell_text}", "bold $text-accent")
 
 
-def plan_markup(plan: ActionPlan) -> str:
+def plan_markup(plan: ActionPlan, exact: tuple[str, ...] = ()) -> str:
+    """`exact`: the argv this host starts when it is not the plan's own (ssh to the plan's host)."""
     lines = [tag(plan.summary)] if plan.summary else []
     if plan.disruptive:
         lines.append(tag("Disruptive: review the checks below before you confirm.", "bold $zd-warn"))
@@ -52,13 +61,23 @@ def plan_markup(plan: ActionPlan) -> str:
                 "$foreground-muted",
             ),
         ]
+    if exact:
+        lines += [
+            "",
+            tag(
+                f"Exactly what starts here (no shell on this side; {plan.host} runs the words after --)",
+                "bold",
+            ),
+            tag(shlex.join(exact), "$foreground-muted"),
+        ]
     return "\n".join(lines)
 
 
 def outcome_line(out: Outcome) -> str:
     """One line for the fixed bottom of the screen; the details go to outcome_markup."""
     if out.ok:
-        return tag(f"✓ Done: {out.plan.shell_text} exited 0.", "bold $zd-ok")
+        where = f" on {out.plan.host}" if out.plan.host else ""
+        return tag(f"✓ Done: {out.plan.shell_text} exited 0{where}.", "bold $zd-ok")
     if out.status == "failed":
         first = next((line for line in out.stderr.splitlines() if line.strip()), "")
         return tag(f"✖ Failed: exit code {out.rc}" + (f": {first}" if first else "."), "bold $zd-crit")

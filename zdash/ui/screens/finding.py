@@ -59,17 +59,13 @@ def finding_markup(
         mark = tag(f"{numbered.index(a) + 1}", "bold reverse $text-accent") if a in numbered else "•"
         lines.append(f"{mark} {tag(a.label)}")
         lines.append(f"  {tag('$ ' + shlex.join(a.argv), 'bold $text-accent')}")
+    if host is not None and f.actions:  # a pool of another host (--host): its commands run there
+        lines.append(tag(f"These commands are for {host}: its pool is {f.pool}.", "bold $zd-warn"))
     if numbered:
-        lines.append(tag(GUIDED_HINT[mode], "$foreground-muted"))
+        where = f" Plans are checked and run on {host}, over ssh." if host and mode == "live" else ""
+        lines.append(tag(GUIDED_HINT[mode] + where, "$foreground-muted"))
     elif f.actions and mode == "read-only":
         lines.append(tag(READ_ONLY_HINT, "$foreground-muted"))
-    elif f.actions and host is not None:  # a pool of another host (--host): its commands run there
-        lines.append(
-            tag(
-                f"Check them, then run them yourself on {host} (guided actions run on this host only).",
-                "$foreground-muted",
-            )
-        )
     elif f.actions:
         lines.append(tag("Check them, then run them yourself.", "$foreground-muted"))
     else:
@@ -118,7 +114,12 @@ class FindingScreen(ModalScreen[None]):
         if index < self.plans:
             from zdash.ui.screens.guided import open_guided
 
-            open_guided(self.app, actions[index])
+            open_guided(self.app, actions[index], self._host())
+
+    def _host(self) -> str | None:
+        """The finding's host in a fleet (its pool is HOST:POOL); None: this host."""
+        pool = self.finding.pool or ""
+        return next((h for h in self.app.feed.hosts if pool.startswith(h + ":")), None)
 
     def _on_frame(self, frame: Frame | None) -> None:
         if frame is None:
@@ -132,9 +133,7 @@ class FindingScreen(ModalScreen[None]):
 
     def _draw(self) -> None:
         mode = self.mode
-        pool = self.finding.pool or ""
-        host = next((h for h in self.app.feed.hosts if pool.startswith(h + ":")), None)
-        title, body = finding_markup(self.finding, self._gone_at, mode, host)
+        title, body = finding_markup(self.finding, self._gone_at, mode, self._host())
         self.query_one("#finding-title", Static).update(title)
         self.query_one("#finding-body", Static).update(body)
         self.plans = n = len(guided(self.finding)) if mode in GUIDED_HINT else 0

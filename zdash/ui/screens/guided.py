@@ -5,6 +5,7 @@ may be left empty (in place, after the new disk was put in the old one's slot)."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -60,15 +61,16 @@ class NewDeviceScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def open_guided(app: ZdashApp, chosen: SuggestedAction) -> None:
-    """The caller has checked the mode: never called on a wall."""
+def open_guided(app: ZdashApp, chosen: SuggestedAction, host: str | None = None) -> None:
+    """The caller has checked the mode: never called on a wall. `host`: the pool's host in a
+    fleet (the suggestion's argv names the pool as that host knows it)."""
     need = needs_new_device(chosen.action or "")
 
     def plan(new_device: str | None) -> None:
         from zdash.ui.screens.plan import PlanScreen
 
         try:
-            request = request_from_suggestion(chosen, new_device or None)
+            request = replace(request_from_suggestion(chosen, new_device or None), host=host)
         except NotGuided as e:
             app.notify(str(e), severity="error")
             return

@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from zdash.actions import ActionPlan, Outcome, Request, confirmation_ok, progress, prompt
+from zdash.feed.fleet import qualified
 from zdash.ui.app import ZdashApp
 from zdash.ui.markup import tag
 from zdash.ui.plan_markup import (
@@ -35,6 +36,16 @@ ACCEPT_PROMPT: Final = (
     "This plan takes away what the failed check names. Press A (shift+a) to accept that risk "
     "(the pool is checked again, then you confirm), Escape to cancel."
 )
+
+
+def as_shown(plan: ActionPlan) -> ActionPlan:
+    """A fleet's plan with its pool (and promote's dataset) named as the fleet's frames name
+    them (HOST:POOL), to follow its progress there."""
+    if not plan.host:
+        return plan
+    r = plan.request
+    device = qualified(plan.host, r.device) if r.action == "promote" and r.device else r.device
+    return replace(plan, request=replace(r, pool=qualified(plan.host, r.pool), device=device))
 
 
 class PlanScreen(ModalScreen[None]):
@@ -63,7 +74,9 @@ class PlanScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="plan-dialog"):
             yield Static(
-                f"Plan: {self.request.action} in {self.request.pool}", classes="dialog-title", id="plan-title"
+                f"Plan: {self.request.action} in {self.request.pool}{self._where}",
+                classes="dialog-title",
+                id="plan-title",
             )
             yield Static(id="plan-command")
             with VerticalScroll(id="plan-scroll"):
@@ -72,6 +85,15 @@ class PlanScreen(ModalScreen[None]):
             yield Static(id="plan-status")
             yield Input(placeholder="device name", id="plan-token")
             yield Static("esc close · ↑↓ scroll · ? keys", classes="hint")
+
+    @property
+    def _where(self) -> str:
+        return f" on {self.request.host}" if self.request.host else ""
+
+    def _exact(self, plan: ActionPlan) -> tuple[str, ...]:
+        """The ssh argv that runs a fleet's plan on its host; () for this host's own."""
+        runner = self.app.feed.runner_for(plan.host) if plan.host else None
+        return runner.exec_argv(plan.argv) if runner is not None and plan.argv else ()
 
     @property
     def live(self) -> bool:
@@ -90,9 +112,9 @@ class PlanScreen(ModalScreen[None]):
         except Exception as e:  # noqa: BLE001 - an unreadable host is a message, not a crash
             self._status(tag(f"Cannot build the plan: {e}", "bold $zd-crit"))
             return
-        self.query_one("#plan-title", Static).update(tag(plan.title))
+        self.query_one("#plan-title", Static).update(tag(plan.title + self._where))
         self.query_one("#plan-command", Static).update(command_markup(plan))
-        self.query_one("#plan-body", Static).update(plan_markup(plan))
+        self.query_one("#plan-body", Static).update(plan_markup(plan, self._exact(plan)))
         if not self.live:
             self._status(preflight_tally(plan) + " " + tag(REPLAY_NOTE, "bold $zd-warn"))
             return
@@ -167,7 +189,9 @@ class PlanScreen(ModalScreen[None]):
             return
         self.running = True
         self.query_one(Input).disabled = True
-        self._status(tag(f"Running {plan.shell_text} (checking the pool once more first)…", "bold"))
+        self._status(
+            tag(f"Running {plan.shell_text}{self._where} (checking the pool once more first)…", "bold")
+        )
         # On the app, not this screen: closing the screen must not cancel a command mid-run.
         self.app.run_worker(self._run(plan), group="action", exit_on_error=False)
 
@@ -191,7 +215,7 @@ class PlanScreen(ModalScreen[None]):
         out, frame = self.outcome, self.app.frame
         if out is None or not out.ok or frame is None or not self.is_attached:
             return
-        now = progress(out.plan, frame.snapshot, since=out.started)
+        now = progress(as_shown(out.plan), frame.snapshot, since=out.started)
         self._status(outcome_line(out) + "\n" + progress_line(now))
 
     def on_resize(self) -> None:

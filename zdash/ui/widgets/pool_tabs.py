@@ -1,31 +1,55 @@
 """One line naming every pool with its health, the shown one highlighted. `[` and `]` move
-between pools; a click works too. Hidden when there is a single pool."""
+between pools; a click works too. Hidden when there is a single pool.
+
+A fleet (--host a --host b) groups them by host: each host a tab of its own pools, its name
+first ("nas1 ▸ tank ● backup ●"), and a host that does not answer says so in its tab
+("nas2 ✕ unreachable ▸ tank ●": its pools keep their last data)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
+from textual import getters
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from zdash.feed.frame import Frame
 from zdash.model import Pool
+from zdash.ui.app import ZdashApp
 from zdash.ui.markup import tag
 from zdash.ui.roles import ROLE_VAR, state_role
 
 
-def tabs_markup(pools: Sequence[Pool], current: str | None) -> str:
-    parts = []
-    for i, p in enumerate(pools):
-        dot = tag("●", ROLE_VAR[state_role(p.state)])
-        name = tag(f" {p.name} ", "reverse bold" if p.name == current else "")
-        parts.append(f"[@click=screen.select_pool({i})]{name}[/]{dot}")
-    return "  ".join(parts)
+def _tab(i: int, p: Pool, label: str, current: str | None) -> str:
+    dot = tag("●", ROLE_VAR[state_role(p.state)])
+    name = tag(f" {label} ", "reverse bold" if p.name == current else "")
+    return f"[@click=screen.select_pool({i})]{name}[/]{dot}"
+
+
+def tabs_markup(
+    pools: Sequence[Pool], current: str | None, hosts: Sequence[str] = (), down: Collection[str] = ()
+) -> str:
+    """`hosts`: a fleet's hosts, whose pools are named HOST:POOL; `down`: those unreachable."""
+    if not hosts:
+        return "  ".join(_tab(i, p, p.name, current) for i, p in enumerate(pools))
+    groups = []
+    for host in hosts:
+        mine = [(i, p) for i, p in enumerate(pools) if p.name.startswith(host + ":")]
+        head = tag(host, "bold")
+        if host in down:
+            head += " " + tag("✕ unreachable", "bold $zd-crit")
+        tabs = "  ".join(_tab(i, p, p.name[len(host) + 1 :], current) for i, p in mine)
+        groups.append(
+            f"{head} ▸ {tabs}" if mine else head + " " + tag("(no pools seen)", "$foreground-muted")
+        )
+    return "   │   ".join(groups)
 
 
 class PoolTabs(Widget):
     """Bound to its screen's frame and pool (data_bind)."""
+
+    app = getters.app(ZdashApp)
 
     frame: reactive[Frame | None] = reactive(None)
     pool_name: reactive[str | None] = reactive(None)
@@ -37,4 +61,6 @@ class PoolTabs(Widget):
     def render(self) -> Content:
         if self.frame is None:
             return Content()
-        return Content.from_markup(tabs_markup(self.frame.snapshot.pools, self.pool_name))
+        snap, hosts = self.frame.snapshot, self.app.feed.hosts
+        down = {h for h in hosts if any(s.key == f"{h} ssh" and not s.ok for s in snap.sources)}
+        return Content.from_markup(tabs_markup(snap.pools, self.pool_name, hosts, down))

@@ -6,12 +6,14 @@ alone does not fit), and the running scan. Tiles share the screen's width (no fi
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.widgets import Digits, Static
 
@@ -107,6 +109,13 @@ class PoolTile(Vertical):
     def _show(self, view: TileView | None) -> None:
         if view is None:
             return
+        # Not while its children are not (or no longer) there: a tile the wall re-sorts can get
+        # its Mount after its removal began (seen when a fleet host went down and its tile moved
+        # first), and a failed query there would end the wall. The next view draws it.
+        with contextlib.suppress(NoMatches):
+            self._draw(view)
+
+    def _draw(self, view: TileView) -> None:
         for level in ("ok", "warn", "crit"):
             self.set_class(level == view.level, f"-{level}")
         self.set_class(view.focused, "-focused")
