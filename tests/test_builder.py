@@ -1,5 +1,6 @@
 """The snapshot builder: real captured outputs in, the numbers an admin reads out."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -233,3 +234,22 @@ def test_a_long_interval_still_allows_its_ticks():
     b.feed(capture_tick("healthy", t=100.0))
     snap = b.feed(Tick(170.0, ()))
     assert "status" not in {s.key for s in snap.sources if not s.ok}
+
+
+@pytest.mark.parametrize("interval", [0.1, 0.2, 1.0, 5.0])
+def test_no_source_is_stale_before_its_own_schedule_comes_round(interval):
+    """Data as old as the live source's own period for it is the schedule working: a healthy
+    host must not read "devices: no fresh data for 24 s" because --interval is short."""
+    from zdash.builder import stale_limit
+
+    periods = {
+        "status": QUIET_EVERY_S,
+        "list": RARE_EVERY_S,
+        "datasets": RARE_EVERY_S,
+        "ashift:tank": RARE_EVERY_S,
+        "devices": RARE_EVERY_S,
+        "iostat": interval,
+        "diskstats": interval,
+    }
+    for key, period in periods.items():
+        assert stale_limit(key, interval) > period, key

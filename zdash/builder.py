@@ -66,7 +66,16 @@ STALE_AFTER = {
 # command is an error at once, whatever the age.
 QUIET_EVERY_S = 30.0
 RARE_EVERY_S = 60.0
-STALE_MIN_S = {"status": 1.5 * QUIET_EVERY_S, "list": 1.5 * RARE_EVERY_S}
+# datasets, ashift and devices run every RARE_EVERY_S too, whatever the interval: at a short
+# --interval (0.2 s) their 120-240 intervals were shorter than their own period, and a fleet
+# said "devices: no fresh data for 24 s" of every healthy host.
+STALE_MIN_S = {
+    "status": 1.5 * QUIET_EVERY_S,
+    "list": 1.5 * RARE_EVERY_S,
+    "datasets": 1.5 * RARE_EVERY_S,
+    "ashift": 1.5 * RARE_EVERY_S,
+    "devices": 1.5 * RARE_EVERY_S,
+}
 IO_KEEP_TICKS = 2.5  # iostat rows arriving slightly off-phase must not flicker to "no data"
 
 

@@ -76,12 +76,15 @@ async def test_wall_shows_every_hosts_pools_and_which_host_is_unreachable(fleet)
             pool = f.snapshot.pool("nas1:deranged")
             return f.time > seen + 0.5 and pool is not None and any(v.io is not None for v in pool.leaves())
 
-        later = await wait_frame(pilot, nas1_measured)
+        # Bounds, not timings: each stand-in command is two Python start-ups, slow on a loaded host.
+        later = await wait_frame(pilot, nas1_measured, timeout=30)
         assert not any("nas1 unreachable" in (s.message or "") for s in later.snapshot.problems)
         # And nas2 back: the unreachable line goes.
         (fleet / "down").write_text("")
         await wait_frame(
-            pilot, lambda f: not any("unreachable" in (s.message or "") for s in f.snapshot.problems)
+            pilot,
+            lambda f: not any("unreachable" in (s.message or "") for s in f.snapshot.problems),
+            timeout=30,
         )
 
 
