@@ -75,11 +75,14 @@ def test_help_80x24(snap_compare, sessions):
 
 
 def _two_pool_wall():
+    from tests.feed.clock import ManualClock
     from tests.ui.conftest import SnapFeed
     from tests.ui.test_widgets import TWO_POOLS
     from zdash.ui.app import WallApp
 
-    return WallApp(SnapFeed(TWO_POOLS))
+    # A still clock: on a loaded machine more than 5 s can pass before the picture is taken,
+    # and a real one would put "NO DATA for 6 s" in it (one frame, then silence).
+    return WallApp(SnapFeed(TWO_POOLS), clock=ManualClock())
 
 
 def test_wall_two_pools_80x24(snap_compare):
