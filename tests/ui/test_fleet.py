@@ -21,6 +21,9 @@ from zdash.ui.app import WallApp, ZdashApp
 from zdash.ui.screens.finding import FindingScreen, guided
 from zdash.ui.screens.plan import PlanScreen
 
+# Bounds on waits, not timings: each stand-in ssh command is two Python start-ups (ssh, then
+# zpool), seconds apiece on a loaded host (the UI suite runs beside lab VMs).
+BOUND = 30.0
 FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fakes", "bin"))
 
 
@@ -44,11 +47,17 @@ def _tiles(app):
 async def test_wall_shows_every_hosts_pools_and_which_host_is_unreachable(fleet):
     app = WallApp(_feed("nas1", "root@nas2:2222"))
     async with app.run_test(size=(160, 50)) as pilot:
-        await until(pilot, lambda: _tiles(app) == ["nas1:deranged", "nas2:2222:deranged"], what="both tiles")
+        await until(
+            pilot,
+            lambda: _tiles(app) == ["nas1:deranged", "nas2:2222:deranged"],
+            timeout=BOUND,
+            what="both tiles",
+        )
         (fleet / "down").write_text("nas2:2222\n")  # nas2's sshd stops
         frame = await wait_frame(
             pilot,
             lambda f: any("nas2:2222 unreachable since" in (s.message or "") for s in f.snapshot.problems),
+            timeout=BOUND,
         )
         # Its pool stays, with its last data, first on the wall (UNKNOWN), saying why.
         worst = next(f for f in frame.findings if "unreachable" in f.title)
@@ -65,7 +74,7 @@ async def test_wall_shows_every_hosts_pools_and_which_host_is_unreachable(fleet)
             tile = next(t for t in app.screen.query("PoolTile") if t.border_title == "nas2:2222:deranged")
             return tile.view is not None and tile.view.level == "crit" and "unreachable" in tile.view.verdict
 
-        await until(pilot, nas2_tile_alarms, what="nas2's tile red, saying unreachable")
+        await until(pilot, nas2_tile_alarms, timeout=BOUND, what="nas2's tile red, saying unreachable")
         banner = str(app.screen.query_one("#wall-banner").render())
         assert "nas2:2222 unreachable since" in banner
         # nas1 keeps updating: its pool's iostat arrives in frames after nas2 went down.
@@ -76,15 +85,14 @@ async def test_wall_shows_every_hosts_pools_and_which_host_is_unreachable(fleet)
             pool = f.snapshot.pool("nas1:deranged")
             return f.time > seen + 0.5 and pool is not None and any(v.io is not None for v in pool.leaves())
 
-        # Bounds, not timings: each stand-in command is two Python start-ups, slow on a loaded host.
-        later = await wait_frame(pilot, nas1_measured, timeout=30)
+        later = await wait_frame(pilot, nas1_measured, timeout=BOUND)
         assert not any("nas1 unreachable" in (s.message or "") for s in later.snapshot.problems)
         # And nas2 back: the unreachable line goes.
         (fleet / "down").write_text("")
         await wait_frame(
             pilot,
             lambda f: not any("unreachable" in (s.message or "") for s in f.snapshot.problems),
-            timeout=30,
+            timeout=BOUND,
         )
 
 
@@ -110,7 +118,7 @@ async def test_a_guided_action_runs_on_its_pools_host_over_ssh(fleet, monkeypatc
                 None,
             )
 
-        frame = await wait_frame(pilot, nas2_action, timeout=15)
+        frame = await wait_frame(pilot, nas2_action, timeout=BOUND)
         finding = nas2_action(frame)
         assert app.action_mode == "live"
         app.push_screen(FindingScreen(finding))
@@ -153,7 +161,7 @@ async def test_a_fleet_plan_for_an_unreachable_host_is_not_built(fleet):
     """nas2 down: the plan says why it cannot be checked, and nothing runs."""
     app = ZdashApp(_feed("nas1", "nas2"), record_dir=str(fleet))
     async with app.run_test(size=(160, 50)) as pilot:
-        await wait_frame(pilot, lambda f: f.snapshot.pool("nas2:deranged") is not None, timeout=15)
+        await wait_frame(pilot, lambda f: f.snapshot.pool("nas2:deranged") is not None, timeout=BOUND)
         (fleet / "down").write_text("nas2\n")
         with pytest.raises(RuntimeError, match="nas2: ssh: connect to host nas2 port 22: Connection refused"):
             await app.plan_action(Request("scrub", "deranged", host="nas2"))
@@ -170,10 +178,17 @@ async def test_each_host_is_a_tab_of_its_own_pools_and_says_when_it_is_unreachab
         def tabs() -> str:
             return str(app.screen.query_one("#pool-tabs").render())
 
-        await until(pilot, lambda: "nas1 ▸  deranged" in tabs() and "nas2 ▸  deranged" in tabs(), what="tabs")
+        await until(
+            pilot,
+            lambda: "nas1 ▸  deranged" in tabs() and "nas2 ▸  deranged" in tabs(),
+            timeout=BOUND,
+            what="tabs",
+        )
         assert "unreachable" not in tabs()
         (fleet / "down").write_text("nas2\n")
-        await until(pilot, lambda: "nas2 ✕ unreachable ▸  deranged" in tabs(), timeout=15, what="nas2 down")
+        await until(
+            pilot, lambda: "nas2 ✕ unreachable ▸  deranged" in tabs(), timeout=BOUND, what="nas2 down"
+        )
         assert "nas1 ▸  deranged" in tabs() and "nas1 ✕" not in tabs()
         # `]` moves to the next pool: nas2's, whose tab is then the highlighted one.
         shown = app.screen.pool_name
