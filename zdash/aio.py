@@ -5,8 +5,8 @@ completes in the same loop iteration that cancels the caller: the caller's cance
 (python/cpython#86296, fixed in 3.12 by rebuilding wait_for on asyncio.timeout). zdash waits in
 loops (`while True: report = await wait_for(queue.get(), 3)`), so one dropped cancel is a loop
 that runs on after it was told to stop, and whatever waits for it to end (quitting the
-dashboard, a test runner's teardown) waits for ever. This happened: one UI test run in ~100
-hung in pytest-asyncio's `_cancel_all_tasks`.
+dashboard, a test runner's teardown) waits for ever: one of the two causes of UI test runs that
+hung in pytest-asyncio's `_cancel_all_tasks` (the other: zdash.sources.spawn).
 
 `within` waits with `asyncio.wait`, which never cancels what it waits on and raises the
 caller's own CancelledError, so a cancel always reaches the caller. Nothing is lost on a
