@@ -4,11 +4,14 @@ stand-in ssh (tests/fakes/bin/ssh) runs the remote words here through `sh -c`, a
 
 import json
 import os
+import shutil
 import stat
+import tempfile
 
 import pytest
 
 from zdash.builder import SnapshotBuilder
+from zdash.sources import remote
 from zdash.sources.live import LiveSource
 from zdash.sources.remote import HostError, RemoteRunner, SshHost, control_dir, remote_words, ssh_argv
 
@@ -63,8 +66,45 @@ def test_ssh_argv_multiplexes_and_ends_options_before_the_remote_words(fake_ssh)
     assert "ControlMaster=auto" in opts and "BatchMode=yes" in opts and "ControlPersist=60" in opts
     assert opts[opts.index("-p") + 1] == "2222"
     path = next(o for o in opts if o.startswith("ControlPath="))[len("ControlPath=") :]
-    assert path == f"{control_dir()}/%C" and path.startswith(str(fake_ssh))
+    assert path == f"{control_dir()}/%C"
     assert stat.S_IMODE(os.stat(control_dir()).st_mode) == 0o700
+
+
+def _control_path(argv):
+    return next(o for o in argv if o.startswith("ControlPath="))[len("ControlPath=") :]
+
+
+def test_the_control_socket_lives_in_a_short_runtime_dir(monkeypatch):
+    short = tempfile.mkdtemp(prefix="zr", dir="/tmp")
+    try:
+        monkeypatch.setenv("XDG_RUNTIME_DIR", short)
+        path = _control_path(ssh_argv(SshHost.parse("nas1"), ("true",)))
+        assert path == f"{short}/zdash-ssh-{os.getuid()}/%C"
+    finally:
+        shutil.rmtree(short)
+
+
+async def test_a_runtime_dir_too_long_for_a_socket_path_is_not_used(fake_ssh, monkeypatch):
+    """ssh binds the master's socket at ControlPath (%C: 40 hex digits) plus a 17-character
+    suffix, in sun_path's 108 bytes: from a 91-byte ControlPath on, OpenSSH fails every command
+    with exit 255 (measured with 9.2; the fake ssh does the same). A long XDG_RUNTIME_DIR or
+    TMPDIR (macOS's /var/folders/…/T/, a test's tmp_path) made every host "unreachable"."""
+    long_dir = fake_ssh / ("r" * 60)
+    long_dir.mkdir()
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(long_dir))
+    path = _control_path(ssh_argv(SshHost.parse("nas1"), ("true",))).replace("%C", "c" * 40)
+    assert len(path) + 17 < 108 and not path.startswith(str(long_dir))
+    runner = RemoteRunner(SshHost.parse("nas1"), timeout=5.0)
+    sample = await runner.run("version", ("zpool", "version"))
+    assert sample.ok, sample.error
+    assert runner.unreachable_since is None
+
+
+def test_no_master_when_no_socket_path_fits(fake_ssh, monkeypatch):
+    monkeypatch.setattr(remote, "SUN_PATH", 20)
+    argv = ssh_argv(SshHost.parse("nas1"), ("true",))
+    assert "ControlMaster=no" in argv and "ControlPath=none" in argv
+    assert not any(o.startswith("ControlPersist") for o in argv)
 
 
 @pytest.mark.parametrize("word", ["a b", "$(reboot)", "x;y", "`id`", "it's", "*", "~root", ""])
@@ -121,3 +161,26 @@ async def test_unreachable_host_is_a_source_failure_naming_host_and_reason(fake_
     assert snaps[-1].pools == ()
     assert "nas1: ssh: connect to host nas1 port 22: Connection refused" in msgs
     assert runner.unreachable_since is not None
+
+
+async def test_the_command_that_connects_gets_the_connect_timeout_on_top(fake_ssh, monkeypatch):
+    """The first command pays for the connection (TCP, handshake, key exchange: ssh's
+    ConnectTimeout bounds them) before its own run; the ones through the master do not."""
+    short = tempfile.mkdtemp(prefix="zr", dir="/tmp")  # a fresh dir: no master from elsewhere
+    try:
+        monkeypatch.setenv("XDG_RUNTIME_DIR", short)
+        monkeypatch.setenv("FAKE_SSH_CONNECT_S", "1.3")
+        runner = RemoteRunner(SshHost.parse("nas1"), timeout=1.0, connect_timeout=1.0)
+        first = await runner.run("version", ("zpool", "version"))
+        assert first.ok and first.duration >= 1.3, first.error
+        assert runner.connected
+        again = await runner.run("version", ("zpool", "version"))
+        assert again.ok and again.duration < 1.3
+        (fake_ssh / "down").write_text("nas1\n")  # the host goes: the master with it
+        assert not (await runner.run("version", ("zpool", "version"))).ok
+        assert not runner.connected
+        (fake_ssh / "down").write_text("")
+        back = await runner.run("version", ("zpool", "version"))  # reconnects: slow again
+        assert back.ok and back.duration >= 1.3, back.error
+    finally:
+        shutil.rmtree(short)

@@ -16,13 +16,15 @@ name variables unset) and a PATH that has zpool in it (a non-root login's PATH o
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
 
-from zdash.raw import RawSample
+from zdash.raw import AshiftKey, RawSample, SampleKey
 from zdash.sources.runner import NAME_VARS, Runner, first_line
 
 SSH_RC = 255  # ssh's own failure (cannot connect, authentication, the connection dropped)
@@ -89,21 +91,59 @@ class SshHost:
         return f"{self.user}@{self.host}" if self.user else self.host
 
 
-def control_dir() -> str:
+# A unix socket's path must fit in sockaddr_un.sun_path: 108 bytes with its NUL on Linux, 104 on
+# macOS and the BSDs. The master binds "<ControlPath>.<16 random chars>" first and renames it (ssh
+# adds 17 bytes), and %C expands to 40 hex digits. OpenSSH 9.2, measured: a ControlPath of 91
+# bytes or more fails every command with exit 255 ('unix_listener: path "…" too long for Unix
+# domain socket', from 108: 'ControlPath too long'), which zdash would show as the host
+# unreachable. A long XDG_RUNTIME_DIR or TMPDIR (macOS: /var/folders/…/T/, ~49 bytes; pytest's
+# tmp_path) is enough, so the directory is only used where the socket fits.
+SUN_PATH = 108 if sys.platform.startswith("linux") else 104
+SSH_TEMP_SUFFIX = 17  # ".XXXXXXXXXXXXXXXX" on the master's socket while it binds
+CONTROL_NAME = 40  # %C: a SHA-1 of the connection, in hex
+
+
+def socket_fits(directory: str) -> bool:
+    """Whether ssh can bind its master's socket in `directory` (see SUN_PATH)."""
+    path = os.path.join(directory, "x" * CONTROL_NAME)
+    return len(os.fsencode(path)) + SSH_TEMP_SUFFIX < SUN_PATH
+
+
+def control_dir() -> str | None:
     """A directory only this user can enter, for the masters' sockets (%C: a hash of the
-    connection, short enough for a socket path)."""
-    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
-    path = os.path.join(base, f"zdash-ssh-{os.getuid()}")
-    try:
-        os.makedirs(path, mode=0o700, exist_ok=True)
-        st = os.lstat(path)
-        if st.st_uid == os.getuid() and os.path.isdir(path) and not os.path.islink(path):
-            if st.st_mode & 0o077:
-                os.chmod(path, 0o700)
-            return path
-    except OSError:
-        pass
-    return tempfile.mkdtemp(prefix="zdash-ssh-")  # someone else's or unusable: a fresh one
+    connection), where the socket's path fits: $XDG_RUNTIME_DIR, else the temp dir, else /tmp.
+    None when no socket path fits anywhere (then no master: one connection per command)."""
+    bases = [os.environ.get("XDG_RUNTIME_DIR"), tempfile.gettempdir(), "/tmp"]
+    for base in dict.fromkeys(b for b in bases if b):
+        path = os.path.join(base, f"zdash-ssh-{os.getuid()}")
+        if not socket_fits(path):
+            continue
+        try:
+            os.makedirs(path, mode=0o700, exist_ok=True)
+            st = os.lstat(path)
+            if st.st_uid == os.getuid() and os.path.isdir(path) and not os.path.islink(path):
+                if st.st_mode & 0o077:
+                    os.chmod(path, 0o700)
+                return path
+        except OSError:
+            pass
+        with contextlib.suppress(OSError):  # someone else's or unusable: a fresh one beside it
+            fresh = tempfile.mkdtemp(prefix="zdash-ssh-", dir=base)
+            if socket_fits(fresh):
+                return fresh
+            os.rmdir(fresh)
+    return None
+
+
+def control_options() -> tuple[str, ...]:
+    directory = control_dir()
+    if directory is None:
+        return ("-o", "ControlMaster=no", "-o", "ControlPath=none")
+    return (
+        "-o", "ControlMaster=auto",
+        "-o", f"ControlPath={directory}/%C",
+        "-o", f"ControlPersist={CONTROL_PERSIST_S}",
+    )  # fmt: skip
 
 
 def ssh_argv(
@@ -119,9 +159,7 @@ def ssh_argv(
     port = ("-p", str(host.port)) if host.port else ()
     return (
         "ssh",
-        "-o", "ControlMaster=auto",
-        "-o", f"ControlPath={control_dir()}/%C",
-        "-o", f"ControlPersist={CONTROL_PERSIST_S}",
+        *control_options(),
         "-o", "BatchMode=yes",
         "-o", f"ConnectTimeout={max(1, round(connect_timeout))}",
         # A connection that stops answering (the host is off the network) ends in ~15 s.
@@ -143,7 +181,14 @@ def remote_words(argv: tuple[str, ...]) -> tuple[str, ...]:
 class RemoteRunner(Runner):
     """Runner whose commands run on `host` over ssh. Knows whether the host answers: ssh's own
     exit code 255 (connect refused or timed out, authentication, the connection dropped) makes
-    it unreachable, from that moment until a command gets through again."""
+    it unreachable, from that moment until a command gets through again.
+
+    The command that opens the connection (the first, and the first after the host was
+    unreachable: the master went with the connection) gets ConnectTimeout more than the others:
+    ssh may spend that long on TCP, the handshake and the key exchange before the command's own
+    run starts. Without it the first `zpool version` on a slow host (measured in the emulated
+    lab: 9 s of a 10 s budget, over it under load) timed out, and a failed version is never
+    asked again: a failed source all session long."""
 
     def __init__(self, host: SshHost, timeout: float = 10.0, connect_timeout: float = CONNECT_TIMEOUT_S):
         super().__init__(timeout)
@@ -152,6 +197,13 @@ class RemoteRunner(Runner):
         self.connect_timeout = min(connect_timeout, timeout)
         self.unreachable_since: float | None = None
         self.unreachable_why: str | None = None  # ssh's own line: "ssh: connect to host …"
+        self.connected = False  # a command got through since the start or since unreachable
+
+    async def run(
+        self, key: SampleKey | AshiftKey, argv: list[str] | tuple[str, ...], timeout: float | None = None
+    ) -> RawSample:
+        budget = timeout or self.timeout
+        return await super().run(key, argv, budget if self.connected else budget + self.connect_timeout)
 
     def exec_argv(self, argv: tuple[str, ...]) -> tuple[str, ...]:
         return ssh_argv(self.ssh, remote_words(argv), self.connect_timeout)
@@ -174,8 +226,10 @@ class RemoteRunner(Runner):
             if self.unreachable_since is None:
                 self.unreachable_since = time.time()
             self.unreachable_why = first_line(stderr) or "ssh failed (exit code 255)"
+            self.connected = False
         elif rc is not None and rc >= 0:  # the far side answered (a zpool error is an answer)
             self.unreachable_since = self.unreachable_why = None
+            self.connected = True
 
 
 async def describe_remote_devices(runner: Runner, paths: list[str]) -> RawSample:
