@@ -16,6 +16,7 @@ boots: the guest's root is a snapshot of the host's); without it the test says s
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -28,11 +29,12 @@ import pytest
 
 from tests.ui.conftest import until, wait_frame
 from tests.zfs.lab import sh, zfs_available
+from zdash.actions import AuditLog, Request
 from zdash.checks.registry import CheckEngine
 from zdash.feed.fleet import FleetFeed
 from zdash.sources.live import LiveSource
 from zdash.sources.remote import SshHost
-from zdash.ui.app import WallApp
+from zdash.ui.app import WallApp, ZdashApp
 
 WHY_NOT = zfs_available() or (
     None
@@ -167,3 +169,39 @@ async def test_fleet_wall_over_two_sshds(lab, two_hosts):
         print(
             f"fleet-a unreachable {since - killed:.2f} s after its sshd stopped; {frame.snapshot.problems[0].message}"
         )
+
+
+async def test_a_guided_action_on_a_fleet_pool_runs_on_its_host(lab, two_hosts, tmp_path):
+    """Attach a new disk to fleet-a's single-disk pool from the fleet dashboard: the plan is
+    checked over fleet-a's ssh (its zpool status, and the new disk through RemoteProbe: lsblk,
+    blkid -p on the real loop device), then `zpool attach` runs there and the pool is a mirror.
+    A disk already in fleet-b's pool is refused as the new disk, by the same remote checks."""
+    a1 = lab.loop("a1")
+    lab.pool("fa", a1)
+    lab.fill("/fa/data", 16)
+    new = lab.loop("anew")
+    b1 = lab.loop("b1")
+    lab.pool("fb", "mirror", b1, lab.loop("b2"))
+    own = {"fleet-a": ("fa",), "fleet-b": ("fb",)}
+    feed = FleetFeed(
+        CheckEngine,
+        [SshHost.parse("fleet-a"), SshHost.parse("fleet-b")],
+        interval=INTERVAL,
+        source_factory=lambda host, runner: LiveSource(INTERVAL, own[host.label], runner=runner),
+    )
+    audit = AuditLog(str(tmp_path / "audit.jsonl"))
+    app = ZdashApp(feed, record_dir=str(tmp_path), audit=audit)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_frame(pilot, lambda f: f.snapshot.pool("fleet-a:fa") is not None, timeout=120)
+        in_use = await app.plan_action(Request("attach", "fa", a1, b1, host="fleet-a"))
+        assert not in_use.ok and any("fb" in c.reason for c in in_use.failures), in_use.checks
+        plan = await app.plan_action(Request("attach", "fa", a1, new, host="fleet-a"))
+        assert plan.host == "fleet-a" and plan.argv == ("zpool", "attach", "fa", a1, new)
+        assert plan.ok, [(c.name, c.reason) for c in plan.failures]
+        out = await app.run_plan(plan)
+        assert out.ok, out.refused_reason or out.stderr
+    sh("zpool", "wait", "-t", "resilver", "fa")
+    status = sh("zpool", "status", "-P", "fa")
+    assert "mirror-0" in status and new in status, status
+    record = json.loads(Path(audit.path).read_text().splitlines()[-1])
+    assert record["target_host"] == "fleet-a" and record["outcome"] == "ok"
