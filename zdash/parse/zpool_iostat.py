@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from zdash.model import IoStats
+from zdash.model import IoStats, builder_of
 from zdash.parse import ParseError
 
 _EPOCH = re.compile(r"\d{1,20}", re.ASCII)  # `-T u`: printf("%lld\n", time(NULL)); rows have TABs
@@ -36,6 +36,10 @@ class IostatRow:
     io: IoStats
 
 
+_row = builder_of(IostatRow)  # a report builds one of each per vdev: the fast constructors
+_io = builder_of(IoStats)
+
+
 def _is_epoch(line: str) -> bool:
     return bool(_EPOCH.fullmatch(line.strip()))
 
@@ -47,19 +51,22 @@ def split_reports(text: str) -> list[tuple[int | None, str]]:
     with epoch None, but only if it holds something."""
     if not isinstance(text, str):
         raise ParseError(f"zpool iostat: expected text, got {type(text).__name__}")
+    parts = text.split("\n")  # the last part is what follows the last newline ('' usually)
+    last = len(parts) - 1
+    # Rows carry a TAB between their fields, epoch lines none: the regex runs only on the few
+    # lines without one.
+    marks = [i for i, line in enumerate(parts) if "\t" not in line.strip() and _is_epoch(line)]
     reports: list[tuple[int | None, str]] = []
-    epoch: int | None = None
-    lines: list[str] = []
-    *whole, tail = text.split("\n")
-    for line in [w + "\n" for w in whole] + ([tail] if tail else []):
-        if _is_epoch(line):
-            if epoch is not None or any(s.strip() for s in lines):
-                reports.append((epoch, "".join(lines)))
-            epoch, lines = int(line), []
-        else:
-            lines.append(line)
-    if epoch is not None or any(s.strip() for s in lines):
-        reports.append((epoch, "".join(lines)))
+    for k, end in enumerate([*marks, len(parts)]):
+        start = marks[k - 1] + 1 if k else 0
+        lines = parts[start:end]
+        if k == 0 and not any(s.strip() for s in lines):
+            continue  # nothing before the first epoch line
+        if end <= last:  # every line of it ended with a newline
+            body = "\n".join(lines) + "\n" if lines else ""
+        else:  # it runs to the end of the text: its last line only if it has one
+            body = "\n".join(lines)
+        reports.append((int(parts[marks[k - 1]]) if k else None, body))
     return reports
 
 
@@ -146,11 +153,12 @@ def parse_iostat(text: str) -> tuple[IostatRow, ...]:
                 else f"no TAB (not -H output?): {line.strip()[:40]!r}"
             )
             raise ParseError(f"zpool iostat line {n}: {what}")
-        name, *vals = line.split("\t")
-        nlat = _LAYOUTS.get(len(vals))
+        vals = line.split("\t")
+        name = vals[0]
+        nlat = _LAYOUTS.get(len(vals) - 1)
         if not name or nlat is None:
             raise ParseError(
-                f"zpool iostat line {n}: {len(vals)} values after the name, "
+                f"zpool iostat line {n}: {len(vals) - 1} values after the name, "
                 f"expected one of {sorted(_LAYOUTS)}"
             )
         if gap:
@@ -158,13 +166,13 @@ def parse_iostat(text: str) -> tuple[IostatRow, ...]:
         # The fields zdash uses (capacity, ops, bandwidth, the four total/disk waits), the common
         # case inline: a function call per field is most of the cost at 1,000 disks. The queue
         # and scrub/trim/rebuild latency columns after them are not read.
-        head = vals[:10]
+        head = vals[1:11]
         digits = "".join(head)  # one C-level check for a row with no '-': the busy pool's case
-        if digits.isdigit() and digits.isascii() and all(head) and max(map(len, head)) <= 20:
-            v: list[int | None] = list(map(int, head))
-        else:
-            v = [int(s) if s.isdigit() and s.isascii() and len(s) <= 20 else _count(s, n) for s in head]
+        if nlat and digits.isdigit() and digits.isascii() and all(head) and max(map(len, head)) <= 20:
+            rows.append(_row(name, group, int(head[0]), int(head[1]), _io(*map(float, map(int, head[2:10])))))
+            continue
+        v = [int(s) if s.isdigit() and s.isascii() and len(s) <= 20 else _count(s, n) for s in head]
         ops_bw = [float(x) if x is not None else 0.0 for x in v[2:6]]
         lat = [float(x) if x is not None else None for x in v[6:10]] if nlat else [None] * 4
-        rows.append(IostatRow(name, group, v[0], v[1], IoStats(*ops_bw, *lat)))
+        rows.append(_row(name, group, v[0], v[1], _io(*ops_bw, *lat)))
     return tuple(rows)
