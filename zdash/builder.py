@@ -67,6 +67,10 @@ STALE_AFTER = {
 QUIET_EVERY_S = 30.0
 RARE_EVERY_S = 60.0
 STALE_MIN_S = {"status": 1.5 * QUIET_EVERY_S, "list": 1.5 * RARE_EVERY_S}
+# Outputs whose value depends on their own text alone (and argv): the same text as the last good
+# one is the same value, kept as it is (a quiet pool's `zpool status` every few seconds rebuilds
+# nothing, and checks of structure alone reuse their findings). Streams and rates are not.
+SAME_TEXT_SAME_VALUE = frozenset({"status", "list", "devices", "datasets", "version", "ashift", "history"})
 IO_KEEP_TICKS = 2.5  # iostat rows arriving slightly off-phase must not flicker to "no data"
 
 
@@ -187,10 +191,19 @@ class SnapshotBuilder:
         if not s.ok:
             slot.error = s.error or f"{' '.join(s.argv[:2])} exited {s.rc}"
             return
+        prev = slot.raw
         try:
-            value: Any = (
-                parse_diskstats(s.stdout, self._wanted_devices()) if kind == "diskstats" else PARSERS[kind](s)
-            )
+            if (
+                kind in SAME_TEXT_SAME_VALUE
+                and prev is not None
+                and s.stdout == prev.stdout
+                and s.argv == prev.argv
+            ):
+                value: Any = slot.value  # what it parsed to last time, identity kept: no rebuild
+            elif kind == "diskstats":
+                value = parse_diskstats(s.stdout, self._wanted_devices())
+            else:
+                value = PARSERS[kind](s)
         except ParseError as e:
             slot.error = f"{' '.join(s.argv[:2])}: unreadable output ({e})"
             return

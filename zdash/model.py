@@ -297,7 +297,8 @@ class Snapshot:
     zfs_version: str | None = None  # userland, e.g. zfs-2.3.2-2~bpo12+2
     interval: float | None = None
     # Changes whenever the tree, space, device facts or datasets change (status, list, ashift,
-    # devices or zfs list answered): what depends on those alone can be reused until it does.
+    # devices or zfs list answered with other text than last time): what depends on those alone
+    # can be reused until it does.
     # 0 means unknown (a snapshot built by hand): never reuse.
     structure_id: int = 0
 

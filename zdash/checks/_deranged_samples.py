@@ -85,12 +85,15 @@ def _median_without(sorted_values: list[float], own: float | None) -> float | No
             skip, n = i, n - 1
     if n <= 0:
         return None
-
-    def at(k: int) -> float:
-        return sorted_values[k + 1] if skip != -1 and k >= skip else sorted_values[k]
-
     mid = n // 2
-    return at(mid) if n % 2 else (at(mid - 1) + at(mid)) / 2
+    if skip == -1:
+        return sorted_values[mid] if n % 2 else (sorted_values[mid - 1] + sorted_values[mid]) / 2
+    # indexes at or past the removed element read one further on
+    hi = sorted_values[mid + 1] if mid >= skip else sorted_values[mid]
+    if n % 2:
+        return hi
+    lo = sorted_values[mid] if mid - 1 >= skip else sorted_values[mid - 1]
+    return (lo + hi) / 2
 
 
 def _lower_bound(sorted_values: list[float]) -> float:
@@ -186,20 +189,12 @@ def sample_pool_lazy(
             else None
         )
         alone = len(mates) == 1  # compared with the pool's other leaves
+        group: _Group | None = None
+        group_rotational: object = _UNSET
         for leaf, mine in zip(mates, mates_metrics):
-            gkey = (top.vclass, leaf.rotational)
-            group = groups.get(gkey)
-            if group is None:
-                members = [lf for t, lf in pairs if t.vclass == top.vclass and _alike(lf, leaf)]
-                ordered = [
-                    sorted(v for lf in members if (v := metrics[id(lf)][m]) is not None)
-                    for m in (UTIL, READ_WAIT, WRITE_WAIT, BYTES)
-                ]
-                screens = [
-                    max(floor, ratio * _lower_bound(values)) if len(values) >= 2 else None
-                    for (ratio, floor), values in zip(floors, ordered)
-                ]
-                group = groups[gkey] = _Group(members, ordered, screens)
+            if group is None or leaf.rotational is not group_rotational:  # like mates: one lookup
+                group_rotational = leaf.rotational
+                group = _group(groups, pairs, metrics, floors, top, leaf)
             if not explain_all and top_sorted is not None:
                 decided, verdict = _quick(mine, group.screens)
                 if decided:
@@ -219,6 +214,34 @@ def sample_pool_lazy(
                 leaf, vdev_peers, pool_others, group.sorted_metrics, metrics, cfg, vdev_sorted
             )
     return out
+
+
+_UNSET = object()
+
+
+def _group(
+    groups: dict[tuple[str, bool | None], _Group],
+    pairs: Sequence[tuple[Vdev, Vdev]],
+    metrics: dict[int, Metrics],
+    floors: tuple[tuple[float, float], ...],
+    top: Vdev,
+    leaf: Vdev,
+) -> _Group:
+    """The pool-wide group of the leaf's class and media type, built the first time it is asked."""
+    gkey = (top.vclass, leaf.rotational)
+    group = groups.get(gkey)
+    if group is None:
+        members = [lf for t, lf in pairs if t.vclass == top.vclass and _alike(lf, leaf)]
+        ordered = [
+            sorted(v for lf in members if (v := metrics[id(lf)][m]) is not None)
+            for m in (UTIL, READ_WAIT, WRITE_WAIT, BYTES)
+        ]
+        screens = [
+            max(floor, ratio * _lower_bound(values)) if len(values) >= 2 else None
+            for (ratio, floor), values in zip(floors, ordered)
+        ]
+        group = groups[gkey] = _Group(members, ordered, screens)
+    return group
 
 
 def _quick(mine: tuple[float | None, ...], screens: list[float | None]) -> tuple[bool, bool | None]:

@@ -108,7 +108,8 @@ class Tracker(tracker.Tracker):
             rebuilt = resilver_targets(pool)
             any_raised = any_slow = False
             for _top, leaf in pairs:
-                key = (pool.name, leaf.key)
+                leaf_key = leaf.key
+                key = (pool.name, leaf_key)
                 seen.add(key)
                 st = leaves.get(key)
                 if st is None:
@@ -120,21 +121,21 @@ class Tracker(tracker.Tracker):
                     # count since the last clear: all of it is what ZFS counted
                     first = st.first_slow_ios is None
                     st.first_slow_ios = 0 if first and cfg.one_look else leaf.slow_ios
-                s = samples.get(leaf.key)
+                s = samples.get(leaf_key)
                 if s is None:
                     slow = None
                 elif isinstance(s, LeafSample):  # judged in full
                     slow = s.slow
-                    if slow is not None and key[1] not in rebuilt:
+                    if slow is not None and leaf_key not in rebuilt:
                         self._judge(st, slow, s.bytes, s.peer_bytes, s, snap.time)
                 else:  # the fast path's verdict: never slow
                     slow = s[0]
-                    if slow is not None and key[1] not in rebuilt:
+                    if slow is not None and leaf_key not in rebuilt:
                         nbytes = s[1][BYTES]
                         peer = peer_bytes(s) if nbytes is not None else None
                         self._judge(st, False, nbytes, peer, None, snap.time)
                 any_raised |= st.raised
-                if slow is None or key[1] in rebuilt:
+                if slow is None or leaf_key in rebuilt:
                     continue  # no evidence this sample (idle, unmeasurable, being rebuilt)
                 any_slow |= bool(slow)
             self._pool_cost(pool, any_raised, any_slow)
@@ -207,8 +208,18 @@ class Tracker(tracker.Tracker):
     def findings(self, snap: Snapshot) -> list[Finding]:
         out: list[Finding] = []
         quiet = not snap.events  # no ZFS event can name a leaf
+        # The leaves whose memory alone could make a finding: a quiet, healthy leaf with no slow
+        # I/O outside this set has nothing to say, known without a lookup (the common case).
+        watch = {k for k, st in self._leaves.items() if st.raised or (st.first_slow_ios or 0) < 0}
         for pool in snap.pools:
             for top, leaf in leaves_with_top(pool):
+                if (
+                    quiet
+                    and not leaf.slow_ios
+                    and leaf.state not in ("DEGRADED", "FAULTED")
+                    and (not watch or (pool.name, leaf.key) not in watch)
+                ):
+                    continue
                 st = self._leaves.get((pool.name, leaf.key))
                 if st is None or (
                     quiet
