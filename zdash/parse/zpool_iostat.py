@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import chain
 
 from zdash.model import IoStats, builder_of
 from zdash.parse import ParseError
@@ -138,6 +139,58 @@ def parse_iostat(text: str) -> tuple[IostatRow, ...]:
     """One report (a leading epoch line is tolerated). Several pools: rows in order."""
     if not isinstance(text, str):
         raise ParseError(f"zpool iostat: expected text, got {type(text).__name__}")
+    rows = _plain_report(text)
+    return rows if rows is not None else _report_by_line(text)
+
+
+def _plain_report(text: str) -> tuple[IostatRow, ...] | None:
+    """The usual report, rows of a known -l layout and nothing else, read in bulk: each line split
+    once, then every figure zdash uses checked and converted by C loops over the whole report,
+    the rows built by `map`. None for anything else (an epoch line, a layout or a name zpool
+    would not print): the line-by-line reader then says what is wrong, where."""
+    names: list[str] = []
+    groups: list[int] = []
+    heads: list[list[str]] = []
+    group, gap = 0, False
+    for line in text.split("\n"):
+        if not line.strip():
+            gap = bool(names)  # leading / repeated blank lines open no group
+            continue
+        vals = line.split("\t")
+        if not vals[0] or not _LAYOUTS.get(len(vals) - 1):  # no -l columns: the line reader
+            return None
+        if gap:
+            group, gap = group + 1, False
+        names.append(vals[0])
+        groups.append(group)
+        heads.append(vals[1:11])  # capacity, ops, bandwidth, the four total/disk waits
+    if not names:
+        return None
+    flat = list(chain.from_iterable(heads))
+    digits = "".join(flat)
+    if digits.isdigit() and digits.isascii() and all(flat) and max(map(len, flat)) <= 20:
+        numbers = list(map(int, flat))  # a busy pool: every figure a number
+        figures = list(map(float, numbers))  # float(int) rounds once, as float(text) would
+        ios = map(_io, *(figures[i::10] for i in range(2, 10)))
+        return tuple(map(_row, names, groups, numbers[0::10], numbers[1::10], ios))
+    # some '-' (no I/O of a kind this interval): row by row, the lines already split
+    rows: list[IostatRow] = []
+    for name, g, head in zip(names, groups, heads):
+        digits = "".join(head)
+        if digits.isdigit() and digits.isascii() and all(head) and max(map(len, head)) <= 20:
+            rows.append(_row(name, g, int(head[0]), int(head[1]), _io(*map(float, map(int, head[2:10])))))
+            continue
+        try:
+            v = [int(s) if s.isdigit() and s.isascii() and len(s) <= 20 else _count(s, 0) for s in head]
+        except ParseError:
+            return None  # the line reader names the line
+        ops_bw = [float(x) if x is not None else 0.0 for x in v[2:6]]
+        lat = [float(x) if x is not None else None for x in v[6:10]]
+        rows.append(_row(name, g, v[0], v[1], _io(*ops_bw, *lat)))
+    return tuple(rows)
+
+
+def _report_by_line(text: str) -> tuple[IostatRow, ...]:
     rows: list[IostatRow] = []
     group, gap = 0, False
     for n, line in enumerate(text.split("\n"), 1):
