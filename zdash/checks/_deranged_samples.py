@@ -231,11 +231,16 @@ def _group(
     gkey = (top.vclass, leaf.rotational)
     group = groups.get(gkey)
     if group is None:
-        members = [lf for t, lf in pairs if t.vclass == top.vclass and _alike(lf, leaf)]
-        ordered = [
-            sorted(v for lf in members if (v := metrics[id(lf)][m]) is not None)
-            for m in (UTIL, READ_WAIT, WRITE_WAIT, BYTES)
-        ]
+        vclass, rotational = top.vclass, leaf.rotational
+        members = [
+            lf
+            for t, lf in pairs
+            if t.vclass == vclass
+            and (rotational is None or lf.rotational is None or lf.rotational == rotational)
+        ]  # _alike(lf, leaf), inline: a pool's every leaf, once a tick
+        # one column per metric (UTIL, READ_WAIT, WRITE_WAIT, BYTES), each sorted without its Nones
+        columns = zip(*[metrics[id(lf)] for lf in members]) if members else [()] * 4
+        ordered = [sorted([v for v in column if v is not None]) for column in columns]
         screens = [
             max(floor, ratio * _lower_bound(values)) if len(values) >= 2 else None
             for (ratio, floor), values in zip(floors, ordered)
