@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Container, Mapping
-from itertools import chain, repeat
+from itertools import repeat
 from typing import NamedTuple
 
 from zdash.model import DiskIo, builder_of
@@ -44,17 +44,22 @@ def parse_diskstats(text: str, wanted: Container[str] | None = None) -> dict[str
     (the pools' disks), so a host with thousands of block devices costs only its pools'."""
     if not isinstance(text, str):
         raise ParseError(f"/proc/diskstats: expected text, got {type(text).__name__}")
-    fields = [f for f in map(str.split, text.splitlines()) if len(f) in (14, 18, 20)]
-    chosen = fields if wanted is None else [f for f in fields if f[2] in wanted]
-    if chosen:
-        # The usual file, every counter a number: checked and converted by C loops over all of
-        # them at once, each disk's tuple built by tuple.__new__ from a zip (no call per disk).
-        flat = list(chain.from_iterable(f[3:14] for f in chosen))
+    # The usual file, every counter a number: checked and converted by C loops over all of them
+    # at once, each disk's tuple built by tuple.__new__ from a zip (no call per disk). Only
+    # strings are kept while reading (a list per line alive until the end would outlive the
+    # garbage collector's young generations).
+    names: list[str] = []
+    flat: list[str] = []  # the eleven counters of every disk kept, disk after disk
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) in (14, 18, 20) and (wanted is None or f[2] in wanted):
+            names.append(f[2])
+            flat += f[3:14]
+    if names:
         digits = "".join(flat)
         if digits.isdigit() and digits.isascii() and max(map(len, flat)) <= 20:
             n = list(map(int, flat))
             if max(n) < 1 << 64:
-                names = [f[2] for f in chosen]
                 columns = (n[i::11] for i in (0, 2, 3, 4, 6, 7, 8, 9, 10))
                 return dict(zip(names, map(_new, repeat(DiskCounters), zip(names, *columns))))
     return _by_line(text, wanted)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain
 
 from zdash.model import IoStats, builder_of
 from zdash.parse import ParseError
@@ -148,9 +147,11 @@ def _plain_report(text: str) -> tuple[IostatRow, ...] | None:
     once, then every figure zdash uses checked and converted by C loops over the whole report,
     the rows built by `map`. None for anything else (an epoch line, a layout or a name zpool
     would not print): the line-by-line reader then says what is wrong, where."""
+    # Only strings and numbers are kept while reading: a list per row alive until the end would
+    # outlive the garbage collector's young generations and make its full passes more frequent.
     names: list[str] = []
     groups: list[int] = []
-    heads: list[list[str]] = []
+    flat: list[str] = []  # the ten figures of every row, row after row
     group, gap = 0, False
     for line in text.split("\n"):
         if not line.strip():
@@ -163,10 +164,9 @@ def _plain_report(text: str) -> tuple[IostatRow, ...] | None:
             group, gap = group + 1, False
         names.append(vals[0])
         groups.append(group)
-        heads.append(vals[1:11])  # capacity, ops, bandwidth, the four total/disk waits
+        flat += vals[1:11]  # capacity, ops, bandwidth, the four total/disk waits
     if not names:
         return None
-    flat = list(chain.from_iterable(heads))
     digits = "".join(flat)
     if digits.isdigit() and digits.isascii() and all(flat) and max(map(len, flat)) <= 20:
         numbers = list(map(int, flat))  # a busy pool: every figure a number
@@ -175,7 +175,8 @@ def _plain_report(text: str) -> tuple[IostatRow, ...] | None:
         return tuple(map(_row, names, groups, numbers[0::10], numbers[1::10], ios))
     # some '-' (no I/O of a kind this interval): row by row, the lines already split
     rows: list[IostatRow] = []
-    for name, g, head in zip(names, groups, heads):
+    for k, (name, g) in enumerate(zip(names, groups)):
+        head = flat[10 * k : 10 * k + 10]
         digits = "".join(head)
         if digits.isdigit() and digits.isascii() and all(head) and max(map(len, head)) <= 20:
             rows.append(_row(name, g, int(head[0]), int(head[1]), _io(*map(float, map(int, head[2:10])))))
