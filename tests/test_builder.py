@@ -1,5 +1,7 @@
 """The snapshot builder: real captured outputs in, the numbers an admin reads out."""
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -253,3 +255,18 @@ def test_no_source_is_stale_before_its_own_schedule_comes_round(interval):
     }
     for key, period in periods.items():
         assert stale_limit(key, interval) > period, key
+
+
+def test_the_same_status_text_again_is_the_same_tree_and_structure():
+    """A quiet pool's `zpool status` answers the same text every few seconds: its value is kept
+    as it was (the same tree, the same structure_id: checks of structure reuse their work), its
+    age is fresh; a changed text is parsed and numbered anew."""
+    b = SnapshotBuilder(interval=1.0)
+    first = b.feed(capture_tick("healthy", t=100.0))
+    status = next(s for s in capture_tick("healthy", t=105.0).samples if s.key == "status")
+    again = b.feed(Tick(105.0, (status,)))
+    assert again.structure_id == first.structure_id
+    assert next(s for s in again.sources if s.key == "status").age_s == 0.0
+    changed = dataclasses.replace(status, stdout=status.stdout.replace("ONLINE", "DEGRADED", 1), time=110.0)
+    later = b.feed(Tick(110.0, (changed,)))
+    assert later.structure_id == first.structure_id + 1

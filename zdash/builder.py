@@ -24,7 +24,7 @@ from typing import Any
 from zdash.model import Dataset, DiskIo, Pool, Snapshot, SourceState, ZEvent
 from zdash.parse import ParseError, join
 from zdash.parse.devices import parse_devices
-from zdash.parse.diskstats import disk_rates, parse_diskstats
+from zdash.parse.diskstats import parse_diskstats, rates_between
 from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS, parse_zfs_list
 from zdash.parse.zpool_events import parse_events
@@ -76,6 +76,10 @@ STALE_MIN_S = {
     "ashift": 1.5 * RARE_EVERY_S,
     "devices": 1.5 * RARE_EVERY_S,
 }
+# Outputs whose value depends on their own text alone (and argv): the same text as the last good
+# one is the same value, kept as it is (a quiet pool's `zpool status` every few seconds rebuilds
+# nothing, and checks of structure alone reuse their findings). Streams and rates are not.
+SAME_TEXT_SAME_VALUE = frozenset({"status", "list", "devices", "datasets", "version", "ashift", "history"})
 IO_KEEP_TICKS = 2.5  # iostat rows arriving slightly off-phase must not flicker to "no data"
 
 
@@ -85,17 +89,27 @@ def _parse_iostat(s: RawSample):
     return parse_iostat(reports[-1]) if reports else ()
 
 
-def _impossible(r: IostatRow, leaves: frozenset[str]) -> bool:
-    """Rates no device can produce. Leaf rows (named by path under -P, or by the name status
-    gives them) are bounded by one device's limits; other rows sum many leaves, so only a
-    negative or astronomically large figure (the wrapped-counter signature) marks them."""
-    io = r.io
-    if min(io.read_bytes, io.write_bytes, io.read_ops, io.write_ops) < 0:
-        return True
-    total = io.read_bytes + io.write_bytes
-    if r.name in leaves:
-        return total > MAX_LEAF_BYTES_PER_S or io.read_ops + io.write_ops > MAX_LEAF_OPS_PER_S
-    return total > 2**20 * MAX_LEAF_BYTES_PER_S
+def _impossible(rows: tuple[IostatRow, ...], leaves: frozenset[str]) -> bool:
+    """Rates no device can produce, in any row. Leaf rows (named by path under -P, or by the
+    name status gives them) are bounded by one device's limits; other rows sum many leaves, so
+    only a negative or astronomically large figure (the wrapped-counter signature) marks them."""
+    for r in rows:  # one loop for the report: a call per row is most of the cost
+        io = r.io
+        read_bytes, write_bytes, read_ops, write_ops = (
+            io.read_bytes,
+            io.write_bytes,
+            io.read_ops,
+            io.write_ops,
+        )
+        if min(read_bytes, write_bytes, read_ops, write_ops) < 0:
+            return True
+        total = read_bytes + write_bytes
+        if r.name in leaves:
+            if total > MAX_LEAF_BYTES_PER_S or read_ops + write_ops > MAX_LEAF_OPS_PER_S:
+                return True
+        elif total > 2**20 * MAX_LEAF_BYTES_PER_S:
+            return True
+    return False
 
 
 def _fields_of(argv: tuple[str, ...]) -> tuple[str, ...]:
@@ -173,6 +187,8 @@ class SnapshotBuilder:
         self._structure_key: tuple[object, ...] = ()
         self._wanted_for: object = None
         self._wanted: frozenset[str] = frozenset()
+        self._leaf_names_for: object = None
+        self._leaf_names: frozenset[str] = frozenset()
         self._structure: tuple[Pool, ...] = ()
         self._structure_id = 0
         self._events: dict[tuple[float, int | None, str], ZEvent] = {}
@@ -184,10 +200,19 @@ class SnapshotBuilder:
         if not s.ok:
             slot.error = s.error or f"{' '.join(s.argv[:2])} exited {s.rc}"
             return
+        prev = slot.raw
         try:
-            value: Any = (
-                parse_diskstats(s.stdout, self._wanted_devices()) if kind == "diskstats" else PARSERS[kind](s)
-            )
+            if (
+                kind in SAME_TEXT_SAME_VALUE
+                and prev is not None
+                and s.stdout == prev.stdout
+                and s.argv == prev.argv
+            ):
+                value: Any = slot.value  # what it parsed to last time, identity kept: no rebuild
+            elif kind == "diskstats":
+                value = parse_diskstats(s.stdout, self._wanted_devices())
+            else:
+                value = PARSERS[kind](s)
         except ParseError as e:
             slot.error = f"{' '.join(s.argv[:2])}: unreadable output ({e})"
             return
@@ -222,8 +247,11 @@ class SnapshotBuilder:
         changed = self._iostat_names is not None and names != self._iostat_names
         self._iostat_names = names
         pools: tuple[Pool, ...] = self._slots["status"].value or () if "status" in self._slots else ()
-        leaves = frozenset(n for p in pools for v in p.leaves() for n in (v.name, v.path) if n)
-        if changed or any(_impossible(r, leaves) for r in rows):
+        if pools is not self._leaf_names_for:  # the leaves' names change only with the tree
+            self._leaf_names_for = pools
+            self._leaf_names = frozenset(n for p in pools for v in p.leaves() for n in (v.name, v.path) if n)
+        leaves = self._leaf_names
+        if changed or _impossible(rows, leaves):
             return ()
         return rows
 
@@ -244,15 +272,7 @@ class SnapshotBuilder:
     def _on_diskstats(self, t: float, counters: dict) -> None:
         if self._prev_disk is not None:
             t0, prev = self._prev_disk
-            dt = t - t0
-            rates = {}
-            if dt > 0:
-                for dev, cur in counters.items():
-                    if dev in prev:
-                        r = disk_rates(prev[dev], cur, dt)
-                        if r is not None:
-                            rates[dev] = r  # disk_rates names it after the device already
-            self._disk_rates = rates
+            self._disk_rates = rates_between(prev, counters, t - t0)
         self._prev_disk = (t, counters)
 
     # --- keyframes: the fold's state as plain data, and back ---------------------------------
@@ -348,10 +368,7 @@ class SnapshotBuilder:
             self._structure_id += bump
             self._structure = tuple(
                 join.attach_history(
-                    join.attach_facts(
-                        join.attach_ashift(join.attach_space(p, listed.get(p.name)), ashifts[p.name]), devices
-                    ),
-                    history,
+                    join.attach_structure(p, listed.get(p.name), ashifts[p.name], devices), history
                 )
                 for p in status
             )

@@ -68,3 +68,20 @@ def test_the_fast_path_agrees_with_the_full_judgement(pool):
         assert (f.slow, f.bytes, f.peer_bytes) == (g.slow, g.bytes, g.peer_bytes), key
         if f.slow:
             assert f == g  # a slow sample carries everything a finding shows
+
+
+@settings(max_examples=500)
+@given(
+    st.lists(st.sampled_from([0.0, 1.0, 2.5, 3.0, 7.0, 1e9]), max_size=12),
+    st.one_of(st.none(), st.sampled_from([0.0, 1.0, 2.5, 3.0, 4.0, 7.0, 1e9])),
+)
+def test_the_median_without_ones_own_value_is_the_median_of_the_others(values, own):
+    from statistics import median
+
+    from zdash.checks._deranged_samples import _median_without
+
+    others = sorted(values)
+    if own in others:
+        others.remove(own)
+    expected = median(others) if others else None
+    assert _median_without(sorted(values), own) == expected

@@ -258,3 +258,37 @@ def test_other_layouts_are_refused(rel):
 
 def test_empty_report():
     assert parse_iostat("") == () and parse_iostat("\n\n") == ()
+
+
+def _mutated(report: str, picks: list[tuple[int, int, str]]) -> str:
+    lines = report.split("\n")
+    for line_no, field, token in picks:
+        fields = lines[line_no % len(lines)].split("\t")
+        fields[field % len(fields)] = token
+        lines[line_no % len(lines)] = "\t".join(fields)
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("path", LATENCY, ids=_id)
+def test_the_bulk_reader_reads_what_the_line_reader_reads(path):
+    """parse_iostat reads a usual report in bulk (C loops over every figure): the same rows as
+    the line-by-line reader, and the same error, on the captures and on copies with '-', empty,
+    non-digit and too-long fields, blank lines and missing columns dropped in."""
+    from zdash.parse.zpool_iostat import _report_by_line
+
+    def outcome(fn, text):
+        try:
+            return fn(text)
+        except ParseError as e:
+            return str(e)
+
+    tokens = ["-", "", "x", "12", "9" * 21, "0" * 21 + "1", "3.5"]
+    report = _reports(path)[0]
+    texts = [report, "\n" + report, report.replace("\n", "\n\n", 2)]
+    for i in range(60):
+        texts.append(
+            _mutated(report, [(i * 7 + k, i + 3 * k, tokens[(i + k) % len(tokens)]) for k in range(i % 3)])
+        )
+    texts.append("\n".join(line.rsplit("\t", 1)[0] for line in report.split("\n")))
+    for text in texts:
+        assert outcome(parse_iostat, text) == outcome(_report_by_line, text)

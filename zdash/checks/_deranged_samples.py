@@ -18,6 +18,7 @@ from zdash.model import UNSEEN, Pool, Vdev
 MEASURABLE_STATES = ("ONLINE", "DEGRADED", UNSEEN)
 PEERS_SHOWN = 8  # "compared with" names this many; the rest are counted
 UTIL, READ_WAIT, WRITE_WAIT, BYTES = range(4)
+Metrics = tuple[float | None, float | None, float | None, float | None]  # by those indexes
 
 
 # Below these a leaf did no measurable work this sample (a healthy idle disk shows 0-2 % util).
@@ -53,7 +54,7 @@ class LeafSample:
     why_slow: str = ""
 
 
-def _metrics(v: Vdev) -> tuple[float | None, float | None, float | None, float | None]:
+def _metrics(v: Vdev) -> Metrics:
     io, disk = v.io, v.disk
     util = disk.util_pct if disk is not None else None
     read_wait = io.disk_wait_read if io is not None else None
@@ -84,12 +85,15 @@ def _median_without(sorted_values: list[float], own: float | None) -> float | No
             skip, n = i, n - 1
     if n <= 0:
         return None
-
-    def at(k: int) -> float:
-        return sorted_values[k + 1] if skip != -1 and k >= skip else sorted_values[k]
-
     mid = n // 2
-    return at(mid) if n % 2 else (at(mid - 1) + at(mid)) / 2
+    if skip == -1:
+        return sorted_values[mid] if n % 2 else (sorted_values[mid - 1] + sorted_values[mid]) / 2
+    # indexes at or past the removed element read one further on
+    hi = sorted_values[mid + 1] if mid >= skip else sorted_values[mid]
+    if n % 2:
+        return hi
+    lo = sorted_values[mid] if mid - 1 >= skip else sorted_values[mid - 1]
+    return (lo + hi) / 2
 
 
 def _lower_bound(sorted_values: list[float]) -> float:
@@ -108,6 +112,11 @@ class _Group:
     screens: list[float | None]  # per latency/util metric: below this, not slow (None: no verdict)
 
 
+# A leaf the fast path judged plainly not slow: (verdict, its metrics, the sorted bytes/s its
+# peers' median is taken from). The median itself is computed only by whoever needs it.
+Quick = tuple[bool | None, Metrics, list[float]]
+
+
 def sample_pool(
     pool: Pool,
     cfg: CheckConfig,
@@ -120,15 +129,49 @@ def sample_pool(
     none of the references: at 1,000 disks that is most of them, most of the time.
     `explain_all`: the full sample for every leaf (the reference the fast path is tested against);
     `pairs`: the pool's (top, leaf) pairs when the caller has them already."""
+    return {
+        key: s if isinstance(s, LeafSample) else quick_sample(s)
+        for key, s in sample_pool_lazy(pool, cfg, explain_all, pairs).items()
+    }
+
+
+def quick_sample(q: Quick) -> LeafSample:
+    """The LeafSample of a leaf the fast path decided (no references, its peers' throughput)."""
+    slow, mine, _ = q
+    return LeafSample(*mine, None, None, None, peer_bytes(q), (), slow)
+
+
+def peer_bytes(q: Quick) -> float | None:
+    """The median bytes/s of a fast-path leaf's peers (the figure its LeafSample carries)."""
+    return _median_without(q[2], q[1][BYTES])
+
+
+def sample_pool_lazy(
+    pool: Pool,
+    cfg: CheckConfig,
+    explain_all: bool = False,
+    pairs: Sequence[tuple[Vdev, Vdev]] | None = None,
+) -> dict[str, LeafSample | Quick]:
+    """sample_pool, with a `Quick` tuple for each leaf the fast path decides instead of its
+    LeafSample: what a caller that needs only the verdict (and, for a busy leaf, the peers'
+    throughput) reads, without a record and a median per leaf per tick."""
     pairs = [
         (top, leaf)
         for top, leaf in (leaves_with_top(pool) if pairs is None else pairs)
         if leaf.state in MEASURABLE_STATES
     ]
-    metrics = {id(leaf): _metrics(leaf) for _, leaf in pairs}
-    by_top: dict[int, list[Vdev]] = {}
-    for top, leaf in pairs:
-        by_top.setdefault(id(top), []).append(leaf)
+    leaves = [leaf for _, leaf in pairs]
+    measured = list(map(_metrics, leaves))
+    metrics = dict(zip(map(id, leaves), measured))
+    # Each top-level vdev with its leaves and their metrics, in the order the pairs name them.
+    by_top: dict[int, tuple[Vdev, list[Vdev], list[Metrics]]] = {}
+    for (top, leaf), mine in zip(pairs, measured):
+        entry = by_top.get(id(top))
+        if entry is None:
+            by_top[id(top)] = (top, [leaf], [mine])
+        else:
+            entry[1].append(leaf)
+            entry[2].append(mine)
     floors = (
         (cfg.deranged_util_ratio, cfg.deranged_util_floor_pct),
         (cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6),
@@ -136,55 +179,74 @@ def sample_pool(
     )
     # Pool-wide groups are shared by every leaf of one class and media type: build them once.
     groups: dict[tuple[str, bool | None], _Group] = {}
-    top_sorted: dict[int, list[list[float]] | None] = {}
-    out: dict[str, LeafSample] = {}
-    for top, leaf in pairs:
-        gkey = (top.vclass, leaf.rotational)
-        group = groups.get(gkey)
-        if group is None:
-            members = [lf for t, lf in pairs if t.vclass == top.vclass and _alike(lf, leaf)]
-            ordered = [
-                sorted(v for lf in members if (v := metrics[id(lf)][m]) is not None)
-                for m in (UTIL, READ_WAIT, WRITE_WAIT, BYTES)
-            ]
-            screens = [
-                max(floor, ratio * _lower_bound(values)) if len(values) >= 2 else None
-                for (ratio, floor), values in zip(floors, ordered)
-            ]
-            group = groups[gkey] = _Group(members, ordered, screens)
-        mates = by_top[id(top)]
+    out: dict[str, LeafSample | Quick] = {}
+    for top, mates, mates_metrics in by_top.values():
         # A vdev of like disks (the usual case) sorts its metrics once; each leaf's peers' median
         # is then that list without its own value (O(log n) per leaf, not a list and a sort).
-        if id(top) not in top_sorted:
-            top_sorted[id(top)] = (
-                [
-                    sorted(v for lf in mates if (v := metrics[id(lf)][m]) is not None)
-                    for m in (UTIL, READ_WAIT, WRITE_WAIT, BYTES)
-                ]
-                if len({lf.rotational for lf in mates} - {None}) <= 1  # every pair alike
-                else None
+        top_sorted = (
+            [sorted([v for v in column if v is not None]) for column in zip(*mates_metrics)]
+            if len({lf.rotational for lf in mates} - {None}) <= 1  # every pair alike
+            else None
+        )
+        alone = len(mates) == 1  # compared with the pool's other leaves
+        group: _Group | None = None
+        group_rotational: object = _UNSET
+        for leaf, mine in zip(mates, mates_metrics):
+            if group is None or leaf.rotational is not group_rotational:  # like mates: one lookup
+                group_rotational = leaf.rotational
+                group = _group(groups, pairs, metrics, floors, top, leaf)
+            if not explain_all and top_sorted is not None:
+                decided, verdict = _quick(mine, group.screens)
+                if decided:
+                    out[leaf.key] = (
+                        verdict if verdict is not None and busy(leaf) else None,
+                        mine,
+                        group.sorted_metrics[BYTES] if alone else top_sorted[BYTES],
+                    )
+                    continue
+            vdev_peers = [lf for lf in mates if lf is not leaf and _alike(lf, leaf)]
+            # a mixed vdev: its like members only, listed per leaf
+            vdev_sorted = top_sorted if len(vdev_peers) == len(mates) - 1 else None
+            # Only a leaf alone in its vdev is compared with the pool's other leaves (built only
+            # here: a list per leaf would cost O(n^2) on a pool of 1,000 single-disk vdevs).
+            pool_others = [] if vdev_peers else [lf for lf in group.members if lf is not leaf]
+            out[leaf.key] = _judge(
+                leaf, vdev_peers, pool_others, group.sorted_metrics, metrics, cfg, vdev_sorted
             )
-        vdev_sorted = top_sorted[id(top)]
-        mine = metrics[id(leaf)]
-        if not explain_all and vdev_sorted is not None:
-            decided, verdict = _quick(mine, group.screens)
-            if decided:
-                alone = len(mates) == 1  # compared with the pool's other leaves
-                peer_bytes = _median_without(
-                    group.sorted_metrics[BYTES] if alone else vdev_sorted[BYTES], mine[BYTES]
-                )
-                out[leaf.key] = LeafSample(
-                    *mine, None, None, None, peer_bytes, (), verdict if busy(leaf) else None
-                )
-                continue
-        vdev_peers = [lf for lf in mates if lf is not leaf and _alike(lf, leaf)]
-        if len(vdev_peers) != len(mates) - 1:
-            vdev_sorted = None  # a mixed vdev: its like members only, listed per leaf
-        # Only a leaf alone in its vdev is compared with the pool's other leaves (built only
-        # here: a list per leaf would cost O(n^2) on a pool of 1,000 single-disk vdevs).
-        pool_others = [] if vdev_peers else [lf for lf in group.members if lf is not leaf]
-        out[leaf.key] = _judge(leaf, vdev_peers, pool_others, group.sorted_metrics, metrics, cfg, vdev_sorted)
     return out
+
+
+_UNSET = object()
+
+
+def _group(
+    groups: dict[tuple[str, bool | None], _Group],
+    pairs: Sequence[tuple[Vdev, Vdev]],
+    metrics: dict[int, Metrics],
+    floors: tuple[tuple[float, float], ...],
+    top: Vdev,
+    leaf: Vdev,
+) -> _Group:
+    """The pool-wide group of the leaf's class and media type, built the first time it is asked."""
+    gkey = (top.vclass, leaf.rotational)
+    group = groups.get(gkey)
+    if group is None:
+        vclass, rotational = top.vclass, leaf.rotational
+        members = [
+            lf
+            for t, lf in pairs
+            if t.vclass == vclass
+            and (rotational is None or lf.rotational is None or lf.rotational == rotational)
+        ]  # _alike(lf, leaf), inline: a pool's every leaf, once a tick
+        # one column per metric (UTIL, READ_WAIT, WRITE_WAIT, BYTES), each sorted without its Nones
+        columns = zip(*[metrics[id(lf)] for lf in members]) if members else [()] * 4
+        ordered = [sorted([v for v in column if v is not None]) for column in columns]
+        screens = [
+            max(floor, ratio * _lower_bound(values)) if len(values) >= 2 else None
+            for (ratio, floor), values in zip(floors, ordered)
+        ]
+        group = groups[gkey] = _Group(members, ordered, screens)
+    return group
 
 
 def _quick(mine: tuple[float | None, ...], screens: list[float | None]) -> tuple[bool, bool | None]:
@@ -206,7 +268,7 @@ def _judge(
     vdev_peers: list[Vdev],
     pool_others: list[Vdev],
     pool_sorted: list[list[float]],
-    metrics: dict[int, tuple[float | None, float | None, float | None, float | None]],
+    metrics: dict[int, Metrics],
     cfg: CheckConfig,
     vdev_sorted: list[list[float]] | None = None,
 ) -> LeafSample:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from zdash.checks import tracker
 from zdash.checks._common import act, events_evidence, leaf_events, leaves_with_top, parents
-from zdash.checks._deranged_samples import LeafSample, sample_pool
+from zdash.checks._deranged_samples import BYTES, LeafSample, peer_bytes, sample_pool_lazy
 from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate, fmt_time
@@ -97,23 +97,23 @@ class Tracker(tracker.Tracker):
         super().__init__(cfg)
         self._leaves: dict[tuple[str, str], _Leaf] = {}
         self._pool_io: dict[str, _PoolIo] = {}
-        self._samples: dict[str, dict[str, LeafSample]] = {}
 
     def observe(self, snap: Snapshot) -> None:
         cfg = self.cfg
         seen: set[tuple[str, str]] = set()
+        leaves = self._leaves
         for pool in snap.pools:
             pairs = list(leaves_with_top(pool))
-            samples = sample_pool(pool, cfg, pairs=pairs)
-            self._samples[pool.name] = samples
+            samples = sample_pool_lazy(pool, cfg, pairs=pairs)
             rebuilt = resilver_targets(pool)
             any_raised = any_slow = False
             for _top, leaf in pairs:
-                key = (pool.name, leaf.key)
+                leaf_key = leaf.key
+                key = (pool.name, leaf_key)
                 seen.add(key)
-                st = self._leaves.get(key)
+                st = leaves.get(key)
                 if st is None:
-                    st = self._leaves[key] = _Leaf()
+                    st = leaves[key] = _Leaf()
                 if leaf.slow_ios is not None and (
                     st.first_slow_ios is None or leaf.slow_ios < st.first_slow_ios
                 ):
@@ -121,38 +121,58 @@ class Tracker(tracker.Tracker):
                     # count since the last clear: all of it is what ZFS counted
                     first = st.first_slow_ios is None
                     st.first_slow_ios = 0 if first and cfg.one_look else leaf.slow_ios
-                s = samples.get(leaf.key)
-                if s is None or s.slow is None or leaf.key in rebuilt:
-                    any_raised |= st.raised
-                    continue  # no evidence this sample (idle, unmeasurable, being rebuilt)
-                self._judge(st, s, snap.time)
+                s = samples.get(leaf_key)
+                if s is None:
+                    slow = None
+                elif isinstance(s, LeafSample):  # judged in full
+                    slow = s.slow
+                    if slow is not None and leaf_key not in rebuilt:
+                        self._judge(st, slow, s.bytes, s.peer_bytes, s, snap.time)
+                else:  # the fast path's verdict: never slow
+                    slow = s[0]
+                    if slow is not None and leaf_key not in rebuilt:
+                        nbytes = s[1][BYTES]
+                        peer = peer_bytes(s) if nbytes is not None else None
+                        self._judge(st, False, nbytes, peer, None, snap.time)
                 any_raised |= st.raised
-                any_slow |= bool(s.slow)
+                if slow is None or leaf_key in rebuilt:
+                    continue  # no evidence this sample (idle, unmeasurable, being rebuilt)
+                any_slow |= bool(slow)
             self._pool_cost(pool, any_raised, any_slow)
-        if len(seen) != len(self._leaves):
-            for gone in set(self._leaves) - seen:
-                del self._leaves[gone]
+        if len(seen) != len(leaves):
+            for gone in set(leaves) - seen:
+                del leaves[gone]
 
-    def _judge(self, st: _Leaf, s: LeafSample, now: float) -> None:
+    def _judge(
+        self,
+        st: _Leaf,
+        slow: bool,
+        nbytes: float | None,
+        peer: float | None,
+        s: LeafSample | None,
+        now: float,
+    ) -> None:
+        """One busy sample's evidence: its verdict, its bytes/s and its peers' (`s`, the whole
+        sample, is kept when it is slow: the finding shows it)."""
         cfg = self.cfg
-        st.verdicts.append((now, bool(s.slow)))
+        st.verdicts.append((now, bool(slow)))
         while len(st.verdicts) > cfg.deranged_lookback_samples:
             st.verdicts.popleft()
-        if s.bytes is not None:
-            st.bytes_pairs.append((s.bytes, s.peer_bytes if s.peer_bytes is not None else s.bytes))
+        if nbytes is not None:
+            st.bytes_pairs.append((nbytes, peer if peer is not None else nbytes))
             while len(st.bytes_pairs) > cfg.deranged_lookback_samples:
                 st.bytes_pairs.popleft()
-        if s.slow:
+        if slow:
             st.last_slow, st.last_slow_sample, st.normal_run = now, s, 0
         else:
             st.normal_run += 1
         if st.raised:
             st.busy += 1
-            st.slow_busy += bool(s.slow)
+            st.slow_busy += bool(slow)
             if st.normal_run >= cfg.deranged_clear_samples:
                 st.raised, st.onset = False, None
-        elif s.slow:  # only a slow sample can raise it (the common normal one costs nothing more)
-            slow_times = [t for t, slow in st.verdicts if slow]
+        elif slow:  # only a slow sample can raise it (the common normal one costs nothing more)
+            slow_times = [t for t, was_slow in st.verdicts if was_slow]
             if len(slow_times) >= cfg.deranged_sustain_samples and self._throughput_ok(st):
                 st.raised, st.onset = True, slow_times[0]  # it began with the first slow sample
                 st.busy = sum(1 for t, _ in st.verdicts if t >= st.onset)
@@ -188,8 +208,18 @@ class Tracker(tracker.Tracker):
     def findings(self, snap: Snapshot) -> list[Finding]:
         out: list[Finding] = []
         quiet = not snap.events  # no ZFS event can name a leaf
+        # The leaves whose memory alone could make a finding: a quiet, healthy leaf with no slow
+        # I/O outside this set has nothing to say, known without a lookup (the common case).
+        watch = {k for k, st in self._leaves.items() if st.raised or (st.first_slow_ios or 0) < 0}
         for pool in snap.pools:
             for top, leaf in leaves_with_top(pool):
+                if (
+                    quiet
+                    and not leaf.slow_ios
+                    and leaf.state not in ("DEGRADED", "FAULTED")
+                    and (not watch or (pool.name, leaf.key) not in watch)
+                ):
+                    continue
                 st = self._leaves.get((pool.name, leaf.key))
                 if st is None or (
                     quiet

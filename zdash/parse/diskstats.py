@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Container
+from collections.abc import Container, Mapping
+from itertools import repeat
 from typing import NamedTuple
 
-from zdash.model import DiskIo
+from zdash.model import DiskIo, builder_of
 from zdash.parse import ParseError
 
 SECTOR = 512
@@ -33,12 +34,39 @@ class DiskCounters(NamedTuple):  # a tuple: a thousand of them are built every t
     weighted_ms: int  # field 14: queue-time integral
 
 
+_new = tuple.__new__
+_diskio = builder_of(DiskIo)
+
+
 def parse_diskstats(text: str, wanted: Container[str] | None = None) -> dict[str, DiskCounters]:
     """Malformed lines are skipped (a reader may catch a line mid-update, psutil fallbacks
     differ); text with no valid line at all is an error. `wanted`: the kernel names to keep
     (the pools' disks), so a host with thousands of block devices costs only its pools'."""
     if not isinstance(text, str):
         raise ParseError(f"/proc/diskstats: expected text, got {type(text).__name__}")
+    # The usual file, every counter a number: checked and converted by C loops over all of them
+    # at once, each disk's tuple built by tuple.__new__ from a zip (no call per disk). Only
+    # strings are kept while reading (a list per line alive until the end would outlive the
+    # garbage collector's young generations).
+    names: list[str] = []
+    flat: list[str] = []  # the eleven counters of every disk kept, disk after disk
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) in (14, 18, 20) and (wanted is None or f[2] in wanted):
+            names.append(f[2])
+            flat += f[3:14]
+    if names:
+        digits = "".join(flat)
+        if digits.isdigit() and digits.isascii() and max(map(len, flat)) <= 20:
+            n = list(map(int, flat))
+            if max(n) < 1 << 64:
+                columns = (n[i::11] for i in (0, 2, 3, 4, 6, 7, 8, 9, 10))
+                return dict(zip(names, map(_new, repeat(DiskCounters), zip(names, *columns))))
+    return _by_line(text, wanted)
+
+
+def _by_line(text: str, wanted: Container[str] | None) -> dict[str, DiskCounters]:
+    """parse_diskstats line by line, skipping what is malformed (any file the bulk read refuses)."""
     out: dict[str, DiskCounters] = {}
     seen_valid = False
     for line in text.splitlines():
@@ -51,13 +79,22 @@ def parse_diskstats(text: str, wanted: Container[str] | None = None) -> dict[str
         digits = "".join(f[3:14])  # one C-level check for the eleven counters
         if not (digits.isdigit() and digits.isascii()) or max(map(len, f[3:14])) > 20:
             continue
-        n = [int(x) for x in f[3:14]]
+        n = list(map(int, f[3:14]))
         if max(n) >= 1 << 64:  # counters are unsigned long: anything bigger is junk
             continue
-        out[f[2]] = DiskCounters(f[2], n[0], n[2], n[3], n[4], n[6], n[7], n[8], n[9], n[10])
+        # tuple.__new__ straight: the named tuple's own __new__ is a Python call per disk
+        out[f[2]] = _new(DiskCounters, (f[2], n[0], n[2], n[3], n[4], n[6], n[7], n[8], n[9], n[10]))
     if not out and not seen_valid and text.strip():
         raise ParseError("/proc/diskstats: no line with 14, 18 or 20 numeric fields")
     return out
+
+
+def _interval(dt_s: float) -> float | None:
+    try:
+        dt = float(dt_s)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return dt if math.isfinite(dt) and dt > 0 else None
 
 
 def disk_rates(prev: DiskCounters, cur: DiskCounters, dt_s: float) -> DiskIo | None:
@@ -65,11 +102,8 @@ def disk_rates(prev: DiskCounters, cur: DiskCounters, dt_s: float) -> DiskIo | N
     None when the interval is not positive, the device changed, or a counter went back."""
     if not (isinstance(prev, DiskCounters) and isinstance(cur, DiskCounters)):
         return None
-    try:
-        dt = float(dt_s)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    if not math.isfinite(dt) or dt <= 0 or prev.device != cur.device:
+    dt = _interval(dt_s)
+    if dt is None or prev.device != cur.device:
         return None
     reads, writes = cur.reads - prev.reads, cur.writes - prev.writes
     read_sectors, write_sectors = cur.read_sectors - prev.read_sectors, cur.write_sectors - prev.write_sectors
@@ -87,3 +121,38 @@ def disk_rates(prev: DiskCounters, cur: DiskCounters, dt_s: float) -> DiskIo | N
         read_sectors * SECTOR / dt,
         write_sectors * SECTOR / dt,
     )
+
+
+def rates_between(
+    prev: Mapping[str, DiskCounters], cur: Mapping[str, DiskCounters], dt_s: float
+) -> dict[str, DiskIo]:
+    """`disk_rates` for every device in both samples, named by device (those it gives None
+    left out): the same figures, in one loop over a thousand disks rather than a call each."""
+    dt = _interval(dt_s)
+    out: dict[str, DiskIo] = {}
+    if dt is None:
+        return out
+    ms = dt * 1000.0
+    for dev, c in cur.items():
+        p = prev.get(dev)
+        if p is None or not (isinstance(p, DiskCounters) and isinstance(c, DiskCounters)) or p[0] != c[0]:
+            continue
+        _, reads0, rsec0, rms0, writes0, wsec0, wms0, _, io0, wt0 = p
+        _, reads1, rsec1, rms1, writes1, wsec1, wms1, _, io1, wt1 = c
+        reads, writes = reads1 - reads0, writes1 - writes0
+        read_sectors, write_sectors = rsec1 - rsec0, wsec1 - wsec0
+        read_ms, write_ms = rms1 - rms0, wms1 - wms0
+        io_ms = io1 - io0
+        if min(reads, writes, read_sectors, write_sectors, read_ms, write_ms, io_ms, wt1 - wt0) < 0:
+            continue
+        out[dev] = _diskio(
+            c[0],
+            min(100.0, io_ms / ms * 100.0),
+            read_ms / reads if reads else None,
+            write_ms / writes if writes else None,
+            reads / dt,
+            writes / dt,
+            read_sectors * SECTOR / dt,
+            write_sectors * SECTOR / dt,
+        )
+    return out

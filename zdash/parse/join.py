@@ -7,12 +7,16 @@ by pool and by name (iostat runs with -P, so a leaf row carries its path).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from typing import Any
 
-from zdash.model import DiskIo, Pool, Vdev, evolve
+from zdash.model import DiskIo, Pool, Vdev, builder_of, evolve, field_getter
 from zdash.parse.devices import DeviceFacts
 from zdash.parse.zpool_iostat import IostatRow
 from zdash.parse.zpool_list import ListPool
+
+NodeChanges = Callable[[Vdev, int], "dict[str, object] | None"]
 
 
 def map_tree(v: Vdev, fn: Callable[[Vdev, int], Vdev], depth: int = 0) -> Vdev:
@@ -22,31 +26,44 @@ def map_tree(v: Vdev, fn: Callable[[Vdev, int], Vdev], depth: int = 0) -> Vdev:
     return fn(node, depth)
 
 
-def attach_space(pool: Pool, listed: ListPool | None) -> Pool:
+def _changed_tree(v: Vdev, fns: Sequence[NodeChanges], depth: int = 0) -> Vdev:
+    """Rebuild a vdev tree bottom-up with each fn's changes to each node (fields the fns share
+    none of), one new node per node changed: unchanged subtrees are kept as they are."""
+    kids = tuple(_changed_tree(c, fns, depth + 1) for c in v.children)
+    changes: dict[str, object] = {}
+    for fn in fns:
+        found = fn(v, depth)  # the fns read only fields no fn changes (names, kind, children)
+        if found:
+            changes.update(found)
+    if any(a is not b for a, b in zip(kids, v.children)):
+        changes["children"] = kids
+    return evolve(v, **changes) if changes else v
+
+
+def _space(listed: ListPool) -> NodeChanges:
     """Top-level rows carry alloc/free/frag/cap; leaf rows only their physical size (2.1.6+)."""
-    if listed is None:
-        return pool
     by_name = {r.name: r for r in listed.vdevs}
 
-    def fn(v: Vdev, depth: int) -> Vdev:
+    def fn(v: Vdev, depth: int) -> dict[str, object] | None:
         r = by_name.get(v.name) or (by_name.get(v.path) if v.path else None)
         if depth == 0 or r is None:
-            return v
+            return None
         if depth == 1:  # a single-disk top-level row shows the raw disk size: use alloc+free
-            return evolve(
-                v,
-                size=r.space if r.space is not None else r.size,
-                alloc=r.alloc,
-                free=r.free,
-                frag_pct=r.frag_pct,
-                cap_pct=r.cap_pct,
-            )
-        return evolve(v, size=r.size) if v.is_leaf and r.size else v
+            return {
+                "size": r.space if r.space is not None else r.size,
+                "alloc": r.alloc,
+                "free": r.free,
+                "frag_pct": r.frag_pct,
+                "cap_pct": r.cap_pct,
+            }
+        return {"size": r.size} if v.is_leaf and r.size else None
 
-    root = map_tree(pool.root, fn)
+    return fn
+
+
+def _pool_space(pool: Pool, listed: ListPool) -> Pool:
     return evolve(
         pool,
-        root=root,
         size=listed.size,
         alloc=listed.alloc,
         free=listed.free,
@@ -56,17 +73,39 @@ def attach_space(pool: Pool, listed: ListPool | None) -> Pool:
     )
 
 
-def attach_ashift(pool: Pool, ashift: Mapping[str, int] | None) -> Pool:
-    if not ashift:
-        return pool
-
-    def fn(v: Vdev, depth: int) -> Vdev:
+def _ashift(ashift: Mapping[str, int]) -> NodeChanges:
+    def fn(v: Vdev, depth: int) -> dict[str, object] | None:
         a = ashift.get(v.name) if depth == 1 else None
         if a is None and depth == 1 and v.path:  # get all-vdevs names a disk by its short name
             a = ashift.get(v.path, ashift.get(v.path.rsplit("/", 1)[-1]))
-        return evolve(v, ashift=a) if a is not None else v
+        return {"ashift": a} if a is not None else None
 
-    return evolve(pool, root=map_tree(pool.root, fn))
+    return fn
+
+
+def _facts(devices: Mapping[str, DeviceFacts]) -> NodeChanges:
+    """Kernel device, sector size and rotational flag per leaf (they change only with the tree)."""
+
+    def fn(v: Vdev, depth: int) -> dict[str, object] | None:
+        facts = devices.get(v.path) if v.is_leaf and v.path else None
+        if facts is None:
+            return None
+        return {"device": facts.device, "native_sector": facts.native_sector, "rotational": facts.rotational}
+
+    return fn
+
+
+def attach_space(pool: Pool, listed: ListPool | None) -> Pool:
+    """Top-level rows carry alloc/free/frag/cap; leaf rows only their physical size (2.1.6+)."""
+    if listed is None:
+        return pool
+    return _pool_space(evolve(pool, root=_changed_tree(pool.root, [_space(listed)])), listed)
+
+
+def attach_ashift(pool: Pool, ashift: Mapping[str, int] | None) -> Pool:
+    if not ashift:
+        return pool
+    return evolve(pool, root=_changed_tree(pool.root, [_ashift(ashift)]))
 
 
 def attach_history(pool: Pool, added: Mapping[str, tuple[str, ...]]) -> Pool:
@@ -77,14 +116,21 @@ def attach_history(pool: Pool, added: Mapping[str, tuple[str, ...]]) -> Pool:
 
 def attach_facts(pool: Pool, devices: Mapping[str, DeviceFacts]) -> Pool:
     """Kernel device, sector size and rotational flag per leaf (they change only with the tree)."""
+    return evolve(pool, root=_changed_tree(pool.root, [_facts(devices)]))
 
-    def fn(v: Vdev, depth: int) -> Vdev:
-        facts = devices.get(v.path) if v.is_leaf and v.path else None
-        if facts is None:
-            return v
-        return evolve(v, device=facts.device, native_sector=facts.native_sector, rotational=facts.rotational)
 
-    return evolve(pool, root=map_tree(pool.root, fn))
+def attach_structure(
+    pool: Pool,
+    listed: ListPool | None,
+    ashift: Mapping[str, int] | None,
+    devices: Mapping[str, DeviceFacts],
+) -> Pool:
+    """attach_facts(attach_ashift(attach_space(pool, listed), ashift), devices) in one pass over
+    the tree: each node rebuilt once, not three times (every few seconds, on a 1,000-disk tree)."""
+    fns = ([_space(listed)] if listed is not None else []) + ([_ashift(ashift)] if ashift else [])
+    root = _changed_tree(pool.root, [*fns, _facts(devices)])
+    pool = evolve(pool, root=root)
+    return _pool_space(pool, listed) if listed is not None else pool
 
 
 def split_iostat_by_pool(rows: Iterable[IostatRow], pool_names: Set[str]) -> dict[str, list[IostatRow]]:
@@ -115,19 +161,25 @@ def attach_measurements(pool: Pool, rows: Sequence[IostatRow] | None, disks: Map
         for r in rows[1:]:
             by_key.setdefault(r.name, r)
 
-    # Every leaf changes every tick, so every node does: rebuilt directly, no change test.
+    # Every leaf changes every tick, so every node does: rebuilt directly, no change test, each
+    # node's fields read at once and the new node built from them (no keyword dict per node).
+    get = by_key.get
+    disk_of = disks.get
+
     def measured(v: Vdev, top_level: bool = False) -> Vdev:
-        kids = tuple(map(measured, v.children)) if v.children else v.children
-        row = by_key.get(v.name) or (by_key.get(v.path) if v.path else None)
-        disk = disks.get(v.device) if v.device is not None else None
-        space = {"alloc": row.alloc, "free": row.free} if top_level and row and row.alloc is not None else {}
-        return evolve(
-            v,
-            children=kids,
-            io=row.io if row is not None else v.io,
-            disk=disk if disk is not None else v.disk,
-            **space,
-        )
+        values: list[Any] = list(_vdev_fields(v))
+        if v.children:
+            values[_CHILDREN] = tuple(map(measured, v.children))
+        path = values[_PATH]
+        row = get(values[_NAME]) or (get(path) if path else None)
+        if row is not None:
+            values[_IO] = row.io
+            if top_level and row.alloc is not None:
+                values[_ALLOC], values[_FREE] = row.alloc, row.free
+        device = values[_DEVICE]
+        if device is not None and (disk := disk_of(device)) is not None:
+            values[_DISK] = disk
+        return _vdev(*values)
 
     root = pool.root
     kids = tuple(measured(c, True) for c in root.children)
@@ -135,3 +187,10 @@ def attach_measurements(pool: Pool, rows: Sequence[IostatRow] | None, disks: Map
         return evolve(pool, root=evolve(root, children=kids))
     space = {"alloc": top.alloc, "free": top.free} if top.alloc is not None and top.free is not None else {}
     return evolve(pool, root=evolve(root, children=kids, io=top.io), **space)
+
+
+_vdev_fields = field_getter(Vdev)
+_vdev = builder_of(Vdev)
+_INDEX = {f.name: i for i, f in enumerate(dataclasses.fields(Vdev))}
+_NAME, _PATH, _DEVICE, _CHILDREN = _INDEX["name"], _INDEX["path"], _INDEX["device"], _INDEX["children"]
+_IO, _DISK, _ALLOC, _FREE = _INDEX["io"], _INDEX["disk"], _INDEX["alloc"], _INDEX["free"]

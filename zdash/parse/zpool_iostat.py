@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from zdash.model import IoStats
+from zdash.model import IoStats, builder_of
 from zdash.parse import ParseError
 
 _EPOCH = re.compile(r"\d{1,20}", re.ASCII)  # `-T u`: printf("%lld\n", time(NULL)); rows have TABs
@@ -36,6 +36,10 @@ class IostatRow:
     io: IoStats
 
 
+_row = builder_of(IostatRow)  # a report builds one of each per vdev: the fast constructors
+_io = builder_of(IoStats)
+
+
 def _is_epoch(line: str) -> bool:
     return bool(_EPOCH.fullmatch(line.strip()))
 
@@ -47,19 +51,22 @@ def split_reports(text: str) -> list[tuple[int | None, str]]:
     with epoch None, but only if it holds something."""
     if not isinstance(text, str):
         raise ParseError(f"zpool iostat: expected text, got {type(text).__name__}")
+    parts = text.split("\n")  # the last part is what follows the last newline ('' usually)
+    last = len(parts) - 1
+    # Rows carry a TAB between their fields, epoch lines none: the regex runs only on the few
+    # lines without one.
+    marks = [i for i, line in enumerate(parts) if "\t" not in line.strip() and _is_epoch(line)]
     reports: list[tuple[int | None, str]] = []
-    epoch: int | None = None
-    lines: list[str] = []
-    *whole, tail = text.split("\n")
-    for line in [w + "\n" for w in whole] + ([tail] if tail else []):
-        if _is_epoch(line):
-            if epoch is not None or any(s.strip() for s in lines):
-                reports.append((epoch, "".join(lines)))
-            epoch, lines = int(line), []
-        else:
-            lines.append(line)
-    if epoch is not None or any(s.strip() for s in lines):
-        reports.append((epoch, "".join(lines)))
+    for k, end in enumerate([*marks, len(parts)]):
+        start = marks[k - 1] + 1 if k else 0
+        lines = parts[start:end]
+        if k == 0 and not any(s.strip() for s in lines):
+            continue  # nothing before the first epoch line
+        if end <= last:  # every line of it ended with a newline
+            body = "\n".join(lines) + "\n" if lines else ""
+        else:  # it runs to the end of the text: its last line only if it has one
+            body = "\n".join(lines)
+        reports.append((int(parts[marks[k - 1]]) if k else None, body))
     return reports
 
 
@@ -131,6 +138,60 @@ def parse_iostat(text: str) -> tuple[IostatRow, ...]:
     """One report (a leading epoch line is tolerated). Several pools: rows in order."""
     if not isinstance(text, str):
         raise ParseError(f"zpool iostat: expected text, got {type(text).__name__}")
+    rows = _plain_report(text)
+    return rows if rows is not None else _report_by_line(text)
+
+
+def _plain_report(text: str) -> tuple[IostatRow, ...] | None:
+    """The usual report, rows of a known -l layout and nothing else, read in bulk: each line split
+    once, then every figure zdash uses checked and converted by C loops over the whole report,
+    the rows built by `map`. None for anything else (an epoch line, a layout or a name zpool
+    would not print): the line-by-line reader then says what is wrong, where."""
+    # Only strings and numbers are kept while reading: a list per row alive until the end would
+    # outlive the garbage collector's young generations and make its full passes more frequent.
+    names: list[str] = []
+    groups: list[int] = []
+    flat: list[str] = []  # the ten figures of every row, row after row
+    group, gap = 0, False
+    for line in text.split("\n"):
+        if not line.strip():
+            gap = bool(names)  # leading / repeated blank lines open no group
+            continue
+        vals = line.split("\t")
+        if not vals[0] or not _LAYOUTS.get(len(vals) - 1):  # no -l columns: the line reader
+            return None
+        if gap:
+            group, gap = group + 1, False
+        names.append(vals[0])
+        groups.append(group)
+        flat += vals[1:11]  # capacity, ops, bandwidth, the four total/disk waits
+    if not names:
+        return None
+    digits = "".join(flat)
+    if digits.isdigit() and digits.isascii() and all(flat) and max(map(len, flat)) <= 20:
+        numbers = list(map(int, flat))  # a busy pool: every figure a number
+        figures = list(map(float, numbers))  # float(int) rounds once, as float(text) would
+        ios = map(_io, *(figures[i::10] for i in range(2, 10)))
+        return tuple(map(_row, names, groups, numbers[0::10], numbers[1::10], ios))
+    # some '-' (no I/O of a kind this interval): row by row, the lines already split
+    rows: list[IostatRow] = []
+    for k, (name, g) in enumerate(zip(names, groups)):
+        head = flat[10 * k : 10 * k + 10]
+        digits = "".join(head)
+        if digits.isdigit() and digits.isascii() and all(head) and max(map(len, head)) <= 20:
+            rows.append(_row(name, g, int(head[0]), int(head[1]), _io(*map(float, map(int, head[2:10])))))
+            continue
+        try:
+            v = [int(s) if s.isdigit() and s.isascii() and len(s) <= 20 else _count(s, 0) for s in head]
+        except ParseError:
+            return None  # the line reader names the line
+        ops_bw = [float(x) if x is not None else 0.0 for x in v[2:6]]
+        lat = [float(x) if x is not None else None for x in v[6:10]]
+        rows.append(_row(name, g, v[0], v[1], _io(*ops_bw, *lat)))
+    return tuple(rows)
+
+
+def _report_by_line(text: str) -> tuple[IostatRow, ...]:
     rows: list[IostatRow] = []
     group, gap = 0, False
     for n, line in enumerate(text.split("\n"), 1):
@@ -146,11 +207,12 @@ def parse_iostat(text: str) -> tuple[IostatRow, ...]:
                 else f"no TAB (not -H output?): {line.strip()[:40]!r}"
             )
             raise ParseError(f"zpool iostat line {n}: {what}")
-        name, *vals = line.split("\t")
-        nlat = _LAYOUTS.get(len(vals))
+        vals = line.split("\t")
+        name = vals[0]
+        nlat = _LAYOUTS.get(len(vals) - 1)
         if not name or nlat is None:
             raise ParseError(
-                f"zpool iostat line {n}: {len(vals)} values after the name, "
+                f"zpool iostat line {n}: {len(vals) - 1} values after the name, "
                 f"expected one of {sorted(_LAYOUTS)}"
             )
         if gap:
@@ -158,13 +220,13 @@ def parse_iostat(text: str) -> tuple[IostatRow, ...]:
         # The fields zdash uses (capacity, ops, bandwidth, the four total/disk waits), the common
         # case inline: a function call per field is most of the cost at 1,000 disks. The queue
         # and scrub/trim/rebuild latency columns after them are not read.
-        head = vals[:10]
+        head = vals[1:11]
         digits = "".join(head)  # one C-level check for a row with no '-': the busy pool's case
-        if digits.isdigit() and digits.isascii() and all(head) and max(map(len, head)) <= 20:
-            v: list[int | None] = list(map(int, head))
-        else:
-            v = [int(s) if s.isdigit() and s.isascii() and len(s) <= 20 else _count(s, n) for s in head]
+        if nlat and digits.isdigit() and digits.isascii() and all(head) and max(map(len, head)) <= 20:
+            rows.append(_row(name, group, int(head[0]), int(head[1]), _io(*map(float, map(int, head[2:10])))))
+            continue
+        v = [int(s) if s.isdigit() and s.isascii() and len(s) <= 20 else _count(s, n) for s in head]
         ops_bw = [float(x) if x is not None else 0.0 for x in v[2:6]]
         lat = [float(x) if x is not None else None for x in v[6:10]] if nlat else [None] * 4
-        rows.append(IostatRow(name, group, v[0], v[1], IoStats(*ops_bw, *lat)))
+        rows.append(_row(name, group, v[0], v[1], _io(*ops_bw, *lat)))
     return tuple(rows)
