@@ -4,6 +4,7 @@ while the other keeps updating, and a guided action planned, checked and run on 
 hosts are stand-ins: tests/fakes/bin/ssh runs the remote words here, where the stand-in zpool
 answers; a host listed in FAKE_SSH_DOWN refuses connections as a stopped sshd does."""
 
+import asyncio
 import json
 import os
 from pathlib import Path
@@ -155,6 +156,25 @@ async def test_a_guided_action_runs_on_its_pools_host_over_ssh(fleet, monkeypatc
         assert any(c[c.index("--") - 1] == "nas2" and "status" in c for c in calls)
         record = json.loads(Path(audit.path).read_text().splitlines()[-1])
         assert record["target_host"] == "nas2" and record["outcome"] == "ok"
+
+
+async def test_a_fleet_plan_is_built_while_the_dashboards_own_status_is_running(fleet):
+    """The plan's fresh `zpool status` goes over the host's connection beside the dashboard's
+    own: a status the feed has in flight at that moment (a sick pool's can take seconds) must
+    not refuse the plan as busy (it did, in the fleet action lab test)."""
+    app = ZdashApp(_feed("nas1", "nas2"), record_dir=str(fleet))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_frame(pilot, lambda f: f.snapshot.pool("nas2:deranged") is not None, timeout=BOUND)
+        feed_runner = app.feed.runner_for("nas2")
+        slow = asyncio.ensure_future(feed_runner.run("status", ("sleep", "20"), timeout=30))
+        await until(
+            pilot, lambda: feed_runner.busy("status"), timeout=BOUND, what="the feed's status running"
+        )
+        try:
+            plan = await app.plan_action(Request("scrub", "deranged", host="nas2"))
+            assert plan.host == "nas2" and plan.ok, [c.reason for c in plan.failures]
+        finally:
+            slow.cancel()
 
 
 async def test_a_fleet_plan_for_an_unreachable_host_is_not_built(fleet):

@@ -199,6 +199,15 @@ class RemoteRunner(Runner):
         self.unreachable_why: str | None = None  # ssh's own line: "ssh: connect to host …"
         self.connected = False  # a command got through since the start or since unreachable
 
+    def alongside(self) -> RemoteRunner:
+        """A runner for the same host over the same connection (ssh's ControlPath is the
+        host's), with its own keys in flight: a guided action's fresh `zpool status` must not
+        be refused as Busy because the dashboard's own is running at that moment (found by the
+        fleet action lab test)."""
+        other = RemoteRunner(self.ssh, self.timeout, self.connect_timeout)
+        other.connected = self.connected
+        return other
+
     async def run(
         self, key: SampleKey | AshiftKey, argv: list[str] | tuple[str, ...], timeout: float | None = None
     ) -> RawSample:

@@ -253,9 +253,10 @@ class ZdashApp(App[None]):
             if self.feed.hosts:
                 raise RuntimeError("a pool of a fleet: the plan must name its host")
             return self.actions
-        runner = self.feed.runner_for(request.host)
-        if runner is None:
+        feed_runner = self.feed.runner_for(request.host)
+        if feed_runner is None:
             raise RuntimeError(f"{request.host} is not one of this dashboard's hosts")
+        runner = feed_runner.alongside()  # the feed's keys in flight are not the plan's
 
         async def fresh_state(r: Request) -> Snapshot:
             return await fresh_snapshot(r.pool, datasets=r.action == "promote", runner=runner)
