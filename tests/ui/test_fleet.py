@@ -177,6 +177,35 @@ async def test_a_fleet_plan_is_built_while_the_dashboards_own_status_is_running(
             slow.cancel()
 
 
+async def test_a_host_down_at_the_start_is_seen_in_full_once_it_answers(fleet):
+    """nas2's sshd is down when zdash starts: its `zpool version`, datasets and event log all
+    fail. Once it answers, every one of them is asked again within seconds (no "version:
+    connection refused" left for the session, no ashift asked of `zdb` because the version
+    was unknown): the frame is clean, nas2's version and ashift read."""
+    (fleet / "down").write_text("nas2\n")
+    app = WallApp(_feed("nas1", "nas2"))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_frame(
+            pilot,
+            lambda f: any("nas2 unreachable" in (s.message or "") for s in f.snapshot.problems),
+            timeout=BOUND,
+        )
+        (fleet / "down").write_text("")
+
+        def clean(f) -> bool:
+            pool = f.snapshot.pool("nas2:deranged")
+            sources = {s.key: s.ok for s in f.snapshot.sources}
+            return (
+                pool is not None
+                and not f.snapshot.problems
+                and sources.get("nas2 version") is True
+                and sources.get("nas2 ashift:deranged") is True
+            )
+
+        frame = await wait_frame(pilot, clean, timeout=BOUND)
+        assert not [fi for fi in frame.findings if fi.severity == Severity.UNKNOWN]
+
+
 async def test_a_fleet_plan_for_an_unreachable_host_is_not_built(fleet):
     """nas2 down: the plan says why it cannot be checked, and nothing runs."""
     app = ZdashApp(_feed("nas1", "nas2"), record_dir=str(fleet))

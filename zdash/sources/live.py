@@ -13,7 +13,9 @@ more than the parsing of its output):
 - `zpool list -v` (size, fragmentation, leaf sizes): with status on an event or a tree change,
   else every `rare_every` (60 s) while the iostat stream runs (every `structure_every` without);
 - rarely the dataset list (also after a `zfs` command's history event), the per-vdev ashift and
-  the device facts (also whenever the set of leaves changes).
+  the device facts (also whenever the set of leaves changes);
+- `zpool version` at the start, and again every `structure_every` while it has not answered
+  (a host down or a zpool hung at the start): the version chooses status's and ashift's argv.
 
 Slow commands run as background tasks: a tick never waits for them, their output joins the
 first tick after they finish, and the Runner never starts a second copy.
@@ -80,6 +82,8 @@ class LiveSource:
         self._events: EventsStream | None = None
         self._events_task: asyncio.Task[None] | None = None
         self._events_retry_at = 0.0
+        self._events_started = 0.0
+        self._events_said_failed = False  # a failed "events" sample stands: say when it follows again
         self._moving = True  # until a status says otherwise: poll status at the busy rate
         self._rows: tuple[str, ...] = ()  # the last iostat report's row names
 
@@ -106,6 +110,11 @@ class LiveSource:
             with contextlib.suppress(Busy):
                 sample = await call()
                 self._pending.append(sample)
+                if not sample.ok:
+                    # Failed: asked again at the busy rate, not a whole rare period later (a
+                    # host back after a drop said "datasets: connection refused" for a minute).
+                    name = key.split(":", 1)[0]
+                    self._due[name] = min(self._due.get(name, 0.0), time.time() + self.structure_every)
                 if key == "status":
                     self._after_status(sample)
 
@@ -150,7 +159,21 @@ class LiveSource:
         self._due.pop("status", None)
         self._due.pop("list", None)
 
+    async def _ask_version(self) -> RawSample:
+        v = await self.runner.run("version", ("zpool", "version"))
+        with contextlib.suppress(ParseError):
+            self.version = parse_version(v.stdout)[0] if v.ok else None
+        if self.version is not None:
+            # Learnt late: status and ashift asked again now, in the version's own argv (an
+            # ashift from `zdb -C` chosen while the version was unknown fails on a host without
+            # zdb on the PATH, as a fleet host down at the start showed).
+            self._refresh_structure_now()
+            self._due.pop("ashift", None)
+        return v
+
     def _schedule(self, now: float) -> None:
+        if self.version is None and self._due_now("version", self.structure_every, now):
+            self._spawn_call("version", self._ask_version)
         quiet = not self._moving and self._following_events()
         if self._due_now("status", self.quiet_every if quiet else self.structure_every, now):
             self._spawn("status", self.status_argv())
@@ -198,13 +221,26 @@ class LiveSource:
         """ZFS's event log, followed; restarted after a minute if it dies (a denied or old zpool
         must not cost a process per tick)."""
         if self._events_task and not self._events_task.done():
+            if self._events_said_failed and self._events_followed_again(now):
+                # A follower that prints nothing (no new event: the normal case) would leave
+                # its predecessor's failure standing all session: an empty sample clears it.
+                self._pending.append(
+                    RawSample("events", self._events.argv if self._events else (), None, "", "", now, 0.0)
+                )
+                self._events_said_failed = False
             return
         if self._events and self._events.error:
             self._pending.append(
                 RawSample("events", self._events.argv, None, "", "", now, 0.0, self._events.error)
             )
             self._events = None
-            self._events_retry_at = now + max(60.0, 5 * self.interval)
+            self._events_said_failed = True
+            # A host that stopped answering over ssh: followed again as soon as it may be back
+            # (its other commands are asked every few seconds too), not a minute later.
+            unreachable = getattr(self.runner, "unreachable_since", None) is not None
+            self._events_retry_at = now + (
+                self.structure_every if unreachable else max(60.0, 5 * self.interval)
+            )
         if self._events_task is not None and self._events_task.done():
             # Status was scheduled at the quiet rate while the log was followed: without it,
             # a change would go unseen until then, so back to the busy rate from now.
@@ -213,6 +249,16 @@ class LiveSource:
             return
         self._events = EventsStream(runner=self.runner)
         self._events_task = asyncio.get_running_loop().create_task(self._events.run())
+        self._events_started = now
+
+    def _events_followed_again(self, now: float) -> bool:
+        """The restarted follower is up: over ssh once the host answers commands again (its own
+        ssh would have failed with them), here once it has run for a structure period."""
+        if self.remote:
+            return (
+                bool(getattr(self.runner, "connected", False)) and now - self._events_started >= self.interval
+            )
+        return now - self._events_started >= self.structure_every
 
     def _ensure_stream(self, now: float) -> None:
         if self._stream_task and not self._stream_task.done():
@@ -240,10 +286,8 @@ class LiveSource:
     # -- the tick loop ----------------------------------------------------------------------
     async def start(self) -> Tick:
         """First tick: the version decides which commands to run; wait for the structure."""
-        v = await self.runner.run("version", ("zpool", "version"))
-        with contextlib.suppress(ParseError):
-            self.version = parse_version(v.stdout)[0] if v.ok else None
-        self._pending.append(v)
+        self._pending.append(await self._ask_version())
+        self._due["version"] = time.time() + self.structure_every
         if self.remote:
             self._read_diskstats()
         self._schedule(time.time())
