@@ -83,6 +83,7 @@ class LiveSource:
         self._events_task: asyncio.Task[None] | None = None
         self._events_retry_at = 0.0
         self._events_started = 0.0
+        self._failures: dict[str, int] = {}  # consecutive failures of a background command
         self._events_said_failed = False  # a failed "events" sample stands: say when it follows again
         self._moving = True  # until a status says otherwise: poll status at the busy rate
         self._rows: tuple[str, ...] = ()  # the last iostat report's row names
@@ -110,11 +111,17 @@ class LiveSource:
             with contextlib.suppress(Busy):
                 sample = await call()
                 self._pending.append(sample)
-                if not sample.ok:
-                    # Failed: asked again at the busy rate, not a whole rare period later (a
-                    # host back after a drop said "datasets: connection refused" for a minute).
-                    name = key.split(":", 1)[0]
-                    self._due[name] = min(self._due.get(name, 0.0), time.time() + self.structure_every)
+                name = key.split(":", 1)[0]
+                if sample.ok:
+                    self._failures.pop(name, None)
+                else:
+                    # Failed: asked again soon, not a whole rare period later (a host back after
+                    # a drop said "datasets: connection refused" for a minute), backing off from
+                    # the busy rate (5 s) to the rare one while it keeps failing (a command this
+                    # user may not run must not cost a process every few seconds).
+                    n = self._failures[name] = self._failures.get(name, 0) + 1
+                    retry = min(self.structure_every * 2 ** (n - 1), self.rare_every)
+                    self._due[name] = min(self._due.get(name, 0.0), time.time() + retry)
                 if key == "status":
                     self._after_status(sample)
 
