@@ -27,6 +27,9 @@ from dataclasses import dataclass
 from zdash.raw import AshiftKey, RawSample, SampleKey
 from zdash.sources.runner import NAME_VARS, Runner, first_line
 
+# What a silent exit 255 is, in the lab: a multiplexed session whose master connection went
+# (the sshd stopped); ssh prints nothing then.
+SILENT_DROP = "the ssh connection closed without a message (ssh exit code 255)"
 SSH_RC = 255  # ssh's own failure (cannot connect, authentication, the connection dropped)
 CONNECT_TIMEOUT_S = 5
 CONTROL_PERSIST_S = 60
@@ -224,7 +227,7 @@ class RemoteRunner(Runner):
 
     def failure(self, argv: tuple[str, ...], rc: int | None, stderr: str, verb: str = "") -> str:
         if rc == SSH_RC:
-            return f"{self.host}: {first_line(stderr) or 'ssh failed (exit code 255)'}"
+            return f"{self.host}: {first_line(stderr) or SILENT_DROP}"
         return f"{self.host}: {super().failure(argv, rc, stderr, verb)}"
 
     def timed_out(self, argv: tuple[str, ...], timeout: float) -> str:
@@ -234,7 +237,9 @@ class RemoteRunner(Runner):
         if rc == SSH_RC:
             if self.unreachable_since is None:
                 self.unreachable_since = time.time()
-            self.unreachable_why = first_line(stderr) or "ssh failed (exit code 255)"
+            # ssh's own line when it gave one; a silent exit (a multiplexed session whose master
+            # went with the connection) keeps the reason already known, if any.
+            self.unreachable_why = first_line(stderr) or self.unreachable_why or SILENT_DROP
             self.connected = False
         elif rc is not None and rc >= 0:  # the far side answered (a zpool error is an answer)
             self.unreachable_since = self.unreachable_why = None
