@@ -184,3 +184,16 @@ async def test_the_command_that_connects_gets_the_connect_timeout_on_top(fake_ss
         assert back.ok and back.duration >= 1.3, back.error
     finally:
         shutil.rmtree(short)
+
+
+def test_a_silent_drop_keeps_the_reason_ssh_gave_and_says_what_it_is():
+    """The wall's "unreachable since …: why" line: ssh's own reason stays when a later session
+    ends silently (a multiplexed session exits 255 without a word when its master goes)."""
+    runner = RemoteRunner(SshHost.parse("nas2"))
+    runner.heard(255, "")
+    assert runner.unreachable_why == "the ssh connection closed without a message (ssh exit code 255)"
+    runner.heard(255, "ssh: connect to host nas2 port 22: Connection refused\n")
+    runner.heard(255, "")
+    assert runner.unreachable_why == "ssh: connect to host nas2 port 22: Connection refused"
+    runner.heard(0)
+    assert runner.unreachable_since is None and runner.unreachable_why is None
