@@ -117,6 +117,20 @@ async def test_the_wall_moves_to_the_next_pool_on_the_clock_worst_first():
         assert focused == [False, True]
 
 
+async def test_the_wall_cycle_firing_while_the_screen_is_torn_down_does_not_crash_the_exit():
+    """Quitting removes the wall's widgets while its pool cycle may still fire: that tick has
+    nothing to draw on and must not end the app in a WorkerFailed (1 of 5 lab fleet runs)."""
+    clock = ManualClock()
+    app = WallApp(SnapFeed(TWO_POOLS), clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        await until(pilot, lambda: clock.waiting >= 2, what="the wall's and the silence timers")
+        await app.screen.query_one("#wall-banner").remove()  # as at teardown
+        clock.advance(app.settings.wall_cycle_s)
+        await pilot.pause()
+        assert app.return_code is None  # still running: the worker did not fail
+
+
 async def test_a_wall_tile_draws_the_state_word_big_when_it_fits_and_plain_when_not():
     from zdash.ui.big_word import big_rows
 

@@ -12,6 +12,7 @@ from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
@@ -98,6 +99,15 @@ class WallScreen(Screen[None], inherit_bindings=False):
         self.query_one("#wall-history").display = self.size.height >= 34
 
     def _draw(self) -> None:
+        try:
+            self._draw_now()
+        except NoMatches:
+            # The screen is being torn down (the app quitting): its widgets are gone while the
+            # pool cycle or a frame watcher still fires. Nothing to draw on; seen in 1 of 5 lab
+            # fleet runs as a WorkerFailed at exit.
+            return
+
+    def _draw_now(self) -> None:
         app = self.app
         frame: Frame | None = app.frame
         cls, text = banner_text(frame, app.silence, app.feed_error)
