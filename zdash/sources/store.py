@@ -22,8 +22,10 @@ Schema:
   ticks(seq INTEGER PRIMARY KEY, t REAL, samples BLOB)
   keyframes(seq INTEGER PRIMARY KEY, t REAL, fold INTEGER, builder BLOB, checks BLOB)
 
-A second writer is refused (an exclusive flock on the file for the writer's life); an existing
-file is never overwritten unless asked.
+A second writer is refused (an exclusive flock for the writer's life on a sidecar, FILE-lock:
+on NFS and 9p the kernel emulates flock with the same byte-range locks SQLite takes, so a
+flock on the database itself made every write there fail with "database is locked"); an
+existing file is never overwritten unless asked.
 """
 
 from __future__ import annotations
@@ -139,8 +141,9 @@ class StoreWriter:
         if os.path.exists(path) and not force:
             raise StoreError(exists_message(path))
         self.path = path
+        self._lock_path = path + "-lock"
         try:
-            self._lock = open(path, "ab")  # noqa: SIM115 - held for the writer's life
+            self._lock = open(self._lock_path, "ab")  # noqa: SIM115 - held for the writer's life
         except OSError as e:
             raise StoreError(f"cannot write {path}: {e.strerror or e}") from None
         try:
@@ -151,9 +154,8 @@ class StoreWriter:
         try:
             if force:
                 for suffix in ("", "-wal", "-shm"):
-                    if suffix and os.path.exists(path + suffix):
+                    if os.path.exists(path + suffix):
                         os.unlink(path + suffix)
-                self._lock.truncate(0)
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
@@ -177,8 +179,8 @@ class StoreWriter:
             self._db.executemany(
                 "INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()]
             )
-        except sqlite3.Error as e:
-            self._lock.close()
+        except (sqlite3.Error, OSError) as e:
+            self._release()
             raise StoreError(f"cannot write {path}: {e}") from None
         self.count = 0
         self.keyframes = KeyframePolicy()
@@ -238,7 +240,13 @@ class StoreWriter:
                 pass
             self._db.close()
         finally:
-            self._lock.close()
+            self._release()
+
+    def _release(self) -> None:
+        """The sidecar goes before its lock: the next writer finds no stray file."""
+        with contextlib.suppress(OSError):
+            os.unlink(self._lock_path)
+        self._lock.close()
 
     def __enter__(self) -> StoreWriter:
         return self
