@@ -78,3 +78,24 @@ async def test_without_the_event_log_status_is_asked_at_the_busy_rate(monkeypatc
     src = LiveSource(0.1, structure_every=0.1, quiet_every=60.0, timeout=5.0)
     keys = await _count(src, 300, until_status=6)
     assert _runs(keys, "status") >= 6, keys  # asked again and again (quiet: none once settled)
+
+
+async def test_a_failing_command_is_asked_again_soon_then_less_and_less(monkeypatch, tmp_path):
+    """`zpool version` fails (a hung or denied zpool at the start): asked again after the busy
+    period, not never (the version chooses status's argv), then backing off towards the rare
+    period while it keeps failing (not a process every few seconds for ever). Gaps measured on
+    the samples' own times: a loaded machine can only make them longer."""
+    _fake(monkeypatch, tmp_path, "healthy")
+    monkeypatch.setenv("FAKE_ZPOOL_MODE", "denied")
+    monkeypatch.setenv("FAKE_ZPOOL_SUBCMDS", "version")
+    src = LiveSource(0.1, structure_every=0.2, rare_every=1.6, timeout=5.0)
+    times: list[float] = []
+    gen = src.ticks()
+    async for tick in gen:
+        times += [s.time for s in tick.samples if s.key == "version" and not s.ok]
+        if len(times) >= 5:
+            break
+    await gen.aclose()
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    # start, then 0.2 s (the start's own wait), 0.2, 0.4, 0.8: each at least its delay
+    assert gaps[2] >= 0.4 * 0.9 and gaps[3] >= 0.8 * 0.9, gaps

@@ -179,7 +179,8 @@ class LiveSource:
         return v
 
     def _schedule(self, now: float) -> None:
-        if self.version is None and self._due_now("version", self.structure_every, now):
+        # While unknown: its failures bring it back soon, backing off (see _spawn_call).
+        if self.version is None and self._due_now("version", self.rare_every, now):
             self._spawn_call("version", self._ask_version)
         quiet = not self._moving and self._following_events()
         if self._due_now("status", self.quiet_every if quiet else self.structure_every, now):
