@@ -6,6 +6,7 @@ that replays real captured output."""
 
 from __future__ import annotations
 
+import itertools
 import os
 
 from zdash.sources.live import LiveSource
@@ -96,6 +97,6 @@ async def test_a_failing_command_is_asked_again_soon_then_less_and_less(monkeypa
         if len(times) >= 5:
             break
     await gen.aclose()
-    gaps = [b - a for a, b in zip(times, times[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
     # start, then 0.2 s (the start's own wait), 0.2, 0.4, 0.8: each at least its delay
     assert gaps[2] >= 0.4 * 0.9 and gaps[3] >= 0.8 * 0.9, gaps
