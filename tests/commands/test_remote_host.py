@@ -45,6 +45,21 @@ def test_check_of_a_remote_host_reads_its_pools_over_ssh(fake_ssh, capsys):
     assert calls and all(c[c.index("-p") + 1] == "2222" and c[c.index("--") - 1] == "nas1" for c in calls)
 
 
+def test_check_waits_for_a_late_iostat_stream_instead_of_calling_a_healthy_pool_unseen(
+    fake_ssh, monkeypatch, capsys
+):
+    """The host's iostat stream answers 3 s late (ssh connecting, a busy host: 10+ s in the lab):
+    the check counts ticks that carry a report, so a healthy pool is OK (exit 0), not UNKNOWN
+    for "iostat: no data in 5 ticks"."""
+    monkeypatch.setenv("FAKE_ZPOOL_MODE", "slow")
+    monkeypatch.setenv("FAKE_ZPOOL_SUBCMDS", "iostat")
+    monkeypatch.setenv("FAKE_ZPOOL_DELAY", "3")
+    code = main(["check", "--host", "nas1", "--interval", "0.2", "--samples", "6", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["status"] == "OK", doc
+    assert not [f for f in doc["findings"] if f["severity"] == "unknown"]
+
+
 @pytest.mark.parametrize("spec", ["-oProxyCommand=sh", "nas1:99999", "a b"])
 def test_a_bad_host_is_one_line_and_a_documented_code(fake_ssh, capsys, spec):
     assert main(["check", f"--host={spec}"]) == 3

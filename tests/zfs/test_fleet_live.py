@@ -21,6 +21,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -205,3 +206,36 @@ async def test_a_guided_action_on_a_fleet_pool_runs_on_its_host(lab, two_hosts, 
     assert "mirror-0" in status and new in status, status
     record = json.loads(Path(audit.path).read_text().splitlines()[-1])
     assert record["target_host"] == "fleet-a" and record["outcome"] == "ok"
+
+
+def test_check_and_record_over_ssh_for_a_central_nagios(lab, two_hosts, tmp_path):
+    """`zdash check --host` as a central Nagios runs it: fleet-a's mirror has lost a side, so
+    the check says CRITICAL (exit 2) naming the pool, read over ssh from the real pool; fleet-b
+    is recorded with `zdash record --host` and the recording replays its pool; with fleet-a's
+    sshd stopped the check is UNKNOWN (exit 3) with ssh's reason on line 1."""
+    a1, a2 = lab.loop("a1"), lab.loop("a2")
+    lab.pool("fa", "mirror", a1, a2)
+    sh("zpool", "offline", "fa", a2)
+    lab.pool("fb", lab.loop("b1"))
+    zdash = [sys.executable, "-m", "zdash"]
+    crit = subprocess.run(
+        [*zdash, "check", "--host", "fleet-a", "fa"], capture_output=True, text=True, timeout=120
+    )
+    print(crit.stdout, crit.stderr)
+    assert crit.returncode == 2 and "fa" in crit.stdout.splitlines()[0], (crit.stdout, crit.stderr)
+    out = tmp_path / "fleet-b.zdash"
+    rec = subprocess.run(
+        [*zdash, "record", "--host", "fleet-b", "-o", str(out), "--duration", "4", "fb"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert rec.returncode == 0, rec.stderr
+    replayed = subprocess.run(
+        [*zdash, "check", "--replay", str(out), "--json"], capture_output=True, text=True, timeout=120
+    )
+    report = json.loads(replayed.stdout)
+    assert replayed.returncode == 0 and "fleet-b" in json.dumps(report) and "fb" in json.dumps(report), report
+    stop_host(two_hosts["a"])
+    down = subprocess.run([*zdash, "check", "--host", "fleet-a"], capture_output=True, text=True, timeout=120)
+    assert down.returncode == 3 and "fleet-a" in down.stdout.splitlines()[0], (down.stdout, down.stderr)

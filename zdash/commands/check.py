@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+import time
 from argparse import Namespace
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict
@@ -88,6 +89,12 @@ class _Report(TypedDict):
     perfdata: list[dict[str, float | str | None]]  # PerfDatum.to_dict()
 
 
+# How much longer than `samples` intervals a live check waits for the iostat reports it counts:
+# a remote host's first report comes after ssh connects (up to its 10 s ConnectTimeout) and
+# zpool starts.
+STARTUP_GRACE_S = 20.0
+
+
 class Report(_Report, total=False):
     """`zdash check --json`, schema 1 (see the module docstring)."""
 
@@ -104,11 +111,18 @@ async def live_history(
     source = LiveSource(interval, pools, structure_every=max(interval, 2.0), runner=runner)
     builder = SnapshotBuilder(interval, source.host)
     history: list[Snapshot] = []
+    measured = 0
+    # `samples` ticks that carry an iostat report, not merely `samples` ticks: over ssh the
+    # stream's first report can come several ticks late (ssh's connection, zpool's start-up;
+    # seconds on a busy host), and a check that stopped at 5 ticks said "cannot see: iostat:
+    # no data in 5 ticks", UNKNOWN, of a healthy pool. Bounded: past the grace, what there is.
+    give_up = time.monotonic() + samples * interval + STARTUP_GRACE_S
     gen = source.ticks()
     try:
         async for tick in gen:
             history.append(builder.feed(tick))
-            if len(history) >= samples:
+            measured += any(s.key == "iostat" and s.ok for s in tick.samples)
+            if measured >= samples or (len(history) >= samples and time.monotonic() >= give_up):
                 break
             # A host that cannot be reached from the start: UNKNOWN now, not after the samples.
             if runner is not None and runner.unreachable_since is not None and not history[-1].pools:
