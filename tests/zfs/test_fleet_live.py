@@ -210,19 +210,25 @@ async def test_a_guided_action_on_a_fleet_pool_runs_on_its_host(lab, two_hosts, 
 
 def test_check_and_record_over_ssh_for_a_central_nagios(lab, two_hosts, tmp_path):
     """`zdash check --host` as a central Nagios runs it: fleet-a's mirror has lost a side, so
-    the check says CRITICAL (exit 2) naming the pool, read over ssh from the real pool; fleet-b
-    is recorded with `zdash record --host` and the recording replays its pool; with fleet-a's
+    the check says CRITICAL (exit 2) naming the pool, read over ssh from the real pool, and
+    nothing UNKNOWN (a late iostat stream over ssh once made it so); fleet-b's healthy mirror is
+    OK (exit 0); fleet-b is recorded with `zdash record --host` and the recording replays its pool; with fleet-a's
     sshd stopped the check is UNKNOWN (exit 3) with ssh's reason on line 1."""
     a1, a2 = lab.loop("a1"), lab.loop("a2")
     lab.pool("fa", "mirror", a1, a2)
     sh("zpool", "offline", "fa", a2)
-    lab.pool("fb", lab.loop("b1"))
+    lab.pool("fb", "mirror", lab.loop("b1"), lab.loop("b2"))
     zdash = [sys.executable, "-m", "zdash"]
     crit = subprocess.run(
         [*zdash, "check", "--host", "fleet-a", "fa"], capture_output=True, text=True, timeout=120
     )
     print(crit.stdout, crit.stderr)
     assert crit.returncode == 2 and "fa" in crit.stdout.splitlines()[0], (crit.stdout, crit.stderr)
+    assert "UNKNOWN" not in crit.stdout, crit.stdout  # every source read, over ssh
+    ok = subprocess.run(
+        [*zdash, "check", "--host", "fleet-b", "fb"], capture_output=True, text=True, timeout=120
+    )
+    assert ok.returncode == 0 and ok.stdout.startswith("ZDASH OK"), (ok.stdout, ok.stderr)
     out = tmp_path / "fleet-b.zdash"
     rec = subprocess.run(
         [*zdash, "record", "--host", "fleet-b", "-o", str(out), "--duration", "4", "fb"],
