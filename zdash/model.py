@@ -284,6 +284,10 @@ class SourceState:
     ok: bool
     age_s: float | None = None  # seconds since the last good sample (None: never had one)
     message: str | None = None  # one line for the admin when not ok
+    # Not ok only because its last good data is old (no error from the command): a stream that
+    # stalls, a poll that has not come back yet. The UI says STALE at once; the visibility
+    # verdict waits a little longer (a busy pool's zpool can lag a few seconds and recover).
+    stalled: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,19 @@ def test_a_stalled_iostat_stream_is_unknown_even_with_a_healthy_tree():
     assert Severity.UNKNOWN.exit_code == 3 and Severity.CRITICAL.exit_code == 2
 
 
+def test_a_stream_lagging_a_few_seconds_is_stale_not_yet_a_verdict():
+    """A busy host's `zpool iostat` can lag a few seconds and recover: STALE on screen at once
+    (the snapshot's own state), UNKNOWN only once the lag passes the grace. A failed command is
+    a verdict at once, whatever its age."""
+    lag = seen(SourceState("iostat", False, 4.0, "iostat: no fresh data for 4 s", stalled=True))
+    assert visibility.check([lag], CFG) == []
+    assert lag.problems  # the screen's STALE
+    long = seen(SourceState("iostat", False, 12.0, "iostat: no fresh data for 12 s", stalled=True))
+    assert [f.severity for f in visibility.check([long], CFG)] == [Severity.UNKNOWN]
+    failed = seen(SourceState("iostat", False, 1.0, "zpool iostat stopped: exit code 1"))
+    assert [f.severity for f in visibility.check([failed], CFG)] == [Severity.UNKNOWN]
+
+
 def test_a_datasets_failure_is_not_blindness():
     s = seen(SourceState("datasets", False, 300.0, "zfs list timed out after 10 s"))
     assert visibility.check([s], CFG) == []
