@@ -406,5 +406,7 @@ class SnapshotBuilder:
             msg = slot.error
             if msg is None and not ok:
                 msg = f"{key}: no fresh data for {age:.0f} s" if age is not None else f"{key}: no data yet"
-            out.append(SourceState(key, ok, age, msg, stalled=not ok and slot.error is None and age is not None))
+            out.append(
+                SourceState(key, ok, age, msg, stalled=not ok and slot.error is None and age is not None)
+            )
         return tuple(out)
