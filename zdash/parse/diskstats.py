@@ -73,7 +73,8 @@ def read_counters(text: str, wanted: Container[str] | None = None) -> dict[str, 
             if max(n) < 1 << 64:
                 columns = (n[i::11] for i in (0, 2, 3, 4, 6, 7, 8, 9, 10))
                 return dict(zip(names, zip(names, *columns)))
-    return _by_line(text, wanted)
+    slow: dict[str, tuple[Any, ...]] = dict(_by_line(text, wanted))
+    return slow
 
 
 def _by_line(text: str, wanted: Container[str] | None) -> dict[str, DiskCounters]:
@@ -135,7 +136,7 @@ def disk_rates(prev: DiskCounters, cur: DiskCounters, dt_s: float) -> DiskIo | N
 
 
 def rates_between(
-    prev: Mapping[str, DiskCounters], cur: Mapping[str, DiskCounters], dt_s: float
+    prev: Mapping[str, tuple[Any, ...]], cur: Mapping[str, tuple[Any, ...]], dt_s: float
 ) -> dict[str, DiskIo]:
     """`disk_rates` for every device in both samples, named by device (those it gives None
     left out): the same figures, in one loop over a thousand disks rather than a call each."""
