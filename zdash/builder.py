@@ -24,7 +24,7 @@ from typing import Any
 from zdash.model import Dataset, DiskIo, Pool, Snapshot, SourceState, ZEvent
 from zdash.parse import ParseError, join
 from zdash.parse.devices import parse_devices
-from zdash.parse.diskstats import parse_diskstats, rates_between, read_counters
+from zdash.parse.diskstats import parse_diskstats, rates_between
 from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS, parse_zfs_list
 from zdash.parse.zpool_events import parse_events
@@ -210,7 +210,7 @@ class SnapshotBuilder:
             ):
                 value: Any = slot.value  # what it parsed to last time, identity kept: no rebuild
             elif kind == "diskstats":
-                value = read_counters(s.stdout, self._wanted_devices())
+                value = parse_diskstats(s.stdout, self._wanted_devices())
             else:
                 value = PARSERS[kind](s)
         except ParseError as e:
@@ -311,7 +311,7 @@ class SnapshotBuilder:
             if raw is not None:
                 kind = key.split(":", 1)[0]
                 value = (
-                    read_counters(raw.stdout, b._wanted_devices())
+                    parse_diskstats(raw.stdout, b._wanted_devices())
                     if kind == "diskstats"
                     else PARSERS[kind](raw)
                 )

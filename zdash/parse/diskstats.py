@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Container, Mapping
-from typing import Any, NamedTuple
+from itertools import repeat
+from typing import NamedTuple
 
 from zdash.model import DiskIo, builder_of
 from zdash.parse import ParseError
@@ -41,24 +42,12 @@ def parse_diskstats(text: str, wanted: Container[str] | None = None) -> dict[str
     """Malformed lines are skipped (a reader may catch a line mid-update, psutil fallbacks
     differ); text with no valid line at all is an error. `wanted`: the kernel names to keep
     (the pools' disks), so a host with thousands of block devices costs only its pools'."""
-    return {
-        dev: c if type(c) is DiskCounters else _new(DiskCounters, c)
-        for dev, c in read_counters(text, wanted).items()
-    }
-
-
-def read_counters(text: str, wanted: Container[str] | None = None) -> dict[str, tuple[Any, ...]]:
-    """parse_diskstats for the fold, every tick: the same figures in the same order, each disk's
-    as a plain tuple rather than a DiskCounters. The garbage collector untracks a plain tuple of
-    strings and ints at its first pass, so a thousand disks' counters, kept until the next
-    sample, never reach the old generation that full passes walk; a named tuple stays tracked.
-    rates_between reads either."""
     if not isinstance(text, str):
         raise ParseError(f"/proc/diskstats: expected text, got {type(text).__name__}")
     # The usual file, every counter a number: checked and converted by C loops over all of them
-    # at once, each disk's tuple built by zip (no call per disk). Only strings are kept while
-    # reading (a list per line alive until the end would outlive the garbage collector's young
-    # generations).
+    # at once, each disk's tuple built by tuple.__new__ from a zip (no call per disk). Only
+    # strings are kept while reading (a list per line alive until the end would outlive the
+    # garbage collector's young generations).
     names: list[str] = []
     flat: list[str] = []  # the eleven counters of every disk kept, disk after disk
     for line in text.splitlines():
@@ -72,9 +61,8 @@ def read_counters(text: str, wanted: Container[str] | None = None) -> dict[str, 
             n = list(map(int, flat))
             if max(n) < 1 << 64:
                 columns = (n[i::11] for i in (0, 2, 3, 4, 6, 7, 8, 9, 10))
-                return dict(zip(names, zip(names, *columns)))
-    slow: dict[str, tuple[Any, ...]] = dict(_by_line(text, wanted))
-    return slow
+                return dict(zip(names, map(_new, repeat(DiskCounters), zip(names, *columns))))
+    return _by_line(text, wanted)
 
 
 def _by_line(text: str, wanted: Container[str] | None) -> dict[str, DiskCounters]:
@@ -136,7 +124,7 @@ def disk_rates(prev: DiskCounters, cur: DiskCounters, dt_s: float) -> DiskIo | N
 
 
 def rates_between(
-    prev: Mapping[str, tuple[Any, ...]], cur: Mapping[str, tuple[Any, ...]], dt_s: float
+    prev: Mapping[str, DiskCounters], cur: Mapping[str, DiskCounters], dt_s: float
 ) -> dict[str, DiskIo]:
     """`disk_rates` for every device in both samples, named by device (those it gives None
     left out): the same figures, in one loop over a thousand disks rather than a call each."""
@@ -147,8 +135,7 @@ def rates_between(
     ms = dt * 1000.0
     for dev, c in cur.items():
         p = prev.get(dev)
-        # DiskCounters or read_counters' plain tuples of the same fields
-        if p is None or len(p) != 10 or len(c) != 10 or p[0] != c[0]:
+        if p is None or not (isinstance(p, DiskCounters) and isinstance(c, DiskCounters)) or p[0] != c[0]:
             continue
         _, reads0, rsec0, rms0, writes0, wsec0, wms0, _, io0, wt0 = p
         _, reads1, rsec1, rms1, writes1, wsec1, wms1, _, io1, wt1 = c
