@@ -476,6 +476,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     import importlib
 
+    from zdash.gcpolicy import tune
+
+    tune()  # a tick's thousands of short-lived objects no longer bring full GC passes
+
     failed = ERROR_EXIT.get(args.cmd, 2)
     try:
         command = importlib.import_module(f"zdash.commands.{COMMANDS[args.cmd]}")

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Every tick's verdicts, digested (a script, not a test): run it on two versions of zdash and
+compare the digests to show a change to the fold or the checks kept every finding the same.
+
+    .venv/bin/python -m tests.bench.verdicts            # per source: ticks, findings, digest
+    .venv/bin/python -m tests.bench.verdicts --verbose  # ... and each tick's digest
+
+Sources: every bundled scenario under fixtures/ (the recordings `zdash check --replay` and the
+demo read) and the benchmark's synthetic pools (tests/bench/synthetic.py, 4 to 5,000 leaves,
+status and list every 5th tick, a slow disk in 97). Each goes through zdash's own fold, tick by
+tick, as `zdash check --replay` and the replay feed do (zdash.feed.fold: SnapshotBuilder.feed,
+then CheckEngine.update). A tick's digest covers each finding's check, severity, pool, subject,
+topic, title and evidence, in the order the engine gives them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+from collections.abc import Iterable
+
+from zdash.builder import SnapshotBuilder
+from zdash.checks.finding import Finding
+from zdash.checks.registry import CheckEngine
+from zdash.raw import Tick
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SYNTHETIC = {4: 120, 100: 120, 1000: 60, 5000: 30}  # leaves: ticks
+
+
+def finding_line(f: Finding) -> str:
+    return repr((f.check, int(f.severity), f.pool, f.subject, f.topic, f.title, f.evidence))
+
+
+def digest(ticks: Iterable[Tick], interval: float, host: str | None, verbose: bool) -> tuple[int, int, str]:
+    builder, engine = SnapshotBuilder(interval, host), CheckEngine()
+    total, n, found = hashlib.sha256(), 0, 0
+    for n, tick in enumerate(ticks, 1):
+        findings = engine.update(builder.feed(tick))
+        found += len(findings)
+        h = hashlib.sha256("\n".join(map(finding_line, findings)).encode()).hexdigest()[:16]
+        total.update(h.encode())
+        if verbose:
+            print(f"    tick {n - 1}: {len(findings)} findings {h}")
+    return n, found, total.hexdigest()[:16]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--verbose", action="store_true")
+    args = p.parse_args(argv)
+    from tests.bench.bench import host_for
+    from zdash.sources.recording import open_recording
+
+    every = hashlib.sha256()
+    fixtures = os.path.join(ROOT, "fixtures")
+    for name in sorted(os.listdir(fixtures)):
+        if not name.endswith((".yaml.gz", ".zdash")):
+            continue
+        rec = open_recording(os.path.join(fixtures, name))
+        ticks, found, h = digest(rec.ticks(), rec.header.interval or 1.0, rec.header.host, args.verbose)
+        every.update(h.encode())
+        print(f"{name:32} {ticks:6} ticks {found:7} findings  {h}", flush=True)
+    for leaves, count in SYNTHETIC.items():
+        host = host_for(leaves)
+        ticks, found, h = digest((host.tick(i) for i in range(count)), 1.0, None, args.verbose)
+        every.update(h.encode())
+        print(f"{f'synthetic {leaves} leaves':32} {ticks:6} ticks {found:7} findings  {h}", flush=True)
+    print(f"all: {every.hexdigest()[:16]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
