@@ -117,12 +117,20 @@ async def live_history(
     # seconds on a busy host), and a check that stopped at 5 ticks said "cannot see: iostat:
     # no data in 5 ticks", UNKNOWN, of a healthy pool. Bounded: past the grace, what there is.
     give_up = time.monotonic() + samples * interval + STARTUP_GRACE_S
+    stream_failed = False
     gen = source.ticks()
     try:
         async for tick in gen:
             history.append(builder.feed(tick))
             measured += any(s.key == "iostat" and s.ok for s in tick.samples)
-            if measured >= samples or (len(history) >= samples and time.monotonic() >= give_up):
+            stream_failed |= any(s.key == "iostat" and not s.ok for s in tick.samples)
+            if measured >= samples:
+                break
+            if len(history) >= samples and (
+                # nothing more will come: no pools to measure, a stream that failed (no zpool,
+                # denied), or the grace is over
+                not history[-1].pools or stream_failed or time.monotonic() >= give_up
+            ):
                 break
             # A host that cannot be reached from the start: UNKNOWN now, not after the samples.
             if runner is not None and runner.unreachable_since is not None and not history[-1].pools:
