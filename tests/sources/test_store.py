@@ -108,14 +108,14 @@ def test_a_converted_recording_folds_from_its_keyframes_to_the_same_findings(tmp
 def test_keyframes_come_as_often_as_a_fold_of_this_pool_needs():
     policy = KeyframePolicy()
     assert policy.gap == KEYFRAME_EVERY  # nothing measured yet: the cap
-    for cost, gap in ((0.0001, KEYFRAME_EVERY), (0.001, 50), (0.005, 10), (0.05, 5)):
+    for cost, gap in ((0.0001, KEYFRAME_EVERY), (0.001, 35), (0.005, 7), (0.05, 5)):
         policy = KeyframePolicy()
         policy.observe(cost)
         assert policy.gap == gap, cost
     policy = KeyframePolicy()
     policy.observe(0.005)
     due = [policy.due() for _ in range(25)]
-    assert [i for i, d in enumerate(due) if d] == [10, 20]  # never on the first tick, then every 10th
+    assert [i for i, d in enumerate(due) if d] == [7, 14, 21]  # never on the first tick, then every 7th
 
 
 def test_not_a_recording_is_one_line(tmp_path):
