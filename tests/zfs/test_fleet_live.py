@@ -127,16 +127,21 @@ def two_hosts(tmp_path):
         os.environ.pop("XDG_RUNTIME_DIR", None)
 
 
-async def test_fleet_wall_over_two_sshds(lab, two_hosts):
-    lab.pool("fa", lab.loop("a1"))
-    lab.pool("fb", "mirror", lab.loop("b1"), lab.loop("b2"))
+def fleet_feed() -> FleetFeed:
+    """fleet-a and fleet-b, each restricted to its own pool (fa, fb) by zdash's pool argument."""
     own = {"fleet-a": ("fa",), "fleet-b": ("fb",)}
-    feed = FleetFeed(
+    return FleetFeed(
         CheckEngine,
         [SshHost.parse("fleet-a"), SshHost.parse("fleet-b")],
         interval=INTERVAL,
         source_factory=lambda host, runner: LiveSource(INTERVAL, own[host.label], runner=runner),
     )
+
+
+async def test_fleet_wall_over_two_sshds(lab, two_hosts):
+    lab.pool("fa", lab.loop("a1"))
+    lab.pool("fb", "mirror", lab.loop("b1"), lab.loop("b2"))
+    feed = fleet_feed()
     app = WallApp(feed)
     async with app.run_test(size=(160, 50)) as pilot:
         tiles = lambda: sorted(t.border_title for t in app.screen.query("PoolTile"))  # noqa: E731
@@ -183,13 +188,7 @@ async def test_a_guided_action_on_a_fleet_pool_runs_on_its_host(lab, two_hosts, 
     new = lab.loop("anew")
     b1 = lab.loop("b1")
     lab.pool("fb", "mirror", b1, lab.loop("b2"))
-    own = {"fleet-a": ("fa",), "fleet-b": ("fb",)}
-    feed = FleetFeed(
-        CheckEngine,
-        [SshHost.parse("fleet-a"), SshHost.parse("fleet-b")],
-        interval=INTERVAL,
-        source_factory=lambda host, runner: LiveSource(INTERVAL, own[host.label], runner=runner),
-    )
+    feed = fleet_feed()
     audit = AuditLog(str(tmp_path / "audit.jsonl"))
     app = ZdashApp(feed, record_dir=str(tmp_path), audit=audit)
     async with app.run_test(size=(160, 50)) as pilot:
