@@ -7,18 +7,15 @@ import os
 
 import pytest
 
+from tests.fakes import use_fake_ssh
 from zdash.actions.probe import HostProbe
 from zdash.actions.remote_probe import RemoteProbe, RemoteProbeError
 from zdash.sources.remote import RemoteRunner, SshHost
 
-FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fakes", "bin"))
-
 
 @pytest.fixture
 def remote(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", f"{FAKES}:{os.environ['PATH']}")
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    monkeypatch.setenv("FAKE_SSH_DOWN", str(tmp_path / "down"))
+    use_fake_ssh(monkeypatch, tmp_path, path_tail=os.environ["PATH"])
     return RemoteProbe(RemoteRunner(SshHost.parse("nas1")))
 
 

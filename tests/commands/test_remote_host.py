@@ -4,22 +4,17 @@ the remote words here, where the stand-in zpool answers; a host listed in FAKE_S
 the connection as a real one would."""
 
 import json
-import os
 
 import pytest
 
+from tests.fakes import use_fake_ssh
 from zdash.cli import main
-
-FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fakes", "bin"))
 
 
 @pytest.fixture
 def fake_ssh(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", f"{FAKES}:/usr/bin:/bin")
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    use_fake_ssh(monkeypatch, tmp_path, log=True)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("FAKE_SSH_LOG", str(tmp_path / "ssh.log"))
-    monkeypatch.setenv("FAKE_SSH_DOWN", str(tmp_path / "down"))
     monkeypatch.setenv("FAKE_ZPOOL_SCENARIO", "healthy")
     return tmp_path
 

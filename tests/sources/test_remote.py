@@ -10,20 +10,16 @@ import tempfile
 
 import pytest
 
+from tests.fakes import use_fake_ssh
 from zdash.builder import SnapshotBuilder
 from zdash.sources import remote
 from zdash.sources.live import LiveSource
 from zdash.sources.remote import HostError, RemoteRunner, SshHost, control_dir, remote_words, ssh_argv
 
-FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fakes", "bin"))
-
 
 @pytest.fixture
 def fake_ssh(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", f"{FAKES}:/usr/bin:/bin")
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    monkeypatch.setenv("FAKE_SSH_LOG", str(tmp_path / "ssh.log"))
-    monkeypatch.setenv("FAKE_SSH_DOWN", str(tmp_path / "down"))
+    use_fake_ssh(monkeypatch, tmp_path, log=True)
     monkeypatch.setenv("FAKE_ZPOOL_SCENARIO", "deranged-disk")
     return tmp_path
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes import use_fake_ssh
 from tests.ui.conftest import until, wait_frame
 from zdash import fmt
 from zdash.actions import AuditLog, Request, needs_new_device, prompt
@@ -25,14 +26,11 @@ from zdash.ui.screens.plan import PlanScreen
 # Bounds on waits, not timings: each stand-in ssh command is two Python start-ups (ssh, then
 # zpool), seconds apiece on a loaded host (the UI suite runs beside lab VMs).
 BOUND = 30.0
-FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fakes", "bin"))
 
 
 @pytest.fixture
 def fleet(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", f"{FAKES}:/usr/bin:/bin")
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    monkeypatch.setenv("FAKE_SSH_DOWN", str(tmp_path / "down"))
+    use_fake_ssh(monkeypatch, tmp_path)
     monkeypatch.setenv("FAKE_ZPOOL_SCENARIO", "deranged-disk")
     return tmp_path
 
