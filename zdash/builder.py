@@ -21,10 +21,11 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from zdash.model import Dataset, DiskIo, Pool, Snapshot, SourceState, ZEvent
+from zdash.model import Dataset, DiskIo, Pool, Snapshot, SourceState, Vdev, ZEvent
 from zdash.parse import ParseError, join
 from zdash.parse.devices import parse_devices
 from zdash.parse.diskstats import parse_diskstats, rates_between
+from zdash.parse.reuse import Reuse
 from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS, parse_zfs_list
 from zdash.parse.zpool_events import parse_events
@@ -193,6 +194,11 @@ class SnapshotBuilder:
         self._structure_id = 0
         self._events: dict[tuple[float, int | None, str], ZEvent] = {}
         self._ticks = 0
+        # Unchanged leaves of the last status parse, and what the structure made of them (for
+        # the same list, ashift and device facts): a busy pool's status text is new every time.
+        self._status_reuse: Reuse[Vdev] = Reuse()
+        self._structure_reuse: Reuse[tuple[Vdev, Vdev]] = Reuse()
+        self._structure_made_with: tuple[object, object] = ((), ())
 
     def _take(self, s: RawSample) -> None:
         kind = s.key.split(":", 1)[0]
@@ -211,6 +217,13 @@ class SnapshotBuilder:
                 value: Any = slot.value  # what it parsed to last time, identity kept: no rebuild
             elif kind == "diskstats":
                 value = parse_diskstats(s.stdout, self._wanted_devices())
+            elif kind == "status":
+                try:
+                    value = parse_status(list(s.argv), s.stdout, self._status_reuse)
+                except ParseError:
+                    self._status_reuse.abandon()
+                    raise
+                self._status_reuse.next_pass()
             else:
                 value = PARSERS[kind](s)
         except ParseError as e:
@@ -366,12 +379,21 @@ class SnapshotBuilder:
         if key != self._structure_key:
             self._structure_key = key
             self._structure_id += bump
+            # What the structure's leaves are made with: when any of it is another object, no
+            # leaf made before can be reused. (The objects are held with their ids, so an id
+            # cannot come back as another object's.)
+            made_with = (id(listed), id(devices), tuple((n, id(a)) for n, a in sorted(ashifts.items())))
+            if made_with != self._structure_made_with[0]:
+                self._structure_reuse.clear()
+            self._structure_made_with = (made_with, (listed, devices, ashifts))
+            reuse = self._structure_reuse
             self._structure = tuple(
                 join.attach_history(
-                    join.attach_structure(p, listed.get(p.name), ashifts[p.name], devices), history
+                    join.attach_structure(p, listed.get(p.name), ashifts[p.name], devices, reuse), history
                 )
                 for p in status
             )
+            reuse.next_pass()
         return datasets
 
     def _build(self, now: float) -> Snapshot:

@@ -13,6 +13,7 @@ from typing import Any
 
 from zdash.model import DiskIo, Pool, Vdev, builder_of, evolve, field_getter
 from zdash.parse.devices import DeviceFacts
+from zdash.parse.reuse import Reuse
 from zdash.parse.zpool_iostat import IostatRow
 from zdash.parse.zpool_list import ListPool
 
@@ -26,10 +27,22 @@ def map_tree(v: Vdev, fn: Callable[[Vdev, int], Vdev], depth: int = 0) -> Vdev:
     return fn(node, depth)
 
 
-def _changed_tree(v: Vdev, fns: Sequence[NodeChanges], depth: int = 0) -> Vdev:
+def _changed_tree(
+    v: Vdev, fns: Sequence[NodeChanges], depth: int = 0, reuse: Reuse[tuple[Vdev, Vdev]] | None = None
+) -> Vdev:
     """Rebuild a vdev tree bottom-up with each fn's changes to each node (fields the fns share
-    none of), one new node per node changed: unchanged subtrees are kept as they are."""
-    kids = tuple(_changed_tree(c, fns, depth + 1) for c in v.children)
+    none of), one new node per node changed: unchanged subtrees are kept as they are. `reuse`:
+    what the same fns made of each leaf last time, by the leaf's identity (the caller drops it
+    when the fns' inputs change)."""
+    if reuse is not None and not v.children:
+        known = (id(v), depth)  # the leaf itself is kept in the value: its id stays its own
+        hit = reuse.get(known)
+        if hit is not None and hit[0] is v:
+            return hit[1]
+        node = _changed_tree(v, fns, depth)
+        reuse.put(known, (v, node))
+        return node
+    kids = tuple(_changed_tree(c, fns, depth + 1, reuse) for c in v.children)
     changes: dict[str, object] = {}
     for fn in fns:
         found = fn(v, depth)  # the fns read only fields no fn changes (names, kind, children)
@@ -124,11 +137,13 @@ def attach_structure(
     listed: ListPool | None,
     ashift: Mapping[str, int] | None,
     devices: Mapping[str, DeviceFacts],
+    reuse: Reuse[tuple[Vdev, Vdev]] | None = None,
 ) -> Pool:
     """attach_facts(attach_ashift(attach_space(pool, listed), ashift), devices) in one pass over
-    the tree: each node rebuilt once, not three times (every few seconds, on a 1,000-disk tree)."""
+    the tree: each node rebuilt once, not three times (every few seconds, on a 1,000-disk tree).
+    `reuse`: the leaves this made last time with the same listed, ashift and devices."""
     fns = ([_space(listed)] if listed is not None else []) + ([_ashift(ashift)] if ashift else [])
-    root = _changed_tree(pool.root, [*fns, _facts(devices)])
+    root = _changed_tree(pool.root, [*fns, _facts(devices)], 0, reuse)
     pool = evolve(pool, root=root)
     return _pool_space(pool, listed) if listed is not None else pool
 

@@ -31,7 +31,9 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 
 from zdash.aio import within
 from zdash.builder import QUIET_EVERY_S, RARE_EVERY_S
+from zdash.model import Vdev
 from zdash.parse import ParseError
+from zdash.parse.reuse import Reuse
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
 from zdash.parse.zpool_status import parse_status
 from zdash.parse.zpool_version import parse_version
@@ -75,6 +77,7 @@ class LiveSource:
         self._tasks: set[asyncio.Task[None]] = set()
         self._due: dict[str, float] = {}
         self._leaves: frozenset[str] = frozenset()
+        self._status_reuse: Reuse[Vdev] = Reuse()  # a busy pool's status is new text each time
         self._pool_names: frozenset[str] | None = None
         self._stream: IostatStream | None = None
         self._stream_task: asyncio.Task[None] | None = None
@@ -143,9 +146,11 @@ class LiveSource:
         if not sample.ok:
             return
         try:
-            pools = parse_status(list(sample.argv), sample.stdout)
+            pools = parse_status(list(sample.argv), sample.stdout, self._status_reuse)
         except ParseError:
+            self._status_reuse.abandon()
             return
+        self._status_reuse.next_pass()
         leaves = frozenset(v.path for p in pools for v in p.leaves() if v.path)
         names = frozenset(p.name for p in pools)
         if leaves != self._leaves:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from zdash.model import Pool
+from zdash.model import Pool, Vdev
+from zdash.parse.reuse import Reuse
 from zdash.parse.zpool_status.json_tree import parse_status_json
 from zdash.parse.zpool_status.text import parse_status_text
 
@@ -27,8 +28,10 @@ def wants_json(argv: list[str]) -> bool:
     return False
 
 
-def parse_status(argv: list[str], stdout: str) -> tuple[Pool, ...]:
+def parse_status(argv: list[str], stdout: str, reuse: Reuse[Vdev] | None = None) -> tuple[Pool, ...]:
     """Pools from the output of the command line `argv` (e.g. ["zpool", "status", "-j"]).
+    `reuse`: unchanged leaves of the caller's last parse kept as they were (JSON only; see
+    zdash.parse.reuse).
 
     "no pools available" goes to stderr (§0), but a caller that merged the streams gets it
     here: it means no pools, not a parse failure.
@@ -36,5 +39,5 @@ def parse_status(argv: list[str], stdout: str) -> tuple[Pool, ...]:
     if stdout.strip() == "no pools available":
         return ()
     if wants_json(list(argv)):
-        return parse_status_json(stdout)
+        return parse_status_json(stdout, reuse)
     return parse_status_text(stdout)

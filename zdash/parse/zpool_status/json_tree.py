@@ -15,6 +15,7 @@ import json
 
 from zdash.model import Pool, Vdev
 from zdash.parse import ParseError
+from zdash.parse.reuse import Reuse
 from zdash.parse.zpool_status.common import (
     AUX_TEXT,
     JSON_CLASS_GROUPS,
@@ -28,8 +29,10 @@ from zdash.parse.zpool_status.common import (
 from zdash.parse.zpool_status.json_scan import JsonObject, count, parse_scans, string
 
 
-def parse_status_json(text: str) -> tuple[Pool, ...]:
-    """Every pool of a `zpool status -j` document, in document order."""
+def parse_status_json(text: str, reuse: Reuse[Vdev] | None = None) -> tuple[Pool, ...]:
+    """Every pool of a `zpool status -j` document, in document order. `reuse`: the leaves the
+    caller's last parse built, by their JSON content (zdash.parse.reuse): an unchanged leaf is
+    the same Vdev again. The result is equal either way."""
     if not text.strip():
         return ()  # zpool prints nothing (only "no pools available" on stderr) when none exist
     try:
@@ -45,10 +48,10 @@ def parse_status_json(text: str) -> tuple[Pool, ...]:
     pools = doc.get("pools", {})
     if not isinstance(pools, dict):
         raise ParseError("zpool status -j: 'pools' is not an object")
-    return tuple(_pool(key, obj) for key, obj in pools.items())
+    return tuple(_pool(key, obj, reuse) for key, obj in pools.items())
 
 
-def _pool(key: str, obj: object) -> Pool:
+def _pool(key: str, obj: object, reuse: Reuse[Vdev] | None = None) -> Pool:
     if not isinstance(obj, dict):
         raise ParseError(f"pool {key!r}: not an object")
     name = string(obj.get("name", key), "pool name") or key  # --json-pool-key-guid keys by guid
@@ -65,10 +68,10 @@ def _pool(key: str, obj: object) -> Pool:
         ),
         None,
     )
-    children = list(_children(root_obj.get("vdevs"), "normal", 1, name, busy))
+    children = list(_children(root_obj.get("vdevs"), "normal", 1, name, busy, reuse))
     for group, vclass in JSON_CLASS_GROUPS:  # beside "vdevs" in status -j (§4.3)
-        children.extend(_children(obj.get(group), vclass, 1, name, busy))
-    root = _vdev(root_obj, "normal", 0, name, busy, tuple(children))
+        children.extend(_children(obj.get(group), vclass, 1, name, busy, reuse))
+    root = _vdev(root_obj, "normal", 0, name, busy, tuple(children), reuse)
     guid = obj.get("pool_guid", obj.get("guid"))
     errlist = obj.get("errlist", [])
     if not isinstance(errlist, list):
@@ -97,7 +100,9 @@ def _root_object(pool: str, vdevs: object) -> JsonObject:
     return root
 
 
-def _children(group: object, vclass: str, depth: int, parent: str, busy: str | None) -> tuple[Vdev, ...]:
+def _children(
+    group: object, vclass: str, depth: int, parent: str, busy: str | None, reuse: Reuse[Vdev] | None = None
+) -> tuple[Vdev, ...]:
     if group is None:
         return ()
     if not isinstance(group, dict):
@@ -108,7 +113,19 @@ def _children(group: object, vclass: str, depth: int, parent: str, busy: str | N
     for key, child in group.items():
         if not isinstance(child, dict):
             raise ParseError(f"zpool status -j: vdev {key!r} under {parent!r} is not an object")
-        out.append(_vdev(child, vclass, depth, key, busy))
+        if reuse is not None and not child.get("vdevs"):  # a leaf: built from its own object alone
+            try:
+                known = (vclass, depth, key, busy, tuple(child.items()))
+                leaf = reuse.get(known)
+            except TypeError:  # a value zpool never prints (a list, an object): built afresh
+                out.append(_vdev(child, vclass, depth, key, busy))
+                continue
+            if leaf is None:
+                leaf = _vdev(child, vclass, depth, key, busy)
+                reuse.put(known, leaf)
+            out.append(leaf)
+            continue
+        out.append(_vdev(child, vclass, depth, key, busy, reuse=reuse))
     return tuple(out)
 
 
@@ -119,12 +136,13 @@ def _vdev(
     key: str,
     busy: str | None,
     children: tuple[Vdev, ...] | None = None,
+    reuse: Reuse[Vdev] | None = None,
 ) -> Vdev:
     name = string(obj.get("name", key), "vdev name") or key
     if not name:
         raise ParseError("zpool status -j: a vdev without a name")
     if children is None:
-        children = _children(obj.get("vdevs"), vclass, depth + 1, name, busy)
+        children = _children(obj.get("vdevs"), vclass, depth + 1, name, busy, reuse)
     was = string(obj.get("was"), "was")
     missing = "not_present" in obj
     vdev_type = string(obj.get("vdev_type"), "vdev_type")

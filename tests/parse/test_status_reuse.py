@@ -1,0 +1,159 @@
+"""Reusing the last parse's leaves (zdash.parse.reuse): the same pools, built with less work.
+
+A pool being written to prints a new `zpool status` every time (alloc_space, scan progress),
+while its leaves read as before. With a Reuse the parser hands back the unchanged leaves as the
+same objects; what a user sees must not depend on it: the pools are equal either way.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given
+
+from tests.parse.test_zpool_status_fuzz import FUZZ, damaged_json
+from zdash.builder import SnapshotBuilder
+from zdash.parse import ParseError
+from zdash.parse.reuse import Reuse
+from zdash.parse.zpool_status import parse_status
+from zdash.raw import RawSample, Tick
+
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+ARGV = ["zpool", "status", "-j", "--json-int", "-p", "-s"]
+
+
+def _parse(text: str, reuse: Reuse) -> tuple:
+    try:
+        pools = parse_status(ARGV, text, reuse)
+    except ParseError:
+        reuse.abandon()
+        raise
+    reuse.next_pass()
+    return pools
+
+
+def _leaves(pools: tuple) -> dict:
+    return {(p.name, v.key): v for p in pools for v in p.leaves()}
+
+
+def test_leaves_that_read_alike_are_reused_and_changed_ones_are_new():
+    text = (CAPTURES / "degraded/zpool-status-j-json-int.resilvering.txt").read_text()
+    doc = json.loads(text)
+    reuse: Reuse = Reuse()
+    first = _parse(text, reuse)
+    # The next answer: the scan moved, and one leaf now has checksum errors.
+    pool = next(iter(doc["pools"].values()))
+    pool["scan_stats"]["issued"] += 4096
+    leaf = pool["vdevs"][pool["name"]]["vdevs"]["mirror-1"]["vdevs"]
+    changed_name = next(iter(leaf))
+    leaf[changed_name]["checksum_errors"] = 3
+    second = _parse(json.dumps(doc), reuse)
+
+    assert second == parse_status(ARGV, json.dumps(doc))  # equal to a parse from scratch
+    before, after = _leaves(first), _leaves(second)
+    assert before.keys() == after.keys()
+    for key, v in after.items():
+        if v.name == changed_name:
+            assert v is not before[key] and v.checksum_errors == 3
+        else:
+            assert v is before[key], f"{key} read alike but was built again"
+
+
+def test_a_failed_parse_leaves_the_last_good_leaves_to_reuse():
+    text = (CAPTURES / "degraded/zpool-status-j-json-int.offline.txt").read_text()
+    reuse: Reuse = Reuse()
+    first = _leaves(_parse(text, reuse))
+    try:
+        _parse(text[: len(text) // 2], reuse)
+    except ParseError:
+        pass
+    again = _leaves(_parse(text, reuse))
+    assert all(again[k] is first[k] for k in first)
+
+
+def test_one_leaf_printed_twice_in_one_answer_is_two_nodes():
+    doc = json.loads((CAPTURES / "degraded/zpool-status-j-json-int.offline.txt").read_text())
+    pool = next(iter(doc["pools"].values()))
+    tops = pool["vdevs"][pool["name"]]["vdevs"]
+    top = tops[next(iter(tops))]
+    kids = top["vdevs"]
+    name, leaf = next(iter(kids.items()))
+    # the same leaf object under a second top-level vdev (a damaged or hand-made document)
+    tops["mirror-9"] = {**top, "name": "mirror-9", "vdevs": {name: dict(leaf)}}
+    reuse: Reuse = Reuse()
+    _parse(json.dumps(doc), reuse)
+    pools = _parse(json.dumps(doc), reuse)
+    twins = [v for v in pools[0].leaves() if v.name == name]
+    assert len(twins) == 2 and twins[0] is not twins[1] and twins[0] == twins[1]
+
+
+@FUZZ
+@given(damaged_json(), damaged_json())
+def test_reuse_never_changes_what_a_document_parses_to(first, second):
+    """Any two answers in a row: the second parses to the same pools (or the same error) with
+    the first's leaves on hand as without."""
+    reuse: Reuse = Reuse()
+    try:
+        _parse(first, reuse)
+    except ParseError:
+        pass
+    try:
+        expected: object = parse_status(ARGV, second)
+    except ParseError as e:
+        expected = str(e)
+    try:
+        got: object = _parse(second, reuse)
+    except ParseError as e:
+        got = str(e)
+    assert got == expected
+
+
+def _status_tick(t: float, text: str) -> Tick:
+    return Tick(t, (RawSample("status", tuple(ARGV), 0, text, "", t, 0.01),))
+
+
+def test_a_busy_pools_new_status_keeps_the_structure_of_its_unchanged_leaves():
+    """The builder end to end: an answer that differs only in allocation and scan progress
+    gives a snapshot equal to a fresh fold's, its leaves the same objects as before."""
+    text = (CAPTURES / "degraded/zpool-status-j-json-int.resilvering.txt").read_text()
+    doc = json.loads(text)
+    pool = next(iter(doc["pools"].values()))
+    pool["scan_stats"]["issued"] += 4096
+    pool["vdevs"][pool["name"]]["alloc_space"] += 8192
+    b = SnapshotBuilder()
+    one = b.feed(_status_tick(1.0, text))
+    two = b.feed(_status_tick(2.0, json.dumps(doc)))
+    fresh = SnapshotBuilder()
+    fresh.feed(_status_tick(1.0, text))
+    assert two.pools == fresh.feed(_status_tick(2.0, json.dumps(doc))).pools
+    assert two.structure_id != one.structure_id  # checks of structure still look again
+    for a, b2 in zip(one.pools[0].leaves(), two.pools[0].leaves()):
+        assert a is b2
+
+
+def test_a_new_zpool_list_is_seen_on_leaves_the_status_reuse_kept():
+    """Leaves kept from the last status still take a new `zpool list` (a leaf's size after an
+    autoexpand): the structure's own reuse ends when what it was made with changes."""
+    status = (CAPTURES / "healthy/zpool-status-j-json-int.txt").read_text()
+    listed = (CAPTURES / "healthy/zpool-list-v-H-p.txt").read_text()
+    argv = ("zpool", "list", "-v", "-H", "-p", "-P")
+    leaf_line = next(line for line in listed.splitlines() if line.startswith("\t/"))
+    path, size = leaf_line.split("\t")[1:3]
+    grown = listed.replace(leaf_line, leaf_line.replace(f"{path}\t{size}", f"{path}\t{int(size) * 2}", 1))
+
+    def tick(t: float, status_text: str, list_text: str) -> Tick:
+        return Tick(
+            t,
+            (
+                RawSample("status", tuple(ARGV), 0, status_text, "", t, 0.01),
+                RawSample("list", argv, 0, list_text, "", t, 0.01),
+            ),
+        )
+
+    b = SnapshotBuilder()
+    one = b.feed(tick(1.0, status, listed))
+    two = b.feed(tick(2.0, status + " ", grown))  # a new status text too: its leaves are reused
+    sizes = {v.path: v.size for p in two.pools for v in p.leaves()}
+    assert sizes[path] == int(size) * 2
+    assert {v.path: v.size for p in one.pools for v in p.leaves()}[path] == int(size)

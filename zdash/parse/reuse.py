@@ -1,0 +1,52 @@
+"""Values built on the previous answer, reused when their input has not changed.
+
+`zpool status` answers every few seconds, and on a pool that is being written to its text is
+new every time (the top-level vdevs' `alloc_space`, a scrub's progress), while nearly every leaf
+reads exactly as before. A leaf built from the same input is the same Vdev: reused, it costs a
+dictionary lookup instead of a dozen checked fields, and the tree built on it (space, ashift,
+device facts) can keep its own work for that leaf too (same object in, same object out).
+
+Two generations: what this pass asked for and found is carried into the next one, everything
+else is dropped, so the cache holds one tree's worth and never grows with the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Generic, TypeVar
+
+_V = TypeVar("_V")
+
+
+class Reuse(Generic[_V]):
+    """key -> value built from it, kept from one pass to the next. Not shared between hosts or
+    threads: each SnapshotBuilder has its own (a fleet's pools are often named alike)."""
+
+    def __init__(self) -> None:
+        self._last: dict[Hashable, _V] = {}
+        self._now: dict[Hashable, _V] = {}
+
+    def get(self, key: Hashable) -> _V | None:
+        """The value built from `key` in the last pass (or earlier in this one); None if none.
+        A key asked for twice in one pass gets None the second time: two places in one tree are
+        two nodes, even when zpool prints them alike."""
+        if key in self._now:
+            return None
+        value = self._last.get(key)
+        if value is not None:
+            self._now[key] = value
+        return value
+
+    def put(self, key: Hashable, value: _V) -> None:
+        self._now[key] = value
+
+    def abandon(self) -> None:
+        """The pass failed (unreadable input): the next one may reuse what the last good one built."""
+        self._now = {}
+
+    def next_pass(self) -> None:
+        """This pass's values become the ones the next pass may reuse; the rest are dropped."""
+        self._last, self._now = self._now, {}
+
+    def clear(self) -> None:
+        self._last, self._now = {}, {}
