@@ -18,21 +18,21 @@ import time
 import psutil
 
 
-def _tree_cpu(proc: psutil.Process) -> float:
-    """CPU seconds of a process, its reaped children and its live descendants."""
-    total = 0.0
+def _tree_cpu(proc: psutil.Process) -> tuple[float, float]:
+    """CPU seconds of (the process itself, its reaped children and live descendants)."""
+    own = children = 0.0
     try:
         t = proc.cpu_times()
-        total += t.user + t.system + t.children_user + t.children_system
+        own, children = t.user + t.system, t.children_user + t.children_system
         for child in proc.children(recursive=True):
             try:
                 c = child.cpu_times()
-                total += c.user + c.system
+                children += c.user + c.system
             except psutil.Error:
                 pass
     except psutil.Error:
         pass
-    return total
+    return own, children
 
 
 def cpu_in_pty(
@@ -42,9 +42,12 @@ def cpu_in_pty(
     size: tuple[int, int] = (200, 60),
     env: dict[str, str] | None = None,
     pty_out: bool = True,
+    split: dict[str, float] | None = None,
 ) -> tuple[float, float]:
     """(CPU seconds used over `seconds` after `warmup`, wall seconds measured) by argv and its
-    descendants. With pty_out=False the command writes to a pipe (a non-interactive command)."""
+    descendants. With pty_out=False the command writes to a pipe (a non-interactive command).
+    `split`, when given, is filled with the seconds of the process itself ("own") and of its
+    children ("children": zdash's zpool commands)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     full_env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(size[0]), "LINES": str(size[1])}
@@ -72,9 +75,12 @@ def cpu_in_pty(
 
     try:
         drain(time.monotonic() + warmup)
-        start_cpu, start = _tree_cpu(me), time.monotonic()
+        (own0, kids0), start = _tree_cpu(me), time.monotonic()
         drain(start + seconds)
-        used, wall = _tree_cpu(me) - start_cpu, time.monotonic() - start
+        (own1, kids1), wall = _tree_cpu(me), time.monotonic() - start
+        used = own1 + kids1 - own0 - kids0
+        if split is not None:
+            split.update(own=own1 - own0, children=kids1 - kids0)
     finally:
         try:
             os.killpg(proc.pid, signal.SIGTERM)

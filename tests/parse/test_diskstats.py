@@ -7,9 +7,11 @@ import itertools
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from zdash.parse import ParseError
-from zdash.parse.diskstats import DiskCounters, disk_rates, parse_diskstats
+from zdash.parse.diskstats import DiskCounters, disk_rates, parse_diskstats, rates_between
 
 DERANGED = Path(__file__).resolve().parents[1] / "captures" / "deranged-disk"
 SNAPSHOTS = sorted(DERANGED.glob("proc-diskstats.[0-9].txt"))
@@ -112,3 +114,38 @@ def test_going_backwards_is_unknown_not_negative(change):
 def test_bad_interval(dt):
     a = _snapshot(0)["loop0"]
     assert disk_rates(a, a, dt) is None
+
+
+_COUNTER = st.integers(0, 2**40)
+
+
+@st.composite
+def _sample_pairs(draw):
+    """Two /proc/diskstats samples of the same disks: most counters grow, some may go back, a
+    disk may be renamed, dropped or added, the order may change."""
+    n = draw(st.integers(1, 8))
+    before = {}
+    for i in range(n):
+        before[f"sd{chr(97 + i)}"] = DiskCounters(f"sd{chr(97 + i)}", *(draw(_COUNTER) for _ in range(9)))
+    after = {}
+    for dev, c in before.items():
+        if draw(st.integers(0, 9)) == 0:
+            continue  # gone
+        grow = [draw(st.integers(-3 if draw(st.integers(0, 9)) == 0 else 0, 10**6)) for _ in range(9)]
+        after[dev] = DiskCounters(dev, *(max(0, v + g) for v, g in zip(c[1:], grow)))
+    if draw(st.booleans()) and after:
+        items = list(after.items())
+        draw(st.randoms()).shuffle(items)
+        after = dict(items)
+    if draw(st.integers(0, 9)) == 0:
+        after["sdz"] = DiskCounters("sdz", *(draw(_COUNTER) for _ in range(9)))
+    return before, after
+
+
+@given(_sample_pairs(), st.floats(0.05, 30.0))
+def test_rates_of_every_disk_at_once_are_each_disks_own(pair, dt):
+    """rates_between (which reads whole columns at once when it can) gives each disk exactly
+    what disk_rates gives it alone, and leaves out the ones it says None for."""
+    before, after = pair
+    expected = {dev: r for dev in after if dev in before and (r := disk_rates(before[dev], after[dev], dt))}
+    assert rates_between(before, after, dt) == expected
