@@ -193,6 +193,7 @@ class SnapshotBuilder:
         self._structure: tuple[Pool, ...] = ()
         self._structure_id = 0
         self._events: dict[tuple[float, int | None, str], ZEvent] = {}
+        self._events_shown: tuple[ZEvent, ...] | None = None  # _events sorted (None: to sort again)
         self._ticks = 0
         # Unchanged leaves of the last status parse, and what the structure made of them (for
         # the same list, ashift and device facts): a busy pool's status text is new every time.
@@ -271,16 +272,24 @@ class SnapshotBuilder:
     def _on_events(self, events: tuple[ZEvent, ...]) -> None:
         """A stream sample holds the new events, a full `zpool events` dump all of them: keep
         each once (by time, id and class), the newest EVENTS_KEEP of the last hour."""
+        if not events:
+            return
         for e in events:
             self._events[(e.time, e.eid, e.cls)] = e
         if len(self._events) > EVENTS_KEEP:
             for key in sorted(self._events)[: len(self._events) - EVENTS_KEEP]:
                 del self._events[key]
+        self._events_shown = None
 
     def _recent_events(self, now: float) -> tuple[ZEvent, ...]:
+        """The events kept, oldest first: sorted once per change, not every tick (up to 2,000)."""
+        shown = self._events_shown
+        if shown is not None and (not shown or now - shown[0].time <= EVENTS_KEEP_S):
+            return shown  # nothing new, and the oldest is still recent: nothing else has expired
         for key in [k for k in self._events if now - k[0] > EVENTS_KEEP_S]:
             del self._events[key]
-        return tuple(self._events[k] for k in sorted(self._events))
+        self._events_shown = tuple(self._events[k] for k in sorted(self._events))
+        return self._events_shown
 
     def _on_diskstats(self, t: float, counters: dict) -> None:
         if self._prev_disk is not None:

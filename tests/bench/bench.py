@@ -169,6 +169,39 @@ def bench_history(leaves: list[int], rounds: int = 5, span: int = 10) -> None:
         print(row([str(n), f"{one:.1f}", f"{ten:.1f}", f"{ten / one:.2f}"], widths))
 
 
+def bench_events(leaves: list[int], per_hour: tuple[int, ...] = (0, 200, 2000)) -> None:
+    """fold + checks per tick with ZFS's event log as real hosts have it: mostly history events
+    (a `zfs snapshot` from cron on each of many datasets), none of them about a disk. 2,000 is
+    the most zdash keeps (zdash.builder.EVENTS_KEEP)."""
+    from tests.bench.synthetic import SyntheticHost
+    from zdash.builder import SnapshotBuilder
+    from zdash.checks.registry import CheckEngine
+
+    print("\n## With an event log (fold + checks per tick, ms of CPU; history events in the last hour)\n")
+    widths = [7, *[14] * len(per_hour)]
+    print(row(["leaves", *[f"{k:,} events" for k in per_hour]], widths))
+    for n in leaves:
+        cells = []
+        for k in per_hour:
+            plain = host_for(n)
+            host = SyntheticHost(
+                leaves=n, layout=plain.layout, width=plain.width, slow_every=97, history_events_per_hour=k
+            )
+            builder, engine = SnapshotBuilder(), CheckEngine()
+            for i in range(10):
+                engine.update(builder.feed(host.tick(i)))
+            ticks = [host.tick(i) for i in range(10, 35)]
+            state, best = builder.checkpoint(), float("inf")
+            for _ in range(3):
+                b, e = SnapshotBuilder.restore(state), engine.copy()
+                t = time.process_time()
+                for tick in ticks:
+                    e.update(b.feed(tick))
+                best = min(best, (time.process_time() - t) * 1000 / len(ticks))
+            cells.append(f"{best:.1f}")
+        print(row([str(n), *cells], widths))
+
+
 # --- recordings ---------------------------------------------------------------------------------
 
 
@@ -372,7 +405,9 @@ def tune_gc() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--only", choices=("ticks", "history", "recordings", "replay", "lab"), action="append")
+    p.add_argument(
+        "--only", choices=("ticks", "history", "events", "recordings", "replay", "lab"), action="append"
+    )
     p.add_argument("--leaves", default="4,100,1000,5000", help="pool sizes for the per-tick table")
     p.add_argument("--no-render", action="store_true", help="skip the headless dashboard render figure")
     p.add_argument("--day", action="store_true", help="also the 24 h recording (written once, ~15 min)")
@@ -381,7 +416,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lab-seconds", type=int, default=60)
     p.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "zdash-bench"))
     args = p.parse_args(argv)
-    only = set(args.only or ["ticks", "history", "recordings", "replay"] + (["lab"] if args.lab else []))
+    only = set(
+        args.only or ["ticks", "history", "events", "recordings", "replay"] + (["lab"] if args.lab else [])
+    )
     leaves = [int(x) for x in args.leaves.split(",")]
     tune_gc()  # the collector's thresholds as zdash's own processes set them (zdash.cli)
     print(
@@ -391,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_ticks(leaves, render=not args.no_render)
     if "history" in only:
         bench_history([n for n in leaves if n in (100, 1000)] or leaves[:1])
+    if "events" in only:
+        bench_events([n for n in leaves if n in (100, 1000)] or leaves[:1])
     if "recordings" in only:
         bench_recordings(args.cache, [1.0] + ([24.0] if args.day else []))
     if "replay" in only:

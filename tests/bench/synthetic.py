@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from dataclasses import dataclass, field
 
 from zdash.raw import RawSample, Tick
@@ -33,6 +34,11 @@ class SyntheticHost:
     pool: str = "tank"
     structure_every: int = 5
     slow_every: int = 0  # every Nth disk answers 10x slower (0: none)
+    # ZFS's event log: this many history events an hour (a `zfs snapshot` from cron on each of
+    # many datasets: what most of a real log is), the last hour's at the start as the event
+    # follower's first read gives them, then one as each comes.
+    history_events_per_hour: int = 0
+    delay_events_every: int = 0  # each slow disk's delay ereport every N ticks (0: none)
     seed: int = 1
     _rng: random.Random = field(init=False)
     _io: dict[str, list[int]] = field(init=False, default_factory=dict)
@@ -197,9 +203,48 @@ class SyntheticHost:
         text = "".join(f"{p}\t{k}\t4096\t1\n" for p, k in zip(self.paths, self.kernel))
         return RawSample("devices", ("zdash", "describe-devices"), 0, text, "", now, 0.0)
 
+    def _history_event(self, when: float, eid: int) -> str:
+        stamp = time.strftime("%b %d %Y %H:%M:%S", time.gmtime(when))
+        return (
+            f"{stamp}.000000000 sysevent.fs.zfs.history_event\n"
+            f'        version = 0x0\n        class = "sysevent.fs.zfs.history_event"\n'
+            f'        pool = "{self.pool}"\n        pool_guid = 0x2a\n'
+            f'        history_internal_name = "snapshot"\n'
+            f'        history_dsname = "{self.pool}/fs{eid % 50}@auto-{eid}"\n'
+            f"        time = {hex(int(when))} 0x0\n        eid = {hex(eid)}\n\n"
+        )
+
+    def _delay_event(self, when: float, i: int, eid: int) -> str:
+        stamp = time.strftime("%b %d %Y %H:%M:%S", time.gmtime(when))
+        return (
+            f"{stamp}.000000000 ereport.fs.zfs.delay\n"
+            f'        class = "ereport.fs.zfs.delay"\n        pool = "{self.pool}"\n'
+            f'        vdev_guid = {hex(10**15 + i)}\n        vdev_path = "{self.paths[i]}"\n'
+            f"        zio_delay = 0x7735940000\n        time = {hex(int(when))} 0x0\n"
+            f"        eid = {hex(eid)}\n\n"
+        )
+
+    def events(self, now: float, n: int) -> RawSample | None:
+        text = ""
+        if self.history_events_per_hour:
+            gap = 3600.0 / self.history_events_per_hour
+            if n == 0:
+                whens = [now - 3600 + k * gap for k in range(self.history_events_per_hour)]
+            else:
+                whens = [now] if n % max(1, round(gap)) == 0 else []
+            text += "".join(self._history_event(w, int((w - T0 + 7200) // gap) + 1) for w in whens)
+        if self.delay_events_every and n % self.delay_events_every == 0:
+            slow = [i for i in range(len(self.paths)) if self._slow(i)]
+            text += "".join(self._delay_event(now, i, 10**6 + n * len(self.paths) + i) for i in slow)
+        if not text:
+            return None
+        return RawSample("events", ("zpool", "events", "-v", "-f"), None, text, "", now, 0.0)
+
     def tick(self, n: int) -> Tick:
         now = T0 + n
         samples = [self.iostat(now), self.diskstats(now)]
+        if (events := self.events(now, n)) is not None:
+            samples.append(events)
         if n % self.structure_every == 0:
             samples = [self.status(now), self.list_v(now)] + samples
         if n == 0:

@@ -28,6 +28,7 @@ from zdash.raw import Tick
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SYNTHETIC = {4: 120, 100: 120, 1000: 60, 5000: 30}  # leaves: ticks
+SYNTHETIC_WITH_EVENTS = {100: 120, 1000: 40}
 
 
 def finding_line(f: Finding) -> str:
@@ -68,6 +69,24 @@ def main(argv: list[str] | None = None) -> int:
         ticks, found, h = digest((host.tick(i) for i in range(count)), 1.0, None, args.verbose)
         every.update(h.encode())
         print(f"{f'synthetic {leaves} leaves':32} {ticks:6} ticks {found:7} findings  {h}", flush=True)
+    # ZFS's event log as hosts have it: history events about no disk, delay ereports naming the
+    # slow disks (what deranged_disk cites).
+    from tests.bench.synthetic import SyntheticHost
+
+    for leaves, count in SYNTHETIC_WITH_EVENTS.items():
+        plain = host_for(leaves)
+        host = SyntheticHost(
+            leaves=leaves,
+            layout=plain.layout,
+            width=plain.width,
+            slow_every=plain.slow_every,
+            history_events_per_hour=2000,
+            delay_events_every=7,
+        )
+        ticks, found, h = digest((host.tick(i) for i in range(count)), 1.0, None, args.verbose)
+        every.update(h.encode())
+        label = f"synthetic {leaves} leaves + events"
+        print(f"{label:32} {ticks:6} ticks {found:7} findings  {h}", flush=True)
     print(f"all: {every.hexdigest()[:16]}")
     return 0
 

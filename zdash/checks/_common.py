@@ -85,14 +85,14 @@ def leaf_events(snap: Snapshot, pool: Pool, leaf: Vdev, kinds: Sequence[str]) ->
     """ZFS's own ereports (zpool events) about a leaf in the last EVENTS_WINDOW_S, by kind."""
     out: dict[str, list[ZEvent]] = {k: [] for k in kinds}
     for e in snap.events:
-        if (
-            e.kind in out
-            and snap.time - e.time <= EVENTS_WINDOW_S
-            and (e.pool in (None, pool.name))
-            and (
+        if (  # cheapest test first: most of a log names no disk (history events, config syncs)
+            (
                 (e.vdev_guid is not None and e.vdev_guid == leaf.guid)
                 or (e.vdev_path is not None and e.vdev_path == leaf.path)
             )
+            and snap.time - e.time <= EVENTS_WINDOW_S
+            and (e.pool in (None, pool.name))
+            and e.kind in out
         ):
             out[e.kind].append(e)
     return out
