@@ -17,6 +17,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from zdash.parse.zfs_list import ZFS_LIST_FIELDS as _ZFS_FIELDS
 from zdash.raw import RawSample, Tick
 
 T0 = 1_795_318_800.0
@@ -39,6 +40,10 @@ class SyntheticHost:
     # follower's first read gives them, then one as each comes.
     history_events_per_hour: int = 0
     delay_events_every: int = 0  # each slow disk's delay ereport every N ticks (0: none)
+    # `zfs list`: this many filesystems with this many auto-snapshots each, every filesystem's
+    # first snapshot cloned once, some clones diverged (answered at the start and every minute)
+    filesystems: int = 0
+    snapshots_each: int = 0
     seed: int = 1
     _rng: random.Random = field(init=False)
     _io: dict[str, list[int]] = field(init=False, default_factory=dict)
@@ -240,9 +245,42 @@ class SyntheticHost:
             return None
         return RawSample("events", ("zpool", "events", "-v", "-f"), None, text, "", now, 0.0)
 
+    def datasets(self, now: float) -> RawSample:
+        row = "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\tlz4\t1.50\toff\ton\ton\tsa"
+        lines = [row.format(self.pool, "filesystem", "-", "-", 10**12, 10**13, 10**5, 10**5, 0)]
+        for f in range(self.filesystems):
+            fs = f"{self.pool}/fs{f}"
+            lines.append(row.format(fs, "filesystem", "-", "-", 10**10, 10**13, 10**9, 10**9, 10**8))
+            for k in range(self.snapshots_each):
+                clones = f"{self.pool}/clone{f}" if k == 0 else "-"
+                lines.append(
+                    f"{fs}@auto-{k}\tsnapshot\t-\t{clones}\t10\t-\t{10**9}\t-\t-\t-\t1.50\t-\t-\t-\t-"
+                )
+            own = 10**9 if f % 3 == 0 else 10**6  # every third clone rewrote all it had
+            lines.append(
+                row.format(
+                    f"{self.pool}/clone{f}", "filesystem", f"{fs}@auto-0", "-", own, 10**13, 10**9, own, 0
+                )
+            )
+        argv = (
+            "zfs",
+            "list",
+            "-r",
+            "-H",
+            "-p",
+            "-t",
+            "filesystem,volume,snapshot",
+            "-o",
+            ",".join(_ZFS_FIELDS),
+            self.pool,
+        )
+        return RawSample("datasets", argv, 0, "\n".join(lines) + "\n", "", now, 0.5)
+
     def tick(self, n: int) -> Tick:
         now = T0 + n
         samples = [self.iostat(now), self.diskstats(now)]
+        if self.filesystems and n % 60 == 0:
+            samples.append(self.datasets(now))
         if (events := self.events(now, n)) is not None:
             samples.append(events)
         if n % self.structure_every == 0:

@@ -29,6 +29,7 @@ from zdash.raw import Tick
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SYNTHETIC = {4: 120, 100: 120, 1000: 60, 5000: 30}  # leaves: ticks
 SYNTHETIC_WITH_EVENTS = {100: 120, 1000: 40}
+SYNTHETIC_WITH_DATASETS = {100: (1000, 20, 130)}  # leaves: filesystems, snapshots each, ticks
 
 
 def finding_line(f: Finding) -> str:
@@ -86,6 +87,21 @@ def main(argv: list[str] | None = None) -> int:
         ticks, found, h = digest((host.tick(i) for i in range(count)), 1.0, None, args.verbose)
         every.update(h.encode())
         label = f"synthetic {leaves} leaves + events"
+        print(f"{label:32} {ticks:6} ticks {found:7} findings  {h}", flush=True)
+    # Tens of thousands of datasets (auto-snapshots), clones among them (what clones cites).
+    for leaves, (filesystems, each, count) in SYNTHETIC_WITH_DATASETS.items():
+        plain = host_for(leaves)
+        host = SyntheticHost(
+            leaves=leaves,
+            layout=plain.layout,
+            width=plain.width,
+            slow_every=plain.slow_every,
+            filesystems=filesystems,
+            snapshots_each=each,
+        )
+        ticks, found, h = digest((host.tick(i) for i in range(count)), 1.0, None, args.verbose)
+        every.update(h.encode())
+        label = f"synthetic {leaves} leaves + {filesystems * (each + 2):,} datasets"
         print(f"{label:32} {ticks:6} ticks {found:7} findings  {h}", flush=True)
     print(f"all: {every.hexdigest()[:16]}")
     return 0

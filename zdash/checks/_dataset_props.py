@@ -95,7 +95,8 @@ def dataset_findings(snap: Snapshot, cfg: CheckConfig) -> list[Finding]:
             if not names:
                 continue
             roots = shallowest(names)
-            values = sorted({str(getattr(d, prop)) for d in datasets if d.name in names})
+            named = set(names)  # a set: thousands of datasets can share a setting
+            values = sorted({str(getattr(d, prop)) for d in datasets if d.name in named})
             out.append(
                 Finding(
                     ID,

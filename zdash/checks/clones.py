@@ -3,6 +3,8 @@ diverged so completely from their origin that only the dependency is left (promo
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import deque
 from collections.abc import Sequence
 
 from zdash.checks import tracker
@@ -26,18 +28,34 @@ def clone_graph(datasets: Sequence[Dataset]) -> dict[str, set[str]]:
     return graph
 
 
+def _starting_with(names: Sequence[str], prefix: str) -> Sequence[str]:
+    """The names (sorted) that start with `prefix`: one contiguous run, found by bisection (a
+    host with auto-snapshots has tens of thousands of names; scanning them all per clone made
+    this check cost 0.75 s at 22,000)."""
+    start = bisect_left(names, prefix)
+    return names[start : bisect_left(names, prefix[:-1] + chr(ord(prefix[-1]) + 1), start)]
+
+
 def destroyed_with(snapshot: str, graph: dict[str, set[str]], names: Sequence[str]) -> list[str]:
     """Everything `zfs destroy -R snapshot` removes besides the snapshot: each clone, its
-    children and snapshots, and recursively the clones of those snapshots."""
+    children and snapshots, and recursively the clones of those snapshots, in the order it
+    finds them. `names`: every dataset's name, sorted."""
     taken: list[str] = []
-    pending = sorted(graph.get(snapshot, ()))
+    seen: set[str] = set()
+    pending = deque(sorted(graph.get(snapshot, ())))
     while pending:
-        clone = pending.pop(0)
-        if clone in taken:
+        clone = pending.popleft()
+        if clone in seen:
             continue
-        below = [n for n in names if n == clone or n.startswith((clone + "/", clone + "@"))]
+        # sorted order: the clone itself, then its children ('/' sorts before '@'), then its
+        # snapshots, as a scan of the sorted names finds them
+        at = bisect_left(names, clone)
+        below = [clone] if at < len(names) and names[at] == clone else []
+        below += _starting_with(names, clone + "/")
+        below += _starting_with(names, clone + "@")
         for n in below:
-            if n not in taken:
+            if n not in seen:
+                seen.add(n)
                 taken.append(n)
             pending.extend(sorted(graph.get(n, ())))
     return taken
@@ -89,20 +107,22 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
             )
         )
     for d in datasets:
-        f = _diverged(d, by_name, cfg)
+        f = _diverged(d, by_name, names, cfg)
         if f is not None:
             out.append(f)
     return out
 
 
-def _diverged(d: Dataset, by_name: dict[str, Dataset], cfg: CheckConfig) -> Finding | None:
+def _diverged(
+    d: Dataset, by_name: dict[str, Dataset], names: Sequence[str], cfg: CheckConfig
+) -> Finding | None:
     if not d.origin or d.refer is None or d.used_by_dataset is None:
         return None
     if d.refer < cfg.clone_min_refer_bytes or d.used_by_dataset < cfg.clone_diverged_ratio * d.refer:
         return None
     parent = d.origin.split("@", 1)[0]
-    mine = {n.split("@", 1)[1] for n in by_name if n.startswith(d.name + "@")}
-    theirs = {n.split("@", 1)[1] for n in by_name if n.startswith(parent + "@")}
+    mine = {n.split("@", 1)[1] for n in _starting_with(names, d.name + "@")}
+    theirs = {n.split("@", 1)[1] for n in _starting_with(names, parent + "@")}
     clash = sorted(mine & theirs)
     why = (
         f"{d.name} references {fmt_bytes(d.refer)} of which {fmt_bytes(d.used_by_dataset)} is its "
@@ -136,5 +156,19 @@ def _diverged(d: Dataset, by_name: dict[str, Dataset], cfg: CheckConfig) -> Find
 
 
 class Tracker(tracker.StructuralTracker):
+    """Its findings depend on the datasets alone, so they are reused for as long as `zfs list`
+    answers the same (the fold keeps that answer's parsed tuple, the same object), not only
+    while the pool's structure stays: a scrubbing pool's structure changes at every status."""
+
+    TRANSIENT = ("_judged",)
+
+    def __init__(self, cfg: CheckConfig) -> None:
+        super().__init__(cfg)
+        self._judged: tuple[Sequence[Dataset], list[Finding]] | None = None
+
     def judge(self, snap: Snapshot) -> list[Finding]:
-        return check([snap], self.cfg)
+        if self._judged is not None and self._judged[0] is snap.datasets:
+            return list(self._judged[1])
+        found = check([snap], self.cfg)
+        self._judged = (snap.datasets, found)
+        return list(found)

@@ -120,7 +120,7 @@ class CheckEngine:
             "fold": FOLD_VERSION,
             "last": state_codec.encode(self.last),
             "trackers": {
-                key: state_codec.encode({k: v for k, v in t.__dict__.items() if k != "cfg"})
+                key: state_codec.encode(t.memory())
                 for key, t in self._trackers.items()
                 if not isinstance(t, _Stateless)
             },

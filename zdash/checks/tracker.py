@@ -10,7 +10,9 @@ charts show. Live, replay and `zdash check` fold the same way (zdash.checks.regi
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from zdash.checks.finding import Finding
 from zdash.config import CheckConfig
@@ -20,8 +22,23 @@ from zdash.model import Snapshot
 class Tracker:
     """Base class; also the whole of a check that needs no memory (override `findings`)."""
 
+    # Attributes that only save work (findings kept for an input seen again, by its identity),
+    # not memory a verdict depends on: keyframes leave them out, and a copy starts without them
+    # (None), so neither carries the inputs they point at.
+    TRANSIENT: ClassVar[tuple[str, ...]] = ()
+
     def __init__(self, cfg: CheckConfig) -> None:
         self.cfg = cfg
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tracker:
+        twin = object.__new__(type(self))
+        for key, value in self.__dict__.items():
+            twin.__dict__[key] = None if key in self.TRANSIENT else copy.deepcopy(value, memo)
+        return twin
+
+    def memory(self) -> dict[str, Any]:
+        """What a keyframe keeps of this tracker: its attributes but the config and TRANSIENT."""
+        return {k: v for k, v in self.__dict__.items() if k != "cfg" and k not in self.TRANSIENT}
 
     def observe(self, snap: Snapshot) -> None:
         """Take in one snapshot (called for every snapshot, oldest first)."""
