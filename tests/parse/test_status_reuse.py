@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hypothesis import given
 
-from tests.parse.test_zpool_status_fuzz import FUZZ, damaged_json
+from tests.parse.test_zpool_status_fuzz import FUZZ, TEXT_SEEDS, damaged, damaged_json
 from zdash.builder import SnapshotBuilder
 from zdash.parse import ParseError
 from zdash.parse.reuse import Reuse
@@ -157,3 +157,46 @@ def test_a_new_zpool_list_is_seen_on_leaves_the_status_reuse_kept():
     sizes = {v.path: v.size for p in two.pools for v in p.leaves()}
     assert sizes[path] == int(size) * 2
     assert {v.path: v.size for p in one.pools for v in p.leaves()}[path] == int(size)
+
+
+TEXT_ARGV = ["zpool", "status", "-p", "-P", "-s"]
+
+
+def test_a_scrubs_new_text_status_keeps_the_tree_and_a_changed_table_does_not():
+    """Text status (OpenZFS before 2.3): between two answers of a scrub only the scan lines
+    move, and the tree is the same object; a counter that moves in the table gives a new tree.
+    Either way the pools equal a parse from scratch."""
+    before = (CAPTURES / "scrub/zpool-status.scrubbing.txt").read_text()
+    after = (CAPTURES / "scrub/zpool-status.scrubbing-2.txt").read_text()
+    reuse: Reuse = Reuse()
+    one = parse_status(TEXT_ARGV, before, reuse)
+    reuse.next_pass()
+    two = parse_status(TEXT_ARGV, after, reuse)
+    reuse.next_pass()
+    assert two == parse_status(TEXT_ARGV, after)
+    assert one[0].scans != two[0].scans  # the scan moved...
+    assert two[0].root is one[0].root  # ...the table did not
+    row = next(line for line in after.splitlines() if line.startswith("\t    "))
+    counted = after.replace(row, row[: row.rindex(" 0")] + " 7" + row[row.rindex(" 0") + 2 :], 1)
+    three = parse_status(TEXT_ARGV, counted, reuse)
+    assert three == parse_status(TEXT_ARGV, counted) and three[0].root is not one[0].root
+
+
+@FUZZ
+@given(damaged(TEXT_SEEDS), damaged(TEXT_SEEDS))
+def test_reuse_never_changes_what_a_text_report_parses_to(first, second):
+    reuse: Reuse = Reuse()
+    try:
+        parse_status(TEXT_ARGV, first, reuse)
+        reuse.next_pass()
+    except ParseError:
+        reuse.abandon()
+    try:
+        expected: object = parse_status(TEXT_ARGV, second)
+    except ParseError as e:
+        expected = str(e)
+    try:
+        got: object = parse_status(TEXT_ARGV, second, reuse)
+    except ParseError as e:
+        got = str(e)
+    assert got == expected

@@ -30,8 +30,8 @@ def wants_json(argv: list[str]) -> bool:
 
 def parse_status(argv: list[str], stdout: str, reuse: Reuse[Vdev] | None = None) -> tuple[Pool, ...]:
     """Pools from the output of the command line `argv` (e.g. ["zpool", "status", "-j"]).
-    `reuse`: unchanged leaves of the caller's last parse kept as they were (JSON only; see
-    zdash.parse.reuse).
+    `reuse`: what the caller's last parse built, kept where its input is unchanged (JSON: each
+    leaf, by its object; text: the whole tree, by its config table; see zdash.parse.reuse).
 
     "no pools available" goes to stderr (§0), but a caller that merged the streams gets it
     here: it means no pools, not a parse failure.
@@ -40,4 +40,4 @@ def parse_status(argv: list[str], stdout: str, reuse: Reuse[Vdev] | None = None)
         return ()
     if wants_json(list(argv)):
         return parse_status_json(stdout, reuse)
-    return parse_status_text(stdout)
+    return parse_status_text(stdout, reuse)

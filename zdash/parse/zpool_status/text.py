@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-from zdash.model import Pool
+from zdash.model import Pool, Vdev
 from zdash.parse import ParseError
+from zdash.parse.reuse import Reuse
 from zdash.parse.units import parse_count
 from zdash.parse.zpool_status.common import msgid_in, one_line
 from zdash.parse.zpool_status.text_config import is_header, parse_config
@@ -39,10 +40,17 @@ class _PoolBlock:
         self.errors_line: str | None = None
         self.error_files: list[str] = []
 
-    def to_pool(self) -> Pool:
+    def to_pool(self, reuse: Reuse[Vdev] | None = None) -> Pool:
         if self.header is None:
             raise ParseError(f"pool {self.name!r}: no config table (NAME STATE ... header)")
-        root = parse_config(self.name, self.header, self.rows)
+        # The config table alone makes the tree: the same table as last time (a scrub moves
+        # only its scan lines) is the same tree, every node reused.
+        known = ("text config", self.name, self.header, tuple(self.rows))
+        root = reuse.get(known) if reuse is not None else None
+        if root is None:
+            root = parse_config(self.name, self.header, self.rows)
+            if reuse is not None:
+                reuse.put(known, root)
         state = " ".join(self.fields.get("state", [])).strip() or root.state
         see = " ".join(self.fields.get("see", []))
         count, files = _errors(self.errors_line, self.error_files)
@@ -60,8 +68,10 @@ class _PoolBlock:
         )
 
 
-def parse_status_text(text: str) -> tuple[Pool, ...]:
-    """Every pool of a text `zpool status` report, in printed order."""
+def parse_status_text(text: str, reuse: Reuse[Vdev] | None = None) -> tuple[Pool, ...]:
+    """Every pool of a text `zpool status` report, in printed order. `reuse`: the trees of the
+    caller's last parse, by their config table (zdash.parse.reuse); the result is equal either
+    way."""
     blocks: list[_PoolBlock] = []
     block: _PoolBlock | None = None
     target: list[str] | None = None  # where continuation lines of the current field go
@@ -109,7 +119,7 @@ def parse_status_text(text: str) -> tuple[Pool, ...]:
     if not blocks:
         first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
         raise ParseError(f"zpool status: no 'pool:' block in the output: {first[:80]!r}")
-    return tuple(b.to_pool() for b in blocks)
+    return tuple(b.to_pool(reuse) for b in blocks)
 
 
 def _errors(line: str | None, files: list[str]) -> tuple[int | None, tuple[str, ...]]:
