@@ -219,12 +219,7 @@ class SnapshotBuilder:
             elif kind == "diskstats":
                 value = parse_diskstats(s.stdout, self._wanted_devices())
             elif kind == "status":
-                try:
-                    value = parse_status(list(s.argv), s.stdout, self._status_reuse)
-                except ParseError:
-                    self._status_reuse.abandon()
-                    raise
-                self._status_reuse.next_pass()
+                value = self._status_reuse.run(lambda reuse: parse_status(list(s.argv), s.stdout, reuse))
             else:
                 value = PARSERS[kind](s)
         except ParseError as e:

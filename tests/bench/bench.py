@@ -42,11 +42,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LAYOUTS = {4: ("mirror", 2), 100: ("mirror", 2), 1000: ("raidz2", 10), 5000: ("raidz2", 10)}
 
 
-def host_for(leaves: int):  # type: ignore[no-untyped-def]
+def host_for(leaves: int, **extra: int):  # type: ignore[no-untyped-def]
+    """The bench's synthetic pool of this size (a slow disk in 97); `extra`: what else the host
+    has (SyntheticHost's event log and dataset options)."""
     from tests.bench.synthetic import SyntheticHost
 
     layout, width = LAYOUTS.get(leaves, ("raidz2", 10) if leaves >= 1000 else ("mirror", 2))
-    return SyntheticHost(leaves=leaves, layout=layout, width=width, slow_every=97)
+    return SyntheticHost(leaves=leaves, layout=layout, width=width, slow_every=97, **extra)
 
 
 def cpu_ms(fn: Callable[[], Any], repeat: int = 3) -> float:
@@ -195,8 +197,6 @@ def bench_real_world(leaves: list[int]) -> None:
     history events (a `zfs snapshot` from cron on each of many datasets), none about a disk
     (2,000 is the most zdash keeps, zdash.builder.EVENTS_KEEP); and many datasets
     (auto-snapshots, clones among them)."""
-    from tests.bench.synthetic import SyntheticHost
-
     variants: list[tuple[str, dict[str, int]]] = [
         ("bare pool", {}),
         ("200 events/h", {"history_events_per_hour": 200}),
@@ -208,11 +208,7 @@ def bench_real_world(leaves: list[int]) -> None:
     widths = [7, *[16] * len(variants)]
     print(row(["leaves", *[name for name, _ in variants]], widths))
     for n in leaves:
-        plain = host_for(n)
-        cells = [
-            f"{_fold_and_checks_ms(SyntheticHost(leaves=n, layout=plain.layout, width=plain.width, slow_every=97, **extra)):.1f}"
-            for _, extra in variants
-        ]
+        cells = [f"{_fold_and_checks_ms(host_for(n, **extra)):.1f}" for _, extra in variants]
         print(row([str(n), *cells], widths))
 
 

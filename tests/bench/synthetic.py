@@ -17,7 +17,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from zdash.parse.zfs_list import ZFS_LIST_FIELDS as _ZFS_FIELDS
+from zdash.parse.zfs_list import zfs_list_argv
 from zdash.raw import RawSample, Tick
 
 T0 = 1_795_318_800.0
@@ -208,25 +208,32 @@ class SyntheticHost:
         text = "".join(f"{p}\t{k}\t4096\t1\n" for p, k in zip(self.paths, self.kernel))
         return RawSample("devices", ("zdash", "describe-devices"), 0, text, "", now, 0.0)
 
-    def _history_event(self, when: float, eid: int) -> str:
+    def _event(self, when: float, cls: str, eid: int, **fields: str) -> str:
+        """One event as `zpool events -v` prints it (header line, then TAB-indented fields)."""
         stamp = time.strftime("%b %d %Y %H:%M:%S", time.gmtime(when))
+        body = "".join(f"        {k} = {v}\n" for k, v in fields.items())
         return (
-            f"{stamp}.000000000 sysevent.fs.zfs.history_event\n"
-            f'        version = 0x0\n        class = "sysevent.fs.zfs.history_event"\n'
-            f'        pool = "{self.pool}"\n        pool_guid = 0x2a\n'
-            f'        history_internal_name = "snapshot"\n'
-            f'        history_dsname = "{self.pool}/fs{eid % 50}@auto-{eid}"\n'
+            f'{stamp}.000000000 {cls}\n        class = "{cls}"\n        pool = "{self.pool}"\n{body}'
             f"        time = {hex(int(when))} 0x0\n        eid = {hex(eid)}\n\n"
         )
 
+    def _history_event(self, when: float, eid: int) -> str:
+        return self._event(
+            when,
+            "sysevent.fs.zfs.history_event",
+            eid,
+            history_internal_name='"snapshot"',
+            history_dsname=f'"{self.pool}/fs{eid % 50}@auto-{eid}"',
+        )
+
     def _delay_event(self, when: float, i: int, eid: int) -> str:
-        stamp = time.strftime("%b %d %Y %H:%M:%S", time.gmtime(when))
-        return (
-            f"{stamp}.000000000 ereport.fs.zfs.delay\n"
-            f'        class = "ereport.fs.zfs.delay"\n        pool = "{self.pool}"\n'
-            f'        vdev_guid = {hex(10**15 + i)}\n        vdev_path = "{self.paths[i]}"\n'
-            f"        zio_delay = 0x7735940000\n        time = {hex(int(when))} 0x0\n"
-            f"        eid = {hex(eid)}\n\n"
+        return self._event(
+            when,
+            "ereport.fs.zfs.delay",
+            eid,
+            vdev_guid=hex(10**15 + i),
+            vdev_path=f'"{self.paths[i]}"',
+            zio_delay="0x7735940000",
         )
 
     def events(self, now: float, n: int) -> RawSample | None:
@@ -262,18 +269,7 @@ class SyntheticHost:
                     f"{self.pool}/clone{f}", "filesystem", f"{fs}@auto-0", "-", own, 10**13, 10**9, own, 0
                 )
             )
-        argv = (
-            "zfs",
-            "list",
-            "-r",
-            "-H",
-            "-p",
-            "-t",
-            "filesystem,volume,snapshot",
-            "-o",
-            ",".join(_ZFS_FIELDS),
-            self.pool,
-        )
+        argv = zfs_list_argv((self.pool,))
         return RawSample("datasets", argv, 0, "\n".join(lines) + "\n", "", now, 0.5)
 
     def tick(self, n: int) -> Tick:

@@ -70,38 +70,21 @@ def main(argv: list[str] | None = None) -> int:
         ticks, found, h = digest((host.tick(i) for i in range(count)), 1.0, None, args.verbose)
         every.update(h.encode())
         print(f"{f'synthetic {leaves} leaves':32} {ticks:6} ticks {found:7} findings  {h}", flush=True)
-    # ZFS's event log as hosts have it: history events about no disk, delay ereports naming the
-    # slow disks (what deranged_disk cites).
-    from tests.bench.synthetic import SyntheticHost
-
-    for leaves, count in SYNTHETIC_WITH_EVENTS.items():
-        plain = host_for(leaves)
-        host = SyntheticHost(
-            leaves=leaves,
-            layout=plain.layout,
-            width=plain.width,
-            slow_every=plain.slow_every,
-            history_events_per_hour=2000,
-            delay_events_every=7,
-        )
+    # What real hosts add: ZFS's event log (history events about no disk, delay ereports naming
+    # the slow disks: what deranged_disk cites), tens of thousands of datasets with clones
+    # among them (what clones cites).
+    extras = [
+        (leaves, count, "events", {"history_events_per_hour": 2000, "delay_events_every": 7})
+        for leaves, count in SYNTHETIC_WITH_EVENTS.items()
+    ] + [
+        (leaves, count, f"{fs * (each + 2):,} datasets", {"filesystems": fs, "snapshots_each": each})
+        for leaves, (fs, each, count) in SYNTHETIC_WITH_DATASETS.items()
+    ]
+    for leaves, count, what, extra in extras:
+        host = host_for(leaves, **extra)
         ticks, found, h = digest((host.tick(i) for i in range(count)), 1.0, None, args.verbose)
         every.update(h.encode())
-        label = f"synthetic {leaves} leaves + events"
-        print(f"{label:32} {ticks:6} ticks {found:7} findings  {h}", flush=True)
-    # Tens of thousands of datasets (auto-snapshots), clones among them (what clones cites).
-    for leaves, (filesystems, each, count) in SYNTHETIC_WITH_DATASETS.items():
-        plain = host_for(leaves)
-        host = SyntheticHost(
-            leaves=leaves,
-            layout=plain.layout,
-            width=plain.width,
-            slow_every=plain.slow_every,
-            filesystems=filesystems,
-            snapshots_each=each,
-        )
-        ticks, found, h = digest((host.tick(i) for i in range(count)), 1.0, None, args.verbose)
-        every.update(h.encode())
-        label = f"synthetic {leaves} leaves + {filesystems * (each + 2):,} datasets"
+        label = f"synthetic {leaves} leaves + {what}"
         print(f"{label:32} {ticks:6} ticks {found:7} findings  {h}", flush=True)
     print(f"all: {every.hexdigest()[:16]}")
     return 0

@@ -24,13 +24,7 @@ ARGV = ["zpool", "status", "-j", "--json-int", "-p", "-s"]
 
 
 def _parse(text: str, reuse: Reuse) -> tuple:
-    try:
-        pools = parse_status(ARGV, text, reuse)
-    except ParseError:
-        reuse.abandon()
-        raise
-    reuse.next_pass()
-    return pools
+    return reuse.run(lambda r: parse_status(ARGV, text, r))
 
 
 def _leaves(pools: tuple) -> dict:

@@ -12,10 +12,11 @@ else is dropped, so the cache holds one tree's worth and never grows with the se
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 _V = TypeVar("_V")
+_R = TypeVar("_R")
 
 
 class Reuse(Generic[_V]):
@@ -39,6 +40,17 @@ class Reuse(Generic[_V]):
 
     def put(self, key: Hashable, value: _V) -> None:
         self._now[key] = value
+
+    def run(self, parse: Callable[[Reuse[_V]], _R]) -> _R:
+        """One pass: `parse(self)`, then what it built is what the next pass may reuse; if it
+        raises (unreadable input), the next pass may reuse what the last good one built."""
+        try:
+            result = parse(self)
+        except BaseException:
+            self.abandon()
+            raise
+        self.next_pass()
+        return result
 
     def abandon(self) -> None:
         """The pass failed (unreadable input): the next one may reuse what the last good one built."""

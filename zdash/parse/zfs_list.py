@@ -33,6 +33,24 @@ ZFS_LIST_FIELDS = (
     "xattr",
 )
 
+
+def zfs_list_argv(pools: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The `zfs list` zdash runs: every filesystem, volume and snapshot (of `pools`, or all),
+    script mode, exact numbers, the fields this parser reads."""
+    return (
+        "zfs",
+        "list",
+        "-r",
+        "-H",
+        "-p",
+        "-t",
+        "filesystem,volume,snapshot",
+        "-o",
+        ",".join(ZFS_LIST_FIELDS),
+        *pools,
+    )
+
+
 # zfs accepts short and long property names in -o; map both onto Dataset's field names.
 _ALIASES = {
     "name": "name",

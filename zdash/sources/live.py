@@ -34,7 +34,7 @@ from zdash.builder import QUIET_EVERY_S, RARE_EVERY_S
 from zdash.model import Vdev
 from zdash.parse import ParseError
 from zdash.parse.reuse import Reuse
-from zdash.parse.zfs_list import ZFS_LIST_FIELDS
+from zdash.parse.zfs_list import zfs_list_argv
 from zdash.parse.zpool_status import parse_status
 from zdash.parse.zpool_version import parse_version
 from zdash.raw import AshiftKey, RawSample, SampleKey, Tick, ashift_key
@@ -146,11 +146,11 @@ class LiveSource:
         if not sample.ok:
             return
         try:
-            pools = parse_status(list(sample.argv), sample.stdout, self._status_reuse)
+            pools = self._status_reuse.run(
+                lambda reuse: parse_status(list(sample.argv), sample.stdout, reuse)
+            )
         except ParseError:
-            self._status_reuse.abandon()
             return
-        self._status_reuse.next_pass()
         leaves = frozenset(v.path for p in pools for v in p.leaves() if v.path)
         names = frozenset(p.name for p in pools)
         if leaves != self._leaves:
@@ -193,21 +193,7 @@ class LiveSource:
         if self._due_now("list", self.rare_every if self._streaming() else self.structure_every, now):
             self._spawn("list", ("zpool", "list", "-v", "-H", "-p", "-P", *self.pools))
         if self._due_now("datasets", self.rare_every, now):
-            self._spawn(
-                "datasets",
-                (
-                    "zfs",
-                    "list",
-                    "-r",
-                    "-H",
-                    "-p",
-                    "-t",
-                    "filesystem,volume,snapshot",
-                    "-o",
-                    ",".join(ZFS_LIST_FIELDS),
-                    *self.pools,
-                ),
-            )
+            self._spawn("datasets", zfs_list_argv(tuple(self.pools)))
         if self._pool_names and self._due_now("ashift", self.rare_every, now):
             for pool in sorted(self._pool_names):
                 self._spawn(ashift_key(pool), self.ashift_argv(pool))
