@@ -35,7 +35,7 @@ from zdash.checks._common import (
     leaves_with_top,
     parents,
 )
-from zdash.checks._deranged_samples import BYTES, LeafSample, _median_without, sample_pool_lazy
+from zdash.checks._deranged_samples import BYTES, LeafSample, peer_bytes, sample_pool_lazy
 from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate, fmt_time
@@ -126,7 +126,6 @@ class Tracker(tracker.Tracker):
 
     def observe(self, snap: Snapshot) -> None:
         cfg = self.cfg
-        now, lookback, clear = snap.time, cfg.deranged_lookback_samples, cfg.deranged_clear_samples
         seen: set[tuple[str, str]] = set()
         leaves = self._leaves
         for pool in snap.pools:
@@ -158,24 +157,9 @@ class Tracker(tracker.Tracker):
                 else:  # the fast path's verdict: never slow
                     slow = s[0]
                     if slow is not None and leaf_key not in rebuilt:
-                        # _judge(st, False, bytes, peers' bytes, None, now), inline: most leaves
-                        # of a big pool take this way every tick
-                        verdicts = st.verdicts
-                        verdicts.append((now, False))
-                        while len(verdicts) > lookback:
-                            verdicts.popleft()
                         nbytes = s[1][BYTES]
-                        if nbytes is not None:
-                            peer = _median_without(s[2], nbytes)
-                            pairs_ = st.bytes_pairs
-                            pairs_.append((nbytes, peer if peer is not None else nbytes))
-                            while len(pairs_) > lookback:
-                                pairs_.popleft()
-                        st.normal_run += 1
-                        if st.raised:
-                            st.busy += 1
-                            if st.normal_run >= clear:
-                                st.raised, st.onset = False, None
+                        peer = peer_bytes(s) if nbytes is not None else None
+                        self._judge(st, False, nbytes, peer, None, snap.time)
                 any_raised |= st.raised
                 if slow is None or leaf_key in rebuilt:
                     continue  # no evidence this sample (idle, unmeasurable, being rebuilt)

@@ -67,9 +67,6 @@ class FindingsTable(DataTable[Any]):
         self._title = ""
         self._title_width = 0
         self._styles: dict[Role, Style] = {}
-        # What the rows show now: the same findings again (the usual tick) change no row, and
-        # comparing them is cheaper than building a thousand rows' cells to find that out.
-        self._drawn: tuple[object, ...] | None = None
 
     def on_mount(self) -> None:
         self._styles = role_styles(self)
@@ -77,14 +74,13 @@ class FindingsTable(DataTable[Any]):
 
     def _on_theme(self, _theme: object) -> None:
         self._styles = role_styles(self)
-        self._order, self._drawn = [], None  # redraw every row in the new colours
+        self._order = []  # redraw every row in the new colours
         self._draw()
 
     def watch_frame(self) -> None:
         self._draw()
 
     def on_resize(self) -> None:
-        self._drawn = None
         self._draw()
 
     def _fit_columns(self) -> bool:
@@ -111,10 +107,6 @@ class FindingsTable(DataTable[Any]):
             prefix = len(frame.snapshot.pools) > 1
             if prefix != self._pool_prefix:
                 self._pool_prefix, self._order = prefix, []
-        drawn = (findings, self._pool_prefix, frame is None)
-        if drawn == self._drawn and self._order:
-            return
-        self._drawn = drawn
         self._by_id = {finding_id(f): f for f in findings}
         order = list(self._by_id) or [NONE_KEY]
         cells = {k: finding_row(self._by_id.get(k), self._pool_prefix, frame is None) for k in order}
