@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 
 from zdash.sources.live import LiveSource
 
@@ -100,3 +101,38 @@ async def test_a_failing_command_is_asked_again_soon_then_less_and_less(monkeypa
     gaps = [b - a for a, b in itertools.pairwise(times)]
     # start, then 0.2 s (the start's own wait), 0.2, 0.4, 0.8: each at least its delay
     assert gaps[2] >= 0.4 * 0.9 and gaps[3] >= 0.8 * 0.9, gaps
+
+
+class _Host:
+    """A runner as far as the schedule asks: over ssh, up or down."""
+
+    host = "nas2"
+    unreachable_since: float | None = None
+
+
+def test_what_failed_while_the_host_was_down_is_asked_at_once_when_it_answers():
+    """A host down for a while: its failed commands backed off towards the rare period. The
+    first command that answers again brings the others back at once, not 20 or 40 s later. A
+    command that fails while the host answers (denied) keeps its backoff."""
+    host = _Host()
+    src = LiveSource(1.0, structure_every=5.0, rare_every=60.0, runner=host)  # type: ignore[arg-type]
+
+    def run(name: str, ok: bool) -> None:
+        """Asked when due (_due_now then sets the next run a rare period ahead), outcome noted."""
+        src._due[name] = 0.0
+        assert src._due_now(name, 60.0, time.time())
+        src._note_result(name, ok)
+
+    run("list", False)  # denied: the host answers, this command does not
+    host.unreachable_since = 1.0
+    for _ in range(4):
+        run("datasets", False)
+        run("version", False)
+    now = time.time()
+    assert src._due["datasets"] > now + 30 and src._due["version"] > now + 30  # backed off
+    host.unreachable_since = None
+    run("status", True)
+    assert src._due["datasets"] == 0.0 and src._due["version"] == 0.0  # asked on the next tick
+    assert src._due["list"] > now  # still backing off: it failed with the host up
+    run("datasets", False)  # failing again now is a failure of its own: asked after 5 s
+    assert now + 4 < src._due["datasets"] <= time.time() + 5.0

@@ -87,6 +87,7 @@ class LiveSource:
         self._events_retry_at = 0.0
         self._events_started = 0.0
         self._failures: dict[str, int] = {}  # consecutive failures of a background command
+        self._failed_while_down: set[str] = set()  # ...of those, the ones while unreachable
         self._events_said_failed = False  # a failed "events" sample stands: say when it follows again
         self._moving = True  # until a status says otherwise: poll status at the busy rate
         self._rows: tuple[str, ...] = ()  # the last iostat report's row names
@@ -114,23 +115,35 @@ class LiveSource:
             with contextlib.suppress(Busy):
                 sample = await call()
                 self._pending.append(sample)
-                name = key.split(":", 1)[0]
-                if sample.ok:
-                    self._failures.pop(name, None)
-                else:
-                    # Failed: asked again soon, not a whole rare period later (a host back after
-                    # a drop said "datasets: connection refused" for a minute), backing off from
-                    # the busy rate (5 s) to the rare one while it keeps failing (a command this
-                    # user may not run must not cost a process every few seconds).
-                    n = self._failures[name] = self._failures.get(name, 0) + 1
-                    retry = min(self.structure_every * 2 ** (n - 1), self.rare_every)
-                    self._due[name] = min(self._due.get(name, 0.0), time.time() + retry)
+                self._note_result(key.split(":", 1)[0], sample.ok)
                 if key == "status":
                     self._after_status(sample)
 
         task = asyncio.get_running_loop().create_task(go())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def _note_result(self, name: str, ok: bool) -> None:
+        """When a background command is asked next, after it answered (`ok`) or failed.
+
+        Failed: asked again soon, not a whole rare period later (a host back after a drop said
+        "datasets: connection refused" for a minute), backing off from the busy rate (5 s) to
+        the rare one while it keeps failing (a command this user may not run must not cost a
+        process every few seconds). What failed while the host was unreachable is asked again
+        as soon as any command answers: the host is back, and the backoff that grew while it
+        was down (up to the rare period) says nothing about it now."""
+        if ok:
+            self._failures.pop(name, None)
+            for other in self._failed_while_down:
+                self._failures.pop(other, None)
+                self._due[other] = 0.0
+            self._failed_while_down.clear()
+            return
+        n = self._failures[name] = self._failures.get(name, 0) + 1
+        retry = min(self.structure_every * 2 ** (n - 1), self.rare_every)
+        self._due[name] = min(self._due.get(name, 0.0), time.time() + retry)
+        if getattr(self.runner, "unreachable_since", None) is not None:
+            self._failed_while_down.add(name)
 
     def _due_now(self, name: str, every: float, now: float) -> bool:
         if now >= self._due.get(name, 0.0):
