@@ -85,6 +85,23 @@ def test_zpool_iostat(text, chunk):
 
 
 @FUZZ
+@given(mutated(IOSTAT_SEEDS))
+def test_the_bulk_iostat_reader_agrees_with_the_line_reader(text):
+    """parse_iostat's column-at-a-time reader and the line-by-line one give the same rows, or
+    the same error, for any mangled report (the bulk one only ever hands a report it does not
+    fully understand to the other)."""
+    from zdash.parse.zpool_iostat import _report_by_line
+
+    def outcome(fn):
+        try:
+            return fn(text)
+        except ParseError as e:
+            return str(e)
+
+    assert outcome(parse_iostat) == outcome(_report_by_line)
+
+
+@FUZZ
 @given(mutated(ZFS_SEEDS))
 def test_zfs_list(text):
     try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import repeat
 
 from zdash.model import IoStats, builder_of
 from zdash.parse import ParseError
@@ -143,52 +144,70 @@ def parse_iostat(text: str) -> tuple[IostatRow, ...]:
 
 
 def _plain_report(text: str) -> tuple[IostatRow, ...] | None:
-    """The usual report, rows of a known -l layout and nothing else, read in bulk: each line split
-    once, then every figure zdash uses checked and converted by C loops over the whole report,
-    the rows built by `map`. None for anything else (an epoch line, a layout or a name zpool
-    would not print): the line-by-line reader then says what is wrong, where."""
-    # Only strings and numbers are kept while reading: a list per row alive until the end would
-    # outlive the garbage collector's young generations and make its full passes more frequent.
-    names: list[str] = []
+    """The usual report, rows of one known -l layout and blank lines between class groups, read
+    in bulk: the rows joined and split into one flat list of fields, each figure zdash uses taken
+    a column at a time (a slice of that list) and checked and converted by C loops over the
+    column; no Python step per row or per field. None for anything else (an epoch line, rows of
+    different widths, a figure neither a number nor '-'): the line-by-line reader then says
+    what is wrong, where."""
+    lines = text.split("\n")
+    tabs = list(map(str.count, lines, repeat("\t")))
+    width = max(tabs, default=0)
+    if not _LAYOUTS.get(width):
+        return None  # no -l columns (or none at all): the line reader
     groups: list[int] = []
-    flat: list[str] = []  # the ten figures of every row, row after row
-    group, gap = 0, False
-    for line in text.split("\n"):
-        if not line.strip():
-            gap = bool(names)  # leading / repeated blank lines open no group
-            continue
-        vals = line.split("\t")
-        if not vals[0] or not _LAYOUTS.get(len(vals) - 1):  # no -l columns: the line reader
-            return None
-        if gap:
-            group, gap = group + 1, False
-        names.append(vals[0])
-        groups.append(group)
-        flat += vals[1:11]  # capacity, ops, bandwidth, the four total/disk waits
-    if not names:
+    rows: list[str] = []
+    group = start = 0
+    # Group breaks: the few lines without a TAB, each of which must be blank.
+    for end in [i for i, n in enumerate(tabs) if n != width] + [len(lines)]:
+        if end < len(lines) and (tabs[end] or lines[end].strip()):
+            return None  # a row of another width, an epoch line, a stray word
+        if end > start:
+            segment = lines[start:end]
+            group = group + 1 if rows else 0  # blank lines before any row open no group
+            rows += segment
+            groups += [group] * len(segment)
+        start = end + 1
+    if not rows:
         return None
-    digits = "".join(flat)
-    if digits.isdigit() and digits.isascii() and all(flat) and max(map(len, flat)) <= 20:
-        numbers = list(map(int, flat))  # a busy pool: every figure a number
-        figures = list(map(float, numbers))  # float(int) rounds once, as float(text) would
-        ios = map(_io, *(figures[i::10] for i in range(2, 10)))
-        return tuple(map(_row, names, groups, numbers[0::10], numbers[1::10], ios))
-    # some '-' (no I/O of a kind this interval): row by row, the lines already split
-    rows: list[IostatRow] = []
-    for k, (name, g) in enumerate(zip(names, groups)):
-        head = flat[10 * k : 10 * k + 10]
-        digits = "".join(head)
-        if digits.isdigit() and digits.isascii() and all(head) and max(map(len, head)) <= 20:
-            rows.append(_row(name, g, int(head[0]), int(head[1]), _io(*map(float, map(int, head[2:10])))))
-            continue
-        try:
-            v = [int(s) if s.isdigit() and s.isascii() and len(s) <= 20 else _count(s, 0) for s in head]
-        except ParseError:
-            return None  # the line reader names the line
-        ops_bw = [float(x) if x is not None else 0.0 for x in v[2:6]]
-        lat = [float(x) if x is not None else None for x in v[6:10]]
-        rows.append(_row(name, g, v[0], v[1], _io(*ops_bw, *lat)))
-    return tuple(rows)
+    flat = "\t".join(rows).split("\t")
+    w = width + 1
+    names = flat[0::w]
+    if not all(names):
+        return None
+    alloc, free = (_counts(flat[i::w], None) for i in (1, 2))
+    # ops and bandwidth ('-': none this interval, 0), then the four waits ('-': unmeasured)
+    figures = [_figures(flat[i::w], 0.0 if i < 7 else None) for i in range(3, 11)]
+    columns = [c for c in figures if c is not None]
+    if alloc is None or free is None or len(columns) != len(figures):
+        return None
+    ios = map(_io, *columns)
+    return tuple(map(_row, names, groups, alloc, free, ios))
+
+
+def _numbers(column: list[str]) -> bool:
+    digits = "".join(column)
+    return digits.isdigit() and digits.isascii() and all(column) and max(map(len, column)) <= 20
+
+
+def _counts(column: list[str], dash: None) -> list[int | None] | None:
+    """A column of u64 counters as ints, '-' as `dash`; None if any field is neither."""
+    if _numbers(column):
+        return list(map(int, column))
+    if all(s == "-" or _numbers([s]) for s in column):
+        return [dash if s == "-" else int(s) for s in column]
+    return None
+
+
+def _figures(column: list[str], dash: float | None) -> list[float | None] | None:
+    """A column of u64 figures as floats, '-' as `dash`; None if any field is neither. Through
+    int (float(int) rounds once, as float(text) would, and the two C conversions take half the
+    time of float's own text parser)."""
+    if _numbers(column):
+        return list(map(float, map(int, column)))
+    if all(s == "-" or _numbers([s]) for s in column):
+        return [dash if s == "-" else float(int(s)) for s in column]
+    return None
 
 
 def _report_by_line(text: str) -> tuple[IostatRow, ...]:
