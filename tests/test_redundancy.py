@@ -69,3 +69,28 @@ def test_the_new_side_of_a_replace_is_no_copy_while_the_resilver_runs():
     running = margin(top, resilvering=True)
     assert running.exhausted and [v.name for v in running.rebuilding] == ["new"] and not running.lost[1:]
     assert margin(top, resilvering=False).left == 1  # finished: the new disk is a copy
+
+
+def _draid(state: str, *members: Vdev) -> Vdev:
+    return Vdev("draid3:8d:24c:2s-0", "draid", state, children=members)
+
+
+def test_a_draid_rebuilding_its_distributed_spare_keeps_its_members():
+    """zpool marks every dRAID member "(resilvering)" while the distributed spare is rebuilt
+    (openzfs/zfs#12877, corpus 115/116): each still holds its own columns, so a serving draid3
+    is not "lost"; a member missing behind ZFS's DEGRADED still counts."""
+    busy = [leaf(x, aux="(resilvering)") for x in "abcdefgh"]
+    assert margin(_draid("ONLINE", *busy)).left == 3
+    m = margin(_draid("DEGRADED", *busy))
+    assert (m.design, m.left) == (3, 2) and len(m.rebuilding) == 8
+    # Outside a dRAID the mark keeps its meaning: a raidz member being resilvered is no copy.
+    assert margin(raidz(0, leaf("a"), leaf("b", aux="(resilvering)"), leaf("c"), parity=1)).left == 0
+
+
+def test_a_degraded_mirror_with_its_missing_side_unlisted_has_no_redundancy_left_not_lost():
+    """`zpool list -v` of a DEGRADED log mirror showing one ONLINE side (corpus 104): the other
+    side is missing, the mirror still serves: no redundancy left, never "lost"."""
+    m = margin(Vdev("mirror-1", "mirror", "DEGRADED", children=(leaf("sdb1"),), vclass="log"))
+    assert (m.design, m.left, m.exhausted, m.lost_vdev) == (1, 0, True, False)
+    both = margin(Vdev("mirror-0", "mirror", "DEGRADED", children=(leaf("a"), leaf("b"))))
+    assert (both.design, both.left) == (2, 1)  # a third side, not shown, is missing

@@ -114,14 +114,24 @@ def resilver_running(pool: Pool) -> bool:
     )
 
 
-def _whole_leaf(leaf: Vdev, without: Vdev | None) -> bool:
+def _whole_leaf(leaf: Vdev, without: Vdev | None, spread: bool = False) -> bool:
     # UNSEEN: the source had no state (an iostat paste); unknown is not counted as a loss.
-    return leaf is not without and leaf.state in ("ONLINE", UNSEEN) and not rebuilding(leaf)
+    # spread: a member of a dRAID, whose "(resilvering)" says it receives a slice of the
+    # distributed spare being rebuilt, while it still holds all of its own columns.
+    return leaf is not without and leaf.state in ("ONLINE", UNSEEN) and (spread or not rebuilding(leaf))
 
 
-def _column_whole(col: Vdev, without: Vdev | None, resilvering: bool) -> bool:
+def _spread(top: Vdev) -> bool:
+    """A dRAID rebuilds onto its distributed spare, whose blocks live on every member: zpool
+    marks every member "(resilvering)" while it runs (openzfs/zfs#12877, rouben/zfswatcher#24),
+    though each member still holds its own data. Counted as missing, every one of them made a
+    serving draid3 "lost". (Inside a spare-N or replacing-N column the mark keeps its meaning.)"""
+    return top.kind == "draid"
+
+
+def _column_whole(col: Vdev, without: Vdev | None, resilvering: bool, spread: bool = False) -> bool:
     if col.is_leaf:
-        return _whole_leaf(col, without)
+        return _whole_leaf(col, without, spread)
     if col.state in NOT_SERVING:
         return False  # ZFS's own word on the replacing/spare vdev: neither side serves
     # replacing-N / spare-N: one column, whole when either side holds the data. The side being
@@ -153,18 +163,21 @@ def margin(top: Vdev, without: Vdev | None = None, resilvering: bool = False) ->
     if _childless(top):
         return _by_state(top, design)
     columns = (top,) if top.is_leaf else top.children
-    whole_cols = [c for c in columns if _column_whole(c, without, resilvering)]
+    spread = _spread(top)
+    whole_cols = [c for c in columns if _column_whole(c, without, resilvering, spread)]
     missing = len(columns) - len(whole_cols)
     leaves = [leaf for c in columns for leaf in _leaves(c)]
     if (
         not top.is_leaf
         and missing == 0
         and top.state == "DEGRADED"
-        and all(leaf.state == "ONLINE" and not rebuilding(leaf) for leaf in leaves)
+        and all(leaf.state == "ONLINE" and (spread or not rebuilding(leaf)) for leaf in leaves)
     ):
         missing = 1  # ZFS says DEGRADED and nothing shown explains it: a member is not shown
+        if top.kind == "mirror":
+            design += 1  # its missing side was built into it too
     if top.kind == "mirror" or top.is_leaf:
-        left = len(columns) - missing - 1
+        left = len(whole_cols) - 1  # a side inferred missing above was never a shown column
     else:
         left = design - missing
     if not top.is_leaf and top.state in ("FAULTED", "UNAVAIL"):
@@ -180,7 +193,7 @@ def margin(top: Vdev, without: Vdev | None = None, resilvering: bool = False) ->
         lost=tuple(
             leaf
             for c in columns
-            if not _column_whole(c, without, resilvering)
+            if not _column_whole(c, without, resilvering, spread)
             for leaf in _leaves(c)
             if not _whole_leaf(leaf, without) and leaf not in building
         ),

@@ -191,6 +191,46 @@ def test_a_spare_put_in_by_hand_for_a_working_disk_names_it_and_offers_to_return
     assert [a.argv for a in f.actions] == [("zpool", "detach", "tank", "/dev/sdz")]
 
 
+def _draid_with_two_spares_for_one_slot(spare6_cksum: int = 0) -> Vdev:
+    """openzfs/zfs#16547 (corpus 098): spare-6 > replacing-0 > spare-0, both distributed
+    spares of a draid2 taken for the one failed disk L6/old, L6 replacing it."""
+    inner = Vdev(
+        name="spare-0",
+        kind="spare",
+        state="DEGRADED",
+        children=(leaf("L6/old", state="FAULTED", aux="external device fault"), leaf("draid2-0-1")),
+    )
+    replacing = Vdev(name="replacing-0", kind="replacing", state="DEGRADED", children=(inner, leaf("L6")))
+    outer = Vdev(
+        name="spare-6",
+        kind="spare",
+        state="DEGRADED",
+        children=(replacing, leaf("draid2-0-0")),
+        checksum_errors=spare6_cksum,
+    )
+    members = (*(leaf(f"L{i}") for i in range(6)), outer, leaf("L7"))
+    return Vdev(name="draid2:8d:90c:2s-0", kind="draid", state="DEGRADED", children=members)
+
+
+def test_nested_spares_name_the_one_failed_disk_and_both_spares():
+    (f,) = check_now(pool("tank20", _draid_with_two_spares_for_one_slot(), state="DEGRADED"))
+    assert f.topic == "spare", f.title
+    assert f.title == (
+        "hot spares /dev/draid2-0-0, /dev/draid2-0-1 stand in for /dev/L6/old in draid2:8d:90c:2s-0 "
+        "(spare-6, spare-0)"
+    )
+
+
+def test_errors_counted_on_a_vdev_itself_are_reported_with_where_it_sits():
+    """A vdev's own counters (spare-6's 13.2K checksum errors) were read but never shown."""
+    p = pool("tank20", _draid_with_two_spares_for_one_slot(spare6_cksum=13517), state="DEGRADED")
+    f = one(check_now(p), topic="vdev-errors")
+    assert f.severity == Severity.WARNING and f.subject == "spare-6"
+    assert f.title == "spare-6 in draid2:8d:90c:2s-0: 13517 checksum errors on the vdev itself"
+    assert [a.argv for a in f.actions] == [("zpool", "clear", "tank20"), ("zpool", "scrub", "tank20")]
+    assert not [x for x in check_now(_spared()) if x.topic == "vdev-errors"]  # none counted: none said
+
+
 def test_a_device_missing_since_import_is_named_by_its_guid_and_the_path_it_was():
     gone = Vdev(name="2354665233274818743", kind="disk", state="UNAVAIL", aux="cannot open", was="/dev/loop1")
     p = pool("tank", raidz(0, leaf("loop0"), gone, leaf("loop2"), state="DEGRADED"), state="DEGRADED")

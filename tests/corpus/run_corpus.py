@@ -8,8 +8,8 @@ Standard library only.  Usage:
 For every NNN-slug.txt with a NNN-slug.yaml next to it the script compares zdash's verdict with
 the expert verdict in the YAML (see README.md in this folder):
 
-  parsed         at least one pool was read (`pools` non-empty) and the exit code is not 3,
-                 unless the expected severity is `unknown`
+  parsed         at least one pool was read (`pools` non-empty) and the exit code is not 3;
+                 when the expected severity is `unknown`, exit code 3 (with or without a pool)
   severity right status OK/WARNING/CRITICAL/UNKNOWN mapped to ok/warning/critical/unknown equals
                  expected.severity (ok = nothing above info)
   subjects named every expected subject occurs (substring, case-sensitive) in some finding's
@@ -159,7 +159,8 @@ def score(case_id: str, meta: dict, rc: int | None, doc: dict | None, err: str) 
     res["findings"] = [f"{f.get('severity')}: {f.get('title')}" for f in findings]
     got = STATUS.get(str(doc.get("status")), "error")
     res["got"] = got
-    res["parsed"] = bool(pools) and (rc != 3 or expected == "unknown")
+    # expected unknown: nothing to judge a pool by, so exit 3 is right even when no pool was read
+    res["parsed"] = (bool(pools) and rc != 3) or (expected == "unknown" and rc == 3)
     res["severity_right"] = got == expected
     res["under"] = RANK.get(got, -1) < RANK.get(expected, 0)
     res["over"] = RANK.get(got, -1) > RANK.get(expected, 0)

@@ -217,3 +217,30 @@ def test_an_indented_line_under_state_is_reported_not_glued_to_it():
     snap, imported = snapshot(text)
     assert snap.pools[0].state == "ONLINE"
     assert [(u.line, u.why) for u in imported.unread] == [(3, "not part of a zpool status report")]
+
+
+def test_a_terminal_saved_as_html_and_a_mail_wrapped_scan_line_read_as_printed():
+    """Colours saved as HTML around the prompt (corpus 103), entities left in, and a mail client
+    wrapping the scan line before its year (corpus 107): the same pool as the clean paste, the
+    error list's `<metadata>:<0x0>` untouched."""
+    text = _read("degraded/zpool-status.resilvering.txt")
+    ref, _ = snapshot("# zpool status\n" + text)
+    prompt = (
+        '<font color="#26A269"><b>root@pve</b></font>:<font color="#12488B"><b>~</b></font># zpool status\n'
+    )
+    snap, imported = snapshot(prompt + text)
+    assert _tree(snap) == _tree(ref) and imported.doc.blocks[0].command[:2] == ("zpool", "status")
+    from zdash.paste.lines import clean_lines
+
+    assert clean_lines("action: Enable all features using &apos;zpool upgrade&apos;.&nbsp;x") == [
+        "action: Enable all features using 'zpool upgrade'. x"
+    ]
+    assert clean_lines("        <metadata>:<0x0>") == ["        <metadata>:<0x0>"]
+    wrapped = clean_lines(
+        "  scan: scrub repaired 408K in 2h39m with 0 errors on Sun Apr 14 03:03:58\n2019\nconfig:\n"
+    )
+    assert wrapped == [
+        "  scan: scrub repaired 408K in 2h39m with 0 errors on Sun Apr 14 03:03:58 2019",
+        "",
+        "config:",
+    ]

@@ -170,12 +170,16 @@ def test_20_flush_left_labels_and_an_elision_row():
     assert _unread(imported) == [(10, "not a config row (NAME STATE READ WRITE CKSUM)")]
 
 
-def test_207_status_head_without_config_is_reported_not_guessed():
+def test_207_status_head_without_config_keeps_the_pools_own_word_and_no_tree():
+    """pool:/state:/scan: pasted without a config table: the state and the finished resilver are
+    ZFS's own word and are kept; the vdevs are unknown, said in a note, never guessed."""
     snap, imported = snapshot(pastes.STATUS_207_HEAD)
-    assert snap.pools == () and not imported.ok
-    assert [line for line, _ in _unread(imported)] == [1, 2, 3, 4, 6, 7, 8]
-    assert "no config table" in imported.unread[0].why
-    assert imported.unread[4].why == "`zpool version` output is not imported"
+    (pool,) = snap.pools
+    assert (pool.name, pool.state, pool.root.children) == ("pool1", "ONLINE", ())
+    assert [(s.function, s.state, s.errors) for s in pool.scans] == [("resilver", "finished", 0)]
+    assert any("pool1: zpool status pasted without its config rows" in n for n in imported.notes)
+    assert [line for line, _ in _unread(imported)] == [6, 7, 8]
+    assert imported.unread[0].why == "`zpool version` output is not imported"
 
 
 def test_212_list_v_vdev_cap_with_a_decimal():

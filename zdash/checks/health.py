@@ -157,6 +157,7 @@ class Tracker(tracker.StructuralTracker):
         out += spare_findings
         out += _cache(pool)
         out += _errors(pool, state, covered)
+        out += _vdev_errors(pool)
         return out
 
 
@@ -441,10 +442,18 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
     out += _idle_in_use(pool)
     for m in pool_margins:
         if m.spares and not m.reduced:
-            stand_ins = [leaf.label for leaf in m.spares]
             groups = [v for v in m.top.walk() if v.kind == "spare" and v.children]
-            # Each spare-N holds the disk it replaces first, the spare(s) after it.
-            originals = [leaf for g in groups for leaf in g.children[0].leaves()]
+            # Each spare-N holds the disk it replaces first, the spare(s) after it. Nested ones
+            # (openzfs/zfs#16547: spare-6 > replacing-0 > spare-0, both draid spares for one
+            # slot): the replaced disk is the first leaf down the first children, the spares are
+            # every group's later children.
+            stand_ins = list(
+                dict.fromkeys(
+                    [leaf.label for leaf in m.spares]
+                    + [leaf.label for g in groups for c in g.children[1:] for leaf in _leaves_of(c)]
+                )
+            )
+            originals = list(dict.fromkeys(_first_leaf(g.children[0]) for g in groups))
             failed = [leaf for leaf in m.top.leaves() if leaf.state in OUT_OF_SERVICE]
             replaced = originals or failed
             names = fmt_list([leaf.known_as for leaf in replaced]) or "a failed disk"
@@ -457,7 +466,8 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
                     m.top.name,
                     "vdev",
                     topic="spare",
-                    title=f"hot spare {fmt_list(stand_ins)} stands in for {names} in {m.top.name}"
+                    title=f"hot spare{'s' if len(stand_ins) > 1 else ''} {fmt_list(stand_ins)} "
+                    f"stand{'' if len(stand_ins) > 1 else 's'} in for {names} in {m.top.name}"
                     + (f" ({fmt_list([g.name for g in groups])})" if groups else ""),
                     why=_spare_why(working, replaced),
                     evidence=(
@@ -477,6 +487,17 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
                 )
             )
     return out
+
+
+def _first_leaf(v: Vdev) -> Vdev:
+    """The device a spare-N / replacing-N stands for: its first child, down to a disk."""
+    while not v.is_leaf and v.children:
+        v = v.children[0]
+    return v
+
+
+def _leaves_of(v: Vdev) -> tuple[Vdev, ...]:
+    return (v,) if v.is_leaf else tuple(v.leaves())
 
 
 def _spare_why(working: list[Vdev], replaced: list[Vdev]) -> str:
@@ -642,6 +663,56 @@ def _errors(pool: Pool, state: _Pool, covered: set[str]) -> list[Finding]:
         out.append(_scrub_story(pool, scrub, by_scrub))
     out += [_static(pool, leaf) for leaf in with_errors if leaf not in failing and leaf not in by_scrub]
     return out
+
+
+def _vdev_errors(pool: Pool) -> list[Finding]:
+    """Counters on a vdev itself (the pool row, a mirror/raidz/draid, a spare-N or replacing-N),
+    not on one of its disks: I/O the vdev could not complete from any of its members. One
+    finding per pool, each vdev in the evidence."""
+    vdevs = [
+        v
+        for v in pool.root.walk()
+        if not v.is_leaf and any(_counts(v)) and v.vclass not in ("cache", "spare")
+    ]
+    if not vdevs:
+        return []
+
+    def where(v: Vdev) -> str:
+        if v is pool.root:
+            return f"{v.name} (the pool row)"
+        top = next((t for t in pool.top_level if t is not v and any(x is v for x in t.walk())), None)
+        return f"{v.name} in {top.name}" if top is not None else v.name
+
+    names = [where(v) for v in vdevs]
+    return [
+        Finding(
+            ID,
+            Severity.WARNING,
+            pool.name,
+            vdevs[0].name if len(vdevs) == 1 else pool.name,
+            "vdev" if len(vdevs) == 1 else "pool",
+            topic="vdev-errors",
+            title=f"{fmt_list(names)}: {_describe_counts(_counts(vdevs[0]))} on the vdev itself"
+            if len(vdevs) == 1
+            else f"{pool.name}: errors counted on the vdevs themselves ({fmt_list(names)})",
+            why=(
+                "A vdev's own counters, not its disks', count I/O it could not complete from any "
+                "of its members: a checksum error there is a block that none of its sides (or no "
+                "combination of its raidz/draid columns) returned intact. The level above may still "
+                "have rebuilt it (a draid's parity, a ditto copy): only data errors listed under "
+                "`errors:` (`zpool status -v`) are lost data. It comes with failing or missing "
+                "members: fix those first (see the other findings), then `zpool clear` and scrub; "
+                "counts that come back on the vdev mean its members return bad data together."
+            ),
+            evidence=tuple(
+                (name, f"{_describe_counts(_counts(v))} ({v.state})") for name, v in zip(names, vdevs)
+            ),
+            actions=(
+                act(f"Reset the error counters of {pool.name}", "clear", "zpool", "clear", pool.name),
+                act("Scrub again to verify every block", "scrub", "zpool", "scrub", pool.name),
+            ),
+        )
+    ]
 
 
 def _silent_repair(pool: Pool) -> list[Finding]:

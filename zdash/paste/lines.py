@@ -10,6 +10,7 @@ of `watch` ("Every 2.0s: zpool iostat -v ...").
 
 from __future__ import annotations
 
+import html
 import re
 import shlex
 from typing import TypeGuard
@@ -40,6 +41,12 @@ MARKUP = re.compile(
     r"```.*|~~~.*|(?:</?(?:pre|code|details|summary)>)+|<summary>.*</summary>|-{3,5}|\*{3,5}|_{3,5}"
 )
 _TAGS = re.compile(r"^\s*<(?:pre|code)>(?=\S)|</(?:pre|code)>\s*$")
+# A terminal's colours saved as HTML (`<font color=...><b>root@host</b></font>:~#`, as issue
+# templates and aha/ansi2html give them): inline formatting tags only, so `<metadata>:<0x0>` in
+# an error list and `<pre>` lines (MARKUP) are left alone.
+_INLINE_TAGS = re.compile(r"</?(?:font|b|i|u|em|strong|span|a|br|tt|kbd|samp)(?:\s[^<>]{0,200})?/?>", re.I)
+# HTML entities a web page left in (`&apos;zpool upgrade&apos;`, `&nbsp;`, `&lt;0x0&gt;`).
+_ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#[0-9]{1,6}|#[xX][0-9a-fA-F]{1,5});")
 _WRAPPERS = frozenset({"sudo", "doas", "time", "env", "command", "nice", "ionice", "exec"})
 ZFS_PROGRAMS = frozenset({"zpool", "zfs"})
 # Commands whose output an import can use; the rest are known but not imported.
@@ -53,9 +60,13 @@ def clean_lines(text: str) -> list[str]:
     lines = []
     for raw in text.split("\n"):
         line = _ANSI.sub("", raw.rstrip("\r"))
+        if "&" in line:
+            line = _ENTITY.sub(lambda m: html.unescape(m.group()), line)
         line = _INVISIBLE.sub("", _SPACES.sub(" ", line))
         line = _CONTROLS.sub(" ", line).rstrip()
-        lines.append(_TAGS.sub("", line) if not MARKUP.fullmatch(line.strip()) else line)
+        if not MARKUP.fullmatch(line.strip()):
+            line = _INLINE_TAGS.sub("", _TAGS.sub("", line))
+        lines.append(line)
     if lines and lines[-1] == "":
         lines.pop()  # the final newline ends a line
     body = [ln for ln in lines if ln.strip()]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
-from zdash.model import Pool
+from zdash.model import UNSEEN, Pool
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import parse_zfs_list
 from zdash.parse.zpool_iostat import parse_iostat
@@ -21,7 +21,7 @@ from zdash.paste.tree import synth_status
 from zdash.paste.zfs_list import Props, zfs_text
 from zdash.paste.zpool_iostat import IostatEntry, iostat_text
 from zdash.paste.zpool_list import ListEntry, ListValues, list_text
-from zdash.paste.zpool_status import pool_text
+from zdash.paste.zpool_status import is_config_header, label_of, pool_text
 
 Entry = TypeVar("Entry", ListEntry, IostatEntry)
 
@@ -73,6 +73,20 @@ def statuses(run: Run) -> dict[str, tuple[Pool, str]]:
             if sp.name is None:
                 run.refuse(sp.used, "a config table without a pool row")
                 continue
+            if _rowless(text):
+                if sp.name in out:
+                    run.notes.append(
+                        f"pool {sp.name}: zpool status pasted again without its config rows "
+                        f"(line {sp.first}); the report with them is used"
+                    )
+                    continue
+                # pool:/state:/scan: pasted without the table (cut by the poster, or a transcript
+                # of scrub progress): the state and scans are still the pool's own word.
+                text += _pool_row_only(sp.name, text)
+                run.notes.append(
+                    f"pool {sp.name}: zpool status pasted without its config rows; its vdevs "
+                    "and error counters are unknown"
+                )
             try:
                 (pool,) = parse_status_text(text)
             except (ParseError, ValueError) as e:
@@ -87,6 +101,23 @@ def statuses(run: Run) -> dict[str, tuple[Pool, str]]:
                 )
             out[sp.name] = (pool, text)
     return out
+
+
+def _rowless(text: str) -> bool:
+    """No config row: no NAME STATE header, or nothing under it."""
+    lines = text.split("\n")
+    heads = [k for k, line in enumerate(lines) if is_config_header(line.strip())]
+    return not heads or not any(line.startswith("\t") for line in lines[heads[-1] + 1 :])
+
+
+def _pool_row_only(name: str, text: str) -> str:
+    """A config table of the pool row alone, in the state its state: line gives (unknown
+    without one): no counters, no vdevs, nothing a check could read as a fault."""
+    states = [
+        v for line in text.split("\n") if (lab := label_of(line)) and lab[0] == "state" for v in [lab[1]]
+    ]
+    state = states[-1].split()[0] if states and states[-1] else UNSEEN
+    return f"config:\n\n\tNAME  STATE\n\t{name}  {state}\n\n"
 
 
 def latest_lists(run: Run) -> dict[str, list[ListEntry]]:

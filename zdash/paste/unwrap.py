@@ -12,7 +12,9 @@ its text changes:
   (`` ` pool: tank ``);
 - a shell prompt with the command glued to the `pool:` line because the newline was lost
   (`$ sudo zpool status  pool: tank`, `#zpool statuspool: mypool`): the line becomes the
-  `pool:` line (the command only said which output follows).
+  `pool:` line (the command only said which output follows);
+- a `scan:` line hard-wrapped by a mail client (`... with 0 errors on Sun Apr 14 03:03:58` /
+  `2019`): the tail goes back onto the scan line and its own line is left blank.
 """
 
 from __future__ import annotations
@@ -33,6 +35,12 @@ _ZFS_LIKE = re.compile(
 _BOLD = re.compile(r"\*\*(?P<body>.*?)\*\*\s*")
 _TICK = re.compile(r"`+(?=\s*(?:pool|state|config|NAME)\b)")
 _GLUED = re.compile(r".*?\bzpool\s+(?:status|import)\b[^:]*?\s*(?P<rest>pool:\s*\S+)\s*")
+# Every scan: summary ends with a date ("... on Sun Apr 14 03:03:58 2019", "since ... 2023"):
+# one that stops short of its year, followed by an unindented fragment that ends with one, was
+# cut in two by a line wrap.
+_SCAN_HEAD = re.compile(r"\s{0,8}(?:scan|scrub):\s.*\S")
+_ENDS_WITH_YEAR = re.compile(r".*\b[12][0-9]{3}")
+_TAIL = re.compile(r"(?:[0-9A-Za-z][0-9A-Za-z: ]{0,30} )?[12][0-9]{3}")
 
 
 def _strip_runs(lines: list[str], prefix: re.Pattern[str], least: int) -> list[str]:
@@ -79,6 +87,20 @@ def _unglue(line: str) -> str:
     return line
 
 
+def _rejoin_scan_dates(lines: list[str]) -> list[str]:
+    out = list(lines)
+    for k in range(1, len(out)):
+        head, tail = out[k - 1], out[k]
+        if (
+            _TAIL.fullmatch(tail)
+            and _SCAN_HEAD.fullmatch(head)
+            and not _ENDS_WITH_YEAR.fullmatch(head)
+            and len(head) >= 50  # long enough to have been wrapped
+        ):
+            out[k - 1], out[k] = f"{head.rstrip()} {tail}", ""
+    return out
+
+
 def unwrap(lines: list[str]) -> list[str]:
     lines = _strip_runs(lines, _QUOTE, 2)
     lines = _strip_runs(lines, _CLOCK, 2)
@@ -86,7 +108,7 @@ def unwrap(lines: list[str]) -> list[str]:
     lines = _strip_runs(lines, _HASH, 3)
     lines = _each(lines, _unbold)
     lines = _each(lines, lambda line: _TICK.sub("", line, count=1) if "`" in line else line)
-    return _each(lines, _unglue)
+    return _rejoin_scan_dates(_each(lines, _unglue))
 
 
 _FLAT = re.compile(r"pool:\s*\S+\s+(?:id:\s*\S+\s+)?state:\s*\S+.*?\bconfig:\s")

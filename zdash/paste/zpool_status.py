@@ -54,7 +54,13 @@ _CONTINUED = frozenset(
         "raidz expand",
     }
 )  # fields whose text wraps
-_ROW = re.compile(r"(\S.*?\s+[A-Z][A-Z_]{2,})(?:\s.*)?")
+# A config row: a name, then a state zpool_state_to_name() prints (AVAIL/INUSE for spares), so a
+# table of another tool pasted below (`gpart show`: "=>  40  7814037088  ada0  GPT  (3.6T)")
+# is not read as rows of the pool.
+_ROW = re.compile(
+    r"(\S.*?\s+(?:ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE|SPLIT|UNKNOWN"
+    rf"|SUSPENDED|{UNSEEN}))(?:\s.*)?"
+)
 _SCAN_DETAIL = re.compile(r".*(?:scanned|issued|repaired,|resilvered,|% done|started on|to go).*")
 _FILE = re.compile(r"(?:/|<|[\w.-]+[/@:]).*")
 _COMMA = re.compile(r"(?<![0-9,])([0-9]{1,3}),([0-9]{1,4})(?=[KMGTPEZB%]?(?:\s|/|$))")
