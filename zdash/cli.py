@@ -19,6 +19,7 @@ from typing import NoReturn
 INTERVAL_S = (0.1, 3600.0)
 SPEEDS = (0.25, 64.0)  # replay --speed (zdash.feed.replay.SPEEDS holds the steps between)
 SAMPLES = (1, 10_000)  # check --samples
+COMMAND_TIMEOUT_S = (1.0, 600.0)  # check --timeout
 # zdash serve: next to the exporter's 9134 (zdash.prometheus.exporter.DEFAULT_PORT), on localhost.
 SERVE_PORT = 9135
 SERVE_LISTEN = f"127.0.0.1:{SERVE_PORT}"
@@ -59,6 +60,7 @@ def _between(lo: float, hi: float, unit: str = "") -> Callable[[str], float]:
 
 
 _interval = _between(*INTERVAL_S, " seconds")
+_timeout = _between(*COMMAND_TIMEOUT_S, " seconds")
 _speed = _between(*SPEEDS)
 
 
@@ -221,6 +223,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--samples", type=_samples, default=5, help="live ticks to collect (default 5)")
     c.add_argument("--interval", type=_interval, default=1.0, help="seconds between ticks, 0.1 to 3600")
+    c.add_argument(
+        "--timeout",
+        type=_timeout,
+        default=10.0,
+        metavar="S",
+        help="seconds each zpool/zfs command may take (default 10; `zpool status` of a pool of "
+        "a thousand disks, or of a sick one, can take longer)",
+    )
     c.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
     c.add_argument(
         "--prometheus",

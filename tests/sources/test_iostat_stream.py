@@ -70,3 +70,26 @@ async def test_slow_consumer_sees_the_newest_report():
 async def test_output_without_epoch_lines_is_an_error_not_a_growing_buffer():
     got, error = await _reports(("x" * 1023 + "\n") * 1100, chunk=1 << 16)
     assert got == [] and "no -T u epoch line in 1 MiB" in (error or "")
+
+
+async def test_a_report_printed_with_pauses_in_it_is_not_cut_short():
+    """zpool writes a big report in pipe-buffer pieces as it formats the rows; on a starved CPU
+    (a 1,000-disk pool in the lab VM) the pieces came with pauses longer than the quiet gap, and
+    each pause was read as the report's end: trees missing most of their disks."""
+    rows = ROWS * 50
+    half = len(rows) // 2
+    code = (
+        "import sys, time\n"
+        f"rows = {rows!r}\n"
+        "for k in range(4):\n"
+        "    sys.stdout.write(f'{1700000000 + k}\\n' + rows[:" + str(half) + "]); sys.stdout.flush()\n"
+        "    time.sleep(0.4)  # longer than the stream's quiet gap, mid-report\n"
+        "    sys.stdout.write(rows[" + str(half) + ":]); sys.stdout.flush()\n"
+        "    time.sleep(0.4)\n"
+    )
+    stream = IostatStream((sys.executable, "-c", code))
+    await stream.run()
+    got = []
+    while not stream.reports.empty():
+        got.append(stream.reports.get_nowait().stdout)
+    assert got and all(r.count("\n") == 1 + rows.count("\n") for r in got), [r.count("\n") for r in got]

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from zdash.sources.runner import Runner, kill
+from zdash.sources.runner import MAX_TIMEOUT_S, Runner, kill
 from zdash.sources.spawn import spawn
 
 
@@ -61,5 +61,23 @@ async def test_a_child_that_exits_as_it_is_killed_keeps_its_own_exit_code():
 
 
 async def test_the_runner_times_out_a_hung_command_and_leaves_no_child():
-    sample = await Runner(timeout=0.3).run("status", ("sleep", "60"))
+    sample = await Runner(timeout=0.3).run("status", ("sleep", "60"), timeout=0.3)
     assert sample.error == "sleep 60 timed out after 0.3 s"
+
+
+async def test_a_command_that_timed_out_gets_longer_next_time_and_one_that_answers_sets_the_budget():
+    """A 1,000-disk pool's `zpool status` took 32 s in the lab VM: a fixed 10 s budget killed
+    every run and the pool was never seen. The budget doubles after a timeout (capped), and an
+    answer sets it to three times what that answer took, never below the base."""
+    runner = Runner(timeout=0.2)
+    first = await runner.run("status", ("sleep", "60"))
+    assert first.error == "sleep 60 timed out after 0.2 s; next time it gets 0.4 s"
+    assert runner.timeout_for("status") == 0.4 and runner.timeout_for("list") == 0.2
+    second = await runner.run("status", ("sleep", "0.3"))  # would have timed out at 0.2 s
+    assert second.ok and second.error is None
+    assert 0.9 <= runner.timeout_for("status") <= 3 * second.duration + 0.01
+    quick = await runner.run("status", ("true",))
+    assert quick.ok and runner.timeout_for("status") == 0.2  # fast again: back to the base
+    for _ in range(12):  # never past the cap
+        runner._learn("status", 0.0, timed_out=True)
+    assert runner.timeout_for("status") == MAX_TIMEOUT_S

@@ -102,13 +102,13 @@ class Report(_Report, total=False):
 
 
 async def live_history(
-    samples: int, interval: float, pools: tuple[str, ...], host: SshHost | None = None
+    samples: int, interval: float, pools: tuple[str, ...], host: SshHost | None = None, timeout: float = 10.0
 ) -> list[Snapshot]:
     from zdash.sources.live import LiveSource
     from zdash.sources.remote import RemoteRunner
 
-    runner = RemoteRunner(host) if host is not None else None
-    source = LiveSource(interval, pools, structure_every=max(interval, 2.0), runner=runner)
+    runner = RemoteRunner(host, timeout) if host is not None else None
+    source = LiveSource(interval, pools, structure_every=max(interval, 2.0), timeout=timeout, runner=runner)
     builder = SnapshotBuilder(interval, source.host)
     history: list[Snapshot] = []
     measured = 0
@@ -250,6 +250,7 @@ def run_check(
     at: float | None = None,
     prometheus: str | None = None,
     host: SshHost | None = None,
+    timeout: float = 10.0,
 ) -> int:
     if replay:
         from zdash.feed.fold import fold_to
@@ -274,7 +275,9 @@ def run_check(
         from zdash.commands.stopping import run_stoppable
 
         damage = None
-        collected, signalled = run_stoppable(lambda _stop: live_history(samples, interval, pools, host))
+        collected, signalled = run_stoppable(
+            lambda _stop: live_history(samples, interval, pools, host, timeout)
+        )
         if collected is None:
             print(f"zdash check: stopped by {signalled} before the pools were read", file=sys.stderr)
             return 3
@@ -376,4 +379,5 @@ def run(args: Namespace) -> int:
         at=args.at,
         prometheus=prometheus,
         host=host,
+        timeout=getattr(args, "timeout", 10.0),
     )

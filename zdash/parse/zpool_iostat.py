@@ -77,6 +77,9 @@ class StreamSplitter:
 
     def __init__(self) -> None:
         self._reset()
+        # Lines of the last report an epoch line completed: what a quiet pipe must have shown
+        # before its report counts as whole (see flush).
+        self._whole_lines: int | None = None
 
     def _reset(self) -> None:
         self._partial: list[str] = []  # pieces of the line still waiting for its newline
@@ -110,9 +113,17 @@ class StreamSplitter:
             raise ParseError("zpool iostat stream: no -T u epoch line in 1 MiB of output")
         return done
 
-    def flush(self) -> tuple[int, str] | None:
-        """The pending report (at EOF, or when the pipe has gone quiet), then forget it."""
+    def flush(self, quiet: bool = False) -> tuple[int, str] | None:
+        """The pending report (at EOF, or when the pipe has gone quiet), then forget it.
+
+        quiet: the pipe only paused. zpool writes a big report in pipe-buffer pieces as it
+        formats the rows; on a starved CPU (a 1,000-disk report in the lab VM) the pieces come
+        with pauses, and a pause read as the end cut the report short: a tree missing most of
+        its disks, every tick. A pause now ends a report only once it holds as many lines as the
+        last report an epoch line completed (none known yet: the next epoch line decides)."""
         last = "".join(self._partial)
+        if quiet and (self._whole_lines is None or len(self._lines) + bool(last) < self._whole_lines):
+            return None
         if last and self._epoch is not None and not _is_epoch(last):
             self._lines.append(last)
         report = self._take()
@@ -123,6 +134,7 @@ class StreamSplitter:
         lines, self._lines = self._lines, []
         if self._epoch is None or not any(s.strip() for s in lines):
             return None
+        self._whole_lines = len(lines)
         return self._epoch, "\n".join(lines) + "\n"
 
 

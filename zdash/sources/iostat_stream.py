@@ -54,7 +54,7 @@ class IostatStream:
                 try:
                     chunk = await within(stdout.read(1 << 16), QUIET)
                 except asyncio.TimeoutError:
-                    self._push(splitter.flush())  # the pipe went quiet: the report is whole
+                    self._push(splitter.flush(quiet=True))  # the pipe went quiet: whole, if long enough
                     continue
                 if not chunk:
                     break

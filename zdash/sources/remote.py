@@ -24,7 +24,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from zdash.raw import AshiftKey, RawSample, SampleKey
+from zdash.raw import RawSample
 from zdash.sources.runner import NAME_VARS, Runner, first_line
 
 # What a silent exit 255 is, in the lab: a multiplexed session whose master connection went
@@ -211,11 +211,8 @@ class RemoteRunner(Runner):
         other.connected = self.connected
         return other
 
-    async def run(
-        self, key: SampleKey | AshiftKey, argv: list[str] | tuple[str, ...], timeout: float | None = None
-    ) -> RawSample:
-        budget = timeout or self.timeout
-        return await super().run(key, argv, budget if self.connected else budget + self.connect_timeout)
+    def with_overhead(self, budget: float) -> float:
+        return budget if self.connected else budget + self.connect_timeout
 
     def exec_argv(self, argv: tuple[str, ...]) -> tuple[str, ...]:
         return ssh_argv(self.ssh, remote_words(argv), self.connect_timeout)

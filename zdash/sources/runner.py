@@ -19,6 +19,8 @@ from zdash.raw import AshiftKey, RawSample, SampleKey
 from zdash.sources.spawn import Child, spawn
 
 NAME_VARS = ("ZPOOL_VDEV_NAME_PATH", "ZPOOL_VDEV_NAME_GUID", "ZPOOL_VDEV_NAME_FOLLOW_LINKS")
+# The longest a command's learnt budget grows to (see Runner.timeout_for).
+MAX_TIMEOUT_S = 120.0
 
 
 def command_env() -> dict[str, str]:
@@ -41,6 +43,24 @@ class Runner:
     def __init__(self, timeout: float = 10.0) -> None:
         self.timeout = timeout
         self._in_flight: set[str] = set()
+        self._budgets: dict[str, float] = {}  # learnt per key: see timeout_for
+
+    def timeout_for(self, key: str) -> float:
+        """How long `key`'s next run may take before it is killed. Learnt from its last run:
+        one that timed out gets twice as long next time, one that answered three times what it
+        took, never less than `timeout` nor more than MAX_TIMEOUT_S. On a 1,000-disk pool in the
+        lab VM `zpool status` needs 32 s: a fixed 10 s killed every run, and the dashboard never
+        saw the pool; a sick pool can slow it as much. One run at a time still (Busy)."""
+        return self._budgets.get(key, self.timeout)
+
+    def _learn(self, key: str, took: float, timed_out: bool) -> None:
+        cap = max(MAX_TIMEOUT_S, self.timeout)
+        budget = 2 * self.timeout_for(key) if timed_out else 3 * took
+        self._budgets[key] = min(max(budget, self.timeout), cap)
+
+    def with_overhead(self, budget: float) -> float:
+        """The budget for the whole run, transport included (RemoteRunner adds ssh's connect)."""
+        return budget
 
     def busy(self, key: str) -> bool:
         return key in self._in_flight
@@ -64,36 +84,49 @@ class Runner:
     def timed_out(self, argv: tuple[str, ...], timeout: float) -> str:
         return f"{' '.join(argv[:2])} timed out after {timeout:g} s"
 
+    def _timed_out_note(self, key: str, argv: tuple[str, ...], timeout: float) -> str:
+        nxt = self.timeout_for(key)
+        more = f"; next time it gets {nxt:g} s" if nxt > timeout else ""
+        return self.timed_out(argv, timeout) + more
+
     def heard(self, rc: int | None, stderr: str = "") -> None:
         """A command ended with `rc` (RemoteRunner learns from it whether the host answers)."""
 
     async def run(
         self, key: SampleKey | AshiftKey, argv: list[str] | tuple[str, ...], timeout: float | None = None
     ) -> RawSample:
+        """`timeout`: this run's own budget; without one, the budget learnt for `key`."""
         if key in self._in_flight:
             raise Busy(key)
         self._in_flight.add(key)
+        learn = timeout is None
+        budget = self.timeout_for(key) if timeout is None else timeout
         try:
-            return await self._run(key, tuple(argv), timeout or self.timeout)
+            return await self._run(key, tuple(argv), budget, learn)
         finally:
             self._in_flight.discard(key)
 
-    async def _run(self, key: str, argv: tuple[str, ...], timeout: float) -> RawSample:
+    async def _run(self, key: str, argv: tuple[str, ...], budget: float, learn: bool) -> RawSample:
         start = time.time()
         try:
             proc = await spawn(self.exec_argv(argv), command_env())
         except (OSError, ValueError) as e:  # ValueError: a word RemoteRunner will not send
             msg = self.cannot_start(argv, e) if isinstance(e, OSError) else str(e)
             return _failed(key, argv, start, msg)
+        timeout = self.with_overhead(budget)
         try:
             out, err = await within(proc.communicate(), timeout)
         except asyncio.TimeoutError:
             await kill(proc)
-            return _failed(key, argv, start, self.timed_out(argv, timeout))
+            if learn:
+                self._learn(key, time.time() - start, timed_out=True)
+            return _failed(key, argv, start, self._timed_out_note(key, argv, timeout))
         except asyncio.CancelledError:
             await kill(proc)  # never leave an orphan zpool behind a cancelled tick
             raise
         end = time.time()
+        if learn:
+            self._learn(key, end - start, timed_out=False)
         stderr = err.decode("utf-8", "replace")
         self.heard(proc.returncode, stderr)
         error = None
