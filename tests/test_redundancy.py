@@ -94,3 +94,22 @@ def test_a_degraded_mirror_with_its_missing_side_unlisted_has_no_redundancy_left
     assert (m.design, m.left, m.exhausted, m.lost_vdev) == (1, 0, True, False)
     both = margin(Vdev("mirror-0", "mirror", "DEGRADED", children=(leaf("a"), leaf("b"))))
     assert (both.design, both.left) == (2, 1)  # a third side, not shown, is missing
+
+
+def test_without_a_scan_line_a_replace_whose_old_side_is_gone_is_still_being_rebuilt():
+    """A paste with no scan line (FreeNAS 8, corpus 120): a replacing vdev lasts only until its
+    resilver ends, so with the old side UNAVAIL the new one is not yet a copy. A spare-N stays
+    after its resilver: its spare counts."""
+    rep = Vdev(
+        "replacing",
+        "replacing",
+        "DEGRADED",
+        children=(leaf("old", state="UNAVAIL"), leaf("ada3", aux="72.0G resilvered")),
+    )
+    z2 = raidz(0, leaf("a"), leaf("b"), leaf("c"), rep, parity=2)
+    assert margin(z2, resilvering=None).left == 1  # unknown: read as still running
+    assert margin(z2, resilvering=False).left == 2  # a scan line says it is done
+    sp = Vdev("spare-1", "spare", "DEGRADED", children=(leaf("sdb", state="FAULTED"), leaf("sdz")))
+    assert margin(mirror(0, leaf("sda"), sp), resilvering=None).left == 1
+    p = pool("tobu", z2)
+    assert [m.left for m in margins(p)] == [1]  # no scans in the pool: unknown

@@ -129,7 +129,21 @@ def _spread(top: Vdev) -> bool:
     return top.kind == "draid"
 
 
-def _column_whole(col: Vdev, without: Vdev | None, resilvering: bool, spread: bool = False) -> bool:
+def _running(col: Vdev, resilvering: bool | None) -> bool:
+    """A resilver writes into this replacing/spare column now. `resilvering` None: no scan line
+    was seen (a paste without it). A replacing-N exists only until its resilver ends (ZFS then
+    detaches the old side), so one whose old side no longer serves is read as still being
+    rebuilt; a spare-N stays after its resilver, so it is not (FreeNAS 8, corpus 120)."""
+    if col.kind == "spare":
+        return bool(resilvering)
+    if col.kind != "replacing":
+        return False
+    if resilvering is None:
+        return bool(col.children) and col.children[0].state in NOT_SERVING
+    return resilvering
+
+
+def _column_whole(col: Vdev, without: Vdev | None, resilvering: bool | None, spread: bool = False) -> bool:
     if col.is_leaf:
         return _whole_leaf(col, without, spread)
     if col.state in NOT_SERVING:
@@ -137,16 +151,15 @@ def _column_whole(col: Vdev, without: Vdev | None, resilvering: bool, spread: bo
     # replacing-N / spare-N: one column, whole when either side holds the data. The side being
     # brought in (every child after the first) holds it only once no resilver is running: zpool
     # marks it "(resilvering)" only after the resilver has written to it, not from its start.
+    running = _running(col, resilvering)
     return any(
-        _column_whole(c, without, resilvering)
-        for i, c in enumerate(col.children)
-        if not (i > 0 and resilvering and col.kind in ("replacing", "spare"))
+        _column_whole(c, without, resilvering) for i, c in enumerate(col.children) if not (i > 0 and running)
     )
 
 
-def _incoming(col: Vdev, resilvering: bool) -> list[Vdev]:
+def _incoming(col: Vdev, resilvering: bool | None) -> list[Vdev]:
     """The devices a running resilver is writing into a replacing/spare column."""
-    if col.is_leaf or col.kind not in ("replacing", "spare") or not resilvering:
+    if col.is_leaf or not _running(col, resilvering):
         return []
     return [leaf for c in col.children[1:] for leaf in _leaves(c) if leaf.state == "ONLINE"]
 
@@ -155,10 +168,10 @@ def _leaves(v: Vdev) -> Iterator[Vdev]:
     return v.leaves() if not v.is_leaf else iter((v,))
 
 
-def margin(top: Vdev, without: Vdev | None = None, resilvering: bool = False) -> Margin:
+def margin(top: Vdev, without: Vdev | None = None, resilvering: bool | None = False) -> Margin:
     """The margin of a top-level vdev, optionally as it would be if `without` stopped serving
     (what `zpool offline`/`detach` of that leaf would leave). `resilvering`: a resilver or
-    rebuild is running in the pool (see resilver_running)."""
+    rebuild is running in the pool (see resilver_running); None: unknown, no scan line seen."""
     design = parity(top)
     if _childless(top):
         return _by_state(top, design)
@@ -221,7 +234,8 @@ def _by_state(top: Vdev, design: int) -> Margin:
 
 def margins(pool: Pool, classes: tuple[str, ...] = ("normal", "special", "dedup", "log")) -> list[Margin]:
     """Every top-level vdev of the given classes (cache and spares hold no pool data)."""
-    resilvering = resilver_running(pool)
+    # No scan line at all (a paste cut above the table): whether a resilver runs is unknown.
+    resilvering = resilver_running(pool) or (None if not pool.scans else False)
     return [
         margin(top, resilvering=resilvering)
         for top in pool.top_level

@@ -687,11 +687,49 @@ def test_block_size_annotation_sets_the_leaf_physical_ashift():
             ["scrubbed 3 error blocks in 0 days 00:00:02 on Sun Jul 25 16:07:49 2021"],
             dict(function="errorscrub", state="finished", end_time=parse_ctime("Sun Jul 25 16:07:49 2021")),
         ),
+        # Before the scan: label (" scrub:" of Solaris 10, ZoL 0.6.0-0.6.2): corpus 119, 121, 129
+        (
+            ["resilver in progress for 0h0m, 22.60% done, 0h1m to go"],
+            dict(function="resilver", state="scanning", pct_done=22.6, zpool_eta_s=60),
+        ),
+        (
+            ["resilver in progress, 0.14% done, 0h51m to go"],
+            dict(function="resilver", state="scanning", pct_done=0.14, zpool_eta_s=51 * 60),
+        ),
+        (
+            ["scrub completed after 0h5m with 0 errors on Tue Oct 14 14:22:37 2008"],
+            dict(
+                function="scrub",
+                state="finished",
+                errors=0,
+                end_time=parse_ctime("Tue Oct 14 14:22:37 2008"),
+                start_time=parse_ctime("Tue Oct 14 14:22:37 2008") - 300,
+            ),
+        ),
+        (
+            ["scrub stopped after 0h0m with 0 errors on Tue Oct 14 14:22:37 2008"],
+            dict(function="scrub", state="canceled", errors=0),
+        ),
     ],
 )
 def test_scan_lines_of_every_era(lines, expected):
     scan = parse_scan_block(lines)
     assert {k: getattr(scan, k) for k in expected} == expected
+
+
+def test_interior_vdevs_named_before_ids_existed():
+    """Solaris 10, FreeBSD 8 and ZoL 0.6.0-0.6.2 print "raidz2", "replacing" without -N."""
+    from zdash.parse.zpool_status.common import kind_from_name
+
+    assert [kind_from_name(n) for n in ("raidz2", "raidz", "mirror", "replacing", "spare", "raidz2-0")] == [
+        "raidz2",
+        "raidz1",
+        "mirror",
+        "replacing",
+        "spare",
+        "raidz2",
+    ]
+    assert kind_from_name("mirrors") == "disk" and kind_from_name("sdb") == "disk"
 
 
 def test_unknown_or_absent_scan_is_not_invented():

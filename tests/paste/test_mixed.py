@@ -244,3 +244,28 @@ def test_a_terminal_saved_as_html_and_a_mail_wrapped_scan_line_read_as_printed()
         "",
         "config:",
     ]
+
+
+def test_zpool_get_gives_the_pool_row_a_list_would_and_a_list_wins_over_it():
+    """Corpus 132: the pool's fullness is only in `zpool get all` (98 %). A `zpool list` pasted
+    too is the better source, before or after it."""
+    status = _read("healthy/zpool-status.txt")
+    get = (
+        "# zpool get all healthy\n"
+        "NAME     PROPERTY       VALUE       SOURCE\n"
+        "healthy  size           1.88G       -\n"
+        "healthy  capacity       98%         -\n"
+        "healthy  altroot        -           default\n"
+    )
+    snap, imported = snapshot(status + get)
+    (pool,) = snap.pools
+    assert pool.cap_pct == 98 and pool.size == round(1.88 * 1024**3)
+    assert [why for u in imported.unread for why in [u.why] if "altroot" in u.text] == [
+        "`zpool get`: a property zdash does not read"
+    ]
+    listed = _read("healthy/zpool-list-v.txt")
+    for text in (status + get + listed, status + listed + get):
+        snap, _ = snapshot(text)
+        assert snap.pools[0].cap_pct != 98  # the list's own figure
+    snap, imported = snapshot("$ zfs snap -r $POOLNAME/rsnap@snap1\n" + status)
+    assert [p.name for p in snap.pools] == ["healthy"]

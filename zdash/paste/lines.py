@@ -50,7 +50,9 @@ _ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#[0-9]{1,6}|#[xX][0-9a-fA-F]{1,5});")
 _WRAPPERS = frozenset({"sudo", "doas", "time", "env", "command", "nice", "ionice", "exec"})
 ZFS_PROGRAMS = frozenset({"zpool", "zfs"})
 # Commands whose output an import can use; the rest are known but not imported.
-IMPORTED = frozenset({("zpool", "status"), ("zpool", "list"), ("zpool", "iostat"), ("zfs", "list")})
+IMPORTED = frozenset(
+    {("zpool", "status"), ("zpool", "list"), ("zpool", "iostat"), ("zfs", "list"), ("zpool", "get")}
+)
 
 
 def clean_lines(text: str) -> list[str]:

@@ -122,7 +122,9 @@ def _pool_row_only(name: str, text: str) -> str:
 
 def latest_lists(run: Run) -> dict[str, list[ListEntry]]:
     """{pool: its rows in the last `zpool list` that has it}, each checked by the real parser."""
-    tables = [b.entries for b in run.doc.blocks if isinstance(b, ListPaste)]
+    lists = [b for b in run.doc.blocks if isinstance(b, ListPaste)]
+    # A real `zpool list` wins over the pool row `zpool get` gave, wherever each was pasted.
+    tables = [b.entries for b in lists if b.from_get] + [b.entries for b in lists if not b.from_get]
     return _latest(run, "zpool list", tables, parse_list, list_text)
 
 

@@ -28,7 +28,14 @@ from zdash.paste.zpool_iostat import (
     take_histogram,
     take_iostat,
 )
-from zdash.paste.zpool_list import ListEntry, headerless_columns, is_list_header, take_list
+from zdash.paste.zpool_list import (
+    GET_COLUMNS,
+    ListEntry,
+    entries_from_get,
+    headerless_columns,
+    is_list_header,
+    take_list,
+)
 from zdash.paste.zpool_status import (
     StatusPool,
     is_config_header,
@@ -37,6 +44,7 @@ from zdash.paste.zpool_status import (
     take_status,
 )
 
+_GOT = [[p] for p in GET_COLUMNS]  # a `zpool get` row's property, as lines[j].split()[1:2]
 _TABLE = re.compile(r"NAME(?:\s+[A-Z][A-Z0-9_%@/-]*)+")
 
 
@@ -76,6 +84,7 @@ class StatusPaste(Block):
 class ListPaste(Block):
     kind: ClassVar[ReadKind] = "list"
     entries: list[ListEntry] = field(default_factory=list)
+    from_get: bool = False  # pool rows read from `zpool get` (a real `zpool list` wins over them)
 
 
 @dataclass
@@ -203,6 +212,8 @@ def _clone_relation(argv: tuple[str, ...] | None) -> tuple[str, str | None] | No
         if not words[k].startswith("-"):
             names.append(words[k])
         k += 1
+    if any(c in name for name in names for c in "$`*{"):
+        return None  # a script's variable or glob (`zfs snap -r $POOL/x@s`, corpus 127): no name
     if argv[1] == "clone" and len(names) == 2 and "@" in names[0] and "@" not in names[1]:
         return names[0], names[1]
     if argv[1] != "clone" and len(names) == 1 and "@" in names[0]:
@@ -233,6 +244,18 @@ def _take(
     if kind in ("histogram", "table"):
         end = take_histogram(lines, i, ends) if kind == "histogram" else _table_end(lines, i, ends)
         words = lines[i].split()
+        if kind == "table" and words[1:3] == ["PROPERTY", "VALUE"]:
+            got = entries_from_get(lines[i + 1 : end], i + 2)
+            if got is not None:
+                read = {i + 1} | {j + 1 for j in range(i + 1, end) if lines[j].split()[1:2] in _GOT}
+                doc.used |= read
+                for j in range(i + 1, end):
+                    if lines[j].strip() and j + 1 not in read:
+                        doc.unread.append(
+                            Unread(j + 1, lines[j], "`zpool get`: a property zdash does not read")
+                        )
+                doc.blocks.append(ListPaste(i + 1, max(read), command, got, from_get=True))
+                return end
         why = (
             "`zpool iostat -w/-r` histogram: not imported"
             if kind == "histogram"

@@ -29,9 +29,12 @@ JSON_CLASS_GROUPS = (
     ("spares", "spare"),
 )
 
-# Interior vdevs are named <type>-<id> (§0 "Vdev names"); dRAID: draid2:4d:1s:8c-0.
+# Interior vdevs are named <type>-<id> (§0 "Vdev names"); dRAID: draid2:4d:1s:8c-0. Before the
+# ids (Solaris 10, FreeBSD 8, ZFS on Linux 0.6.0-0.6.2) the type alone: "raidz2", "replacing".
 _INTERIOR = re.compile(
-    r"(mirror|raidz[1-3]?|draid[1-3]?:[0-9a-z:]*|replacing|spare|root|indirect|hole)-[0-9]{1,9}", re.ASCII
+    r"(mirror|raidz[1-3]?|draid[1-3]?:[0-9a-z:]*|replacing|spare|root|indirect|hole)-[0-9]{1,9}"
+    r"|(mirror|raidz[1-3]?|replacing|spare)",
+    re.ASCII,
 )
 # A dRAID distributed spare leaf: draid<parity>-<top id>-<spare id> (e.g. draid1-0-3).
 _DSPARE = re.compile(r"draid[1-3]-[0-9]{1,9}-[0-9]{1,9}", re.ASCII)
@@ -42,7 +45,7 @@ def kind_from_name(name: str, was: str | None = None) -> str:
     """The vdev kind as far as its printed name tells (text output has no type column)."""
     m = _INTERIOR.fullmatch(name)
     if m is not None:
-        kind = m.group(1)
+        kind = m.group(1) or m.group(2)
         if kind.startswith("draid"):
             return "draid"
         return "raidz1" if kind == "raidz" else kind
@@ -59,7 +62,8 @@ def kind_from_vdev_type(vdev_type: str, name: str) -> str:
     """JSON vdev_type to a kind: JSON says "raidz" and only the name carries the parity."""
     if vdev_type == "raidz":
         m = _INTERIOR.fullmatch(name)
-        return m.group(1) if m is not None and m.group(1) != "raidz" else "raidz1"
+        kind = (m.group(1) or m.group(2)) if m is not None else None
+        return kind if kind is not None and kind != "raidz" else "raidz1"
     return vdev_type
 
 

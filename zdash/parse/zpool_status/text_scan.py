@@ -18,6 +18,7 @@ from zdash.parse.units import parse_ctime, parse_dhms, parse_size
 
 _N = r"[0-9]{1,19}"  # bounded: int() of a 5000-digit run would raise ValueError
 _DUR = rf"((?:{_N} days? )?{_N}:[0-9]{{2}}:[0-9]{{2}}|{_N}h{_N}m)"
+_PCT = r"([0-9]{1,9}(?:\.[0-9]{1,9})?)"
 # "thorough " is master-only wording (§3.3); it is still a scrub.
 _HEAD = [
     ("progress", re.compile(r"(?:thorough )?(scrub|resilver) in progress since (.+)")),
@@ -34,6 +35,18 @@ _HEAD = [
     ("es_canceled", re.compile(r"error scrub canceled on (.+)")),
     ("es_progress", re.compile(r"error scrub in progress since (.+)")),
     ("es_paused", re.compile(r"error scrub paused since (.+)")),
+    # Before the scan: label (Solaris 10, ZFS on Linux 0.6.0-0.6.2, FreeBSD 8): one line under
+    # " scrub:", duration instead of start date, e.g. "resilver in progress for 0h0m, 22.60%
+    # done, 0h1m to go", "scrub completed after 0h5m with 0 errors on <date>".
+    (
+        "old_progress",
+        re.compile(rf"(scrub|resilver) in progress(?: for {_DUR})?, {_PCT}% done(?:, (.+) to go)?"),
+    ),
+    (
+        "old_finished",
+        re.compile(rf"(scrub|resilver) completed(?: after {_DUR})? with ({_N}) errors? on (.+)"),
+    ),
+    ("old_stopped", re.compile(rf"(scrub|resilver) stopped(?: after {_DUR})? with ({_N}) errors? on (.+)")),
 ]
 # 0.8-2.1: "S scanned at R/s, I issued at R/s, T total"; 2.2+: "S / T scanned at R/s, I / T'
 # issued at R/s"; rates vanish when paused or zero; the 2.0-2.1 rebuild line lacks "at"
@@ -43,7 +56,6 @@ _SCANNED = re.compile(
     r"(?: (?:at )?\S+/s)?(?:, (\S+) total)?"
 )
 _SCANNED_PRE08 = re.compile(r"(\S+) scanned out of (\S+) at \S+/s(?:, (.+) to go)?")
-_PCT = r"([0-9]{1,9}(?:\.[0-9]{1,9})?)"
 _DONE = re.compile(
     rf"(\S+) (?:repaired|resilvered), {_PCT}% done"
     r"(?:, (.+) to go|, no estimated completion time)?"
@@ -125,6 +137,19 @@ def _head_fields(kind: str, g: tuple[str, ...]) -> _ScanFields:
         return _finished("rebuild", g[0], g[1], g[2], g[3], g[4])
     if kind == "rb_canceled":
         return {"function": "rebuild", "vdev": g[0], "state": "canceled", "end_time": _when(g[1])}
+    if kind == "old_progress":
+        eta = _dhms(g[3]) if g[3] else None
+        return {"function": g[0], "state": "scanning", "pct_done": float(g[2]), "zpool_eta_s": eta}
+    if kind in ("old_finished", "old_stopped"):
+        end = _when(g[3])
+        took = _dhms(g[1]) if g[1] else None
+        return {
+            "function": g[0],
+            "state": "finished" if kind == "old_finished" else "canceled",
+            "errors": int(g[2]),
+            "end_time": end,
+            "start_time": None if end is None or took is None else end - took,
+        }
     if kind == "es_finished":
         end = _when(g[1])
         start = None if end is None else end - parse_dhms(g[0])
@@ -137,6 +162,13 @@ def _head_fields(kind: str, g: tuple[str, ...]) -> _ScanFields:
     if kind == "es_paused":
         return {"function": "errorscrub", "state": "paused", "pause_time": when}
     raise KeyError(kind)  # every kind of _HEAD is handled above
+
+
+def _dhms(text: str) -> float | None:
+    try:
+        return parse_dhms(text)
+    except ParseError:
+        return None
 
 
 def _finished(
