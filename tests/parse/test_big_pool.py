@@ -35,7 +35,9 @@ def test_a_thousand_disk_pool_reads_whole():
     (pool,) = snap.pools
     leaves = list(pool.leaves())
     assert (pool.name, pool.state, len(pool.top_level), len(leaves)) == ("big", "ONLINE", 100, 1000)
-    assert {t.kind for t in pool.top_level} == {"raidz2"} and all(len(t.children) == 10 for t in pool.top_level)
+    assert {t.kind for t in pool.top_level} == {"raidz2"} and all(
+        len(t.children) == 10 for t in pool.top_level
+    )
     assert leaves[0].name == "slow0" and leaves[-1].name == "loop999"
     assert all(v.size == 64 * 2**20 for v in leaves)  # from zpool list -v
     assert pool.size == 60397977600 and pool.top_level[0].alloc == 273408
