@@ -679,7 +679,7 @@ def _vdev_errors(pool: Pool) -> list[Finding]:
 
     def where(v: Vdev) -> str:
         if v is pool.root:
-            return f"{v.name} (the pool row)"
+            return f"{v.name} (pool row)"
         top = next((t for t in pool.top_level if t is not v and any(x is v for x in t.walk())), None)
         return f"{v.name} in {top.name}" if top is not None else v.name
 
@@ -692,9 +692,13 @@ def _vdev_errors(pool: Pool) -> list[Finding]:
             vdevs[0].name if len(vdevs) == 1 else pool.name,
             "vdev" if len(vdevs) == 1 else "pool",
             topic="vdev-errors",
-            title=f"{fmt_list(names)}: {_describe_counts(_counts(vdevs[0]))} on the vdev itself"
-            if len(vdevs) == 1
-            else f"{pool.name}: errors counted on the vdevs themselves ({fmt_list(names)})",
+            title=(
+                f"{pool.name}: {_describe_counts(_counts(vdevs[0]))} on the pool row itself"
+                if vdevs == [pool.root]
+                else f"{names[0]}: {_describe_counts(_counts(vdevs[0]))} on the vdev itself"
+                if len(vdevs) == 1
+                else f"{pool.name}: errors counted on the vdevs themselves ({fmt_list(names)})"
+            ),
             why=(
                 "A vdev's own counters, not its disks', count I/O it could not complete from any "
                 "of its members: a checksum error there is a block that none of its sides (or no "
