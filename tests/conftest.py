@@ -11,8 +11,10 @@ from hypothesis import settings
 
 # Fuzzing depth: quick by default (a developer's run), full in CI (.ci/run sets
 # HYPOTHESIS_PROFILE=ci). Tests state their other settings, never their example count.
-settings.register_profile("default", max_examples=100)
-settings.register_profile("ci", max_examples=1000)
+# No deadline: an example that takes over 200 ms on a loaded machine (the lab VM beside four
+# workers) failed as "flaky", a timing assertion that says nothing about behaviour.
+settings.register_profile("default", max_examples=100, deadline=None)
+settings.register_profile("ci", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 os.environ["TZ"] = "UTC"
