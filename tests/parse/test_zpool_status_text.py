@@ -717,6 +717,19 @@ def test_scan_lines_of_every_era(lines, expected):
     assert {k: getattr(scan, k) for k in expected} == expected
 
 
+def test_a_permanent_errors_heading_whose_list_was_cut_is_at_least_one_error():
+    """zpool prints the heading only when the error log has entries (corpus 149: the paste
+    ends right after it)."""
+    from zdash.parse.zpool_status.text import _errors
+
+    assert _errors("Permanent errors have been detected in the following files:", []) == (1, ())
+    assert _errors("Permanent errors have been detected in the following files:", ["/a", "/b"]) == (
+        2,
+        ("/a", "/b"),
+    )
+    assert _errors("No known data errors", []) == (0, ())
+
+
 def test_interior_vdevs_named_before_ids_existed():
     """Solaris 10, FreeBSD 8 and ZoL 0.6.0-0.6.2 print "raidz2", "replacing" without -N."""
     from zdash.parse.zpool_status.common import kind_from_name

@@ -137,5 +137,7 @@ def _errors(line: str | None, files: list[str]) -> tuple[int | None, tuple[str, 
     if m is not None:
         return parse_count(m.group(1)), ()
     if line.startswith("Permanent errors have been detected"):
-        return len(files), tuple(files)
+        # zpool prints the heading only for a non-empty error log: at least one, even when
+        # the list under it was cut (a paste, corpus 149)
+        return max(len(files), 1), tuple(files)
     return None, ()
