@@ -113,3 +113,17 @@ def test_without_a_scan_line_a_replace_whose_old_side_is_gone_is_still_being_reb
     assert margin(mirror(0, leaf("sda"), sp), resilvering=None).left == 1
     p = pool("tobu", z2)
     assert [m.left for m in margins(p)] == [1]  # no scans in the pool: unknown
+
+
+def test_the_lab_s_draid_mid_rebuild_keeps_one_more_failure():
+    """tests/captures/draid-rebuild: zpool 2.3.2's own status of a draid2 rebuilding onto its
+    distributed spare, every member marked "(resilvering)"."""
+    from pathlib import Path
+
+    from zdash.parse.zpool_status.text import parse_status_text
+
+    text = (Path(__file__).parent / "captures" / "draid-rebuild" / "zpool-status.rebuilding.txt").read_text()
+    (p,) = parse_status_text(text)
+    (m,) = margins(p)
+    assert text.count("(resilvering)") == 7
+    assert (m.top.name, m.design, m.left) == ("draid2:4d:7c:1s-0", 2, 1)

@@ -221,6 +221,29 @@ def test_nested_spares_name_the_one_failed_disk_and_both_spares():
     )
 
 
+def test_a_draid_rebuild_names_the_distributed_spare_not_every_member():
+    """As zpool 2.3.2 printed it in the lab: every member "(resilvering)" while the distributed
+    spare draid2-0-0 is rebuilt in place of the faulted m3."""
+    busy = "(resilvering)"
+    sp = Vdev(
+        name="spare-3",
+        kind="spare",
+        state="DEGRADED",
+        children=(
+            leaf("m3", state="FAULTED", aux="external device fault"),
+            leaf("draid2-0-0", kind="dspare", aux=busy),
+        ),
+    )
+    members = (leaf("m0", aux=busy), leaf("m1", aux=busy), leaf("m2", aux=busy), sp, leaf("m4", aux=busy))
+    top = Vdev(name="draid2:4d:7c:1s-0", kind="draid", state="DEGRADED", children=members)
+    p = pool("dr", top, state="DEGRADED", scans=(scan("resilver", "scanning", pct_done=78.4),))
+    f = one([x for x in check_now(p) if x.severity >= Severity.WARNING])
+    assert f.severity == Severity.WARNING and f.title.startswith("draid2:4d:7c:1s-0 can lose 1 more disk (")
+    assert "rebuilding onto distributed spare /dev/draid2-0-0 (its space is on every member)" in f.title, (
+        f.title
+    )
+
+
 def test_errors_counted_on_a_vdev_itself_are_reported_with_where_it_sits():
     """A vdev's own counters (spare-6's 13.2K checksum errors) were read but never shown."""
     p = pool("tank20", _draid_with_two_spares_for_one_slot(spare6_cksum=13517), state="DEGRADED")

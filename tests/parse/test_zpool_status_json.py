@@ -87,6 +87,8 @@ def test_every_text_capture_with_json_has_a_pair():
         "imbalance-share/zpool-status.txt",
         # big-1000/meta.txt: the 1,000-disk pool, text only (each capture took 20-35 s there)
         "big-1000/zpool-status.txt",
+        # draid-rebuild/meta.txt: one moment of a rebuild, text only
+        "draid-rebuild/zpool-status.rebuilding.txt",
     }
 
 

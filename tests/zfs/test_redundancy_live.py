@@ -167,6 +167,27 @@ def test_hot_spare_standing_in_for_a_faulted_disk(lab):
     assert doc["exit_code"] == 1
 
 
+def test_a_draid_rebuilding_onto_its_distributed_spare_keeps_the_parity_it_has(lab):
+    """`zpool replace` of a faulted dRAID member by the distributed spare: zpool marks every
+    member "(resilvering)" while it runs (the spare's space is on all of them). Read as missing
+    members, a draid2 with one disk out was "lost"; it can lose 1 more."""
+    d = [lab.slow(f"m{i}", 10) for i in range(7)]  # slow: a rebuild long enough to catch
+    lab.pool("rdr", "draid2:4d:1s:7c", *d)
+    lab.fill("/rdr/data", 48)
+    fault("rdr", d[3])
+    try:
+        replace_and_hold_mid_resilver("rdr", d[3], "draid2-0-0")
+        status = sh("zpool", "status", "rdr")
+        assert all(f"{m}" in status for m in ("m0", "m6")) and status.count("(resilvering)") >= 6, status
+        f = one_problem(check("rdr"))
+    finally:
+        suspend_scans(False)
+        sh("zinject", "-c", "all", check=False)
+    assert (f["subject"], f["severity"]) == ("draid2:4d:7c:1s-0", "warning"), titles([f])
+    assert f["title"].startswith("draid2:4d:7c:1s-0 can lose 1 more disk ("), f["title"]
+    assert "rebuilding onto distributed spare draid2-0-0" in f["title"], f["title"]
+
+
 @pytest.mark.parametrize("onto", ["new disk", "hot spare"])
 def test_a_disk_not_yet_written_by_the_resilver_is_not_a_copy(lab, onto):
     """Until a resilver has written to the new disk (its scanning phase, minutes on a big pool;

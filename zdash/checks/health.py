@@ -278,9 +278,14 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
     gone = [f"{leaf.known_as} {_state_text(leaf)}" for leaf in m.lost]
     gone += [f"{leaf.known_as} DEGRADED" for leaf in m.degraded if leaf not in m.lost]
     rebuilding_on = [leaf.label for leaf in m.rebuilding]
+    # A dRAID rebuilds onto its distributed spare, whose space is on every member: zpool marks
+    # them all "(resilvering)" (seen in the lab, 2.3.2); the spare is what is being rebuilt.
+    dspares = [leaf.label for leaf in m.rebuilding if leaf.kind == "dspare"] if top.kind == "draid" else []
     runs_on = [leaf.label for leaf in m.whole]
     what = "; ".join(gone) or "a member missing"
-    if rebuilding_on:
+    if dspares:
+        what += f"; rebuilding onto distributed spare {fmt_list(dspares)} (its space is on every member)"
+    elif rebuilding_on:
         what += f"; resilvering onto {fmt_list(rebuilding_on)}"
     if not m.lost and not m.degraded and pool.state == "ONLINE" and top.state == "ONLINE":
         # Only devices being resilvered, and ZFS calls the vdev and the pool ONLINE: an attach
