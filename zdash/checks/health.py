@@ -441,7 +441,7 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
         _unusable_spare(pool, spare)
         for top in pool.top_level
         if top.vclass == "spare"
-        for spare in ((top,) if top.is_leaf else tuple(top.leaves()))
+        for spare in _leaves_of(top)
         if spare.state in ("FAULTED", "UNAVAIL", "REMOVED")
     ]
     out += _idle_in_use(pool)
@@ -605,7 +605,7 @@ def _idle_in_use(pool: Pool) -> list[Finding]:
         )
         for top in pool.top_level
         if top.vclass == "spare"
-        for spare in ((top,) if top.is_leaf else tuple(top.leaves()))
+        for spare in _leaves_of(top)
         if spare.state == "INUSE"
         and "in use by pool" not in (spare.aux or "")
         and spare.label not in serving
@@ -628,7 +628,7 @@ def _cache(pool: Pool) -> list[Finding]:
         )
         for top in pool.top_level
         if top.vclass == "cache"
-        for leaf in ((top,) if top.is_leaf else tuple(top.leaves()))
+        for leaf in _leaves_of(top)
         if leaf.state in OUT_OF_SERVICE
     ]
 
