@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from itertools import pairwise
 from pathlib import Path
 
@@ -33,6 +34,14 @@ SEEDS = [
     (CAPTURES / "clones/zfs-list-all-origin-clones.txt").read_text(),
     (CAPTURES / "deranged-disk/zpool-status-c-upath-size.txt").read_text(),
 ] + [getattr(pastes, n) for n in dir(pastes) if n.isupper()]
+# JSON (2.3+): zpool's one line, jq's layout with a prompt and a fence, zfs list -j.
+_JSON_STATUS = (CAPTURES / "degraded/zpool-status-j.offline.txt").read_text()
+SEEDS += [
+    _JSON_STATUS,
+    "$ zpool status -j | jq\n```\n" + json.dumps(json.loads(_JSON_STATUS), indent=2) + "\n```\n",
+    (CAPTURES / "capacity/zpool-list-v-j.cap93.txt").read_text(),
+    (CAPTURES / "clones/zfs-list-j.txt").read_text(),
+]
 # Published pastes with the manglings the newer readers undo (tests/corpus): quoting, log and
 # diff prefixes, glued prompts, collapsed and flattened reports, import listings, config
 # fragments, header-less `zpool list`, transcripts with `zfs clone`.
@@ -83,6 +92,10 @@ _SNIPPETS = st.sampled_from(
         "1700000000\n",
         "no pools available\n",
         "> ",
+        "{",
+        "}",
+        '"vdevs": {',
+        '",',
     ]
 )
 _SNIPPET = st.one_of(_SNIPPETS, st.text(max_size=6))

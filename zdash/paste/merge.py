@@ -14,8 +14,17 @@ from zdash.parse import ParseError
 from zdash.parse.zfs_list import parse_zfs_list
 from zdash.parse.zpool_iostat import parse_iostat
 from zdash.parse.zpool_list import parse_list
+from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.parse.zpool_status.text import parse_status_text
-from zdash.paste.split import IostatPaste, ListPaste, PastedDoc, StatusPaste, Unread, ZfsPaste
+from zdash.paste.split import (
+    IostatPaste,
+    JsonStatusPaste,
+    ListPaste,
+    PastedDoc,
+    StatusPaste,
+    Unread,
+    ZfsPaste,
+)
 from zdash.paste.table import TreeRow
 from zdash.paste.tree import synth_status
 from zdash.paste.zfs_list import Props, zfs_text
@@ -62,10 +71,17 @@ class Run:
         return True
 
 
-def statuses(run: Run) -> dict[str, tuple[Pool, str]]:
-    """{pool: (Pool, rebuilt text)}; a pool pasted twice keeps its later report."""
-    out: dict[str, tuple[Pool, str]] = {}
+def statuses(run: Run) -> dict[str, tuple[Pool, str | JsonObject]]:
+    """{pool: (Pool, rebuilt text or its `zpool status -j` object)}; a pool pasted twice keeps
+    its later report."""
+    out: dict[str, tuple[Pool, str | JsonObject]] = {}
     for b in run.doc.blocks:
+        if isinstance(b, JsonStatusPaste):
+            for pool in b.pools:
+                if pool.name in out:
+                    run.notes.append(f"pool {pool.name}: zpool status pasted twice, line {b.first} is used")
+                out[pool.name] = (pool, b.objects[pool.name])
+            continue
         if not isinstance(b, StatusPaste):
             continue
         for sp in b.pools:

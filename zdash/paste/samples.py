@@ -11,11 +11,15 @@ missing `zpool list`. Rows named as the status tree names them (pasted_tree).
 from __future__ import annotations
 
 import dataclasses
+import json
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from zdash.model import Pool
+from zdash.model import Pool, Vdev
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
+from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.paste.merge import (
     Entry,
     Run,
@@ -33,6 +37,7 @@ from zdash.paste.zpool_iostat import IostatEntry, iostat_text
 from zdash.paste.zpool_list import ListEntry, list_text
 from zdash.raw import RawSample
 
+JSON_STATUS_ARGV = ("zpool", "status", "-j")
 LIST_ARGV = ("zpool", "list", "-v", "-H", "-p")
 IOSTAT_ARGV = ("zpool", "iostat", "-v", "-H", "-p")
 HISTORY_ARGV = ("zpool", "history")
@@ -61,7 +66,7 @@ def import_paste(text: str) -> Imported:
     iostats = latest_iostats(run)
     _fix_names(run, status, lists)
     _fix_names(run, status, iostats)
-    texts = {name: t for name, (_, t) in status.items()}
+    texts: dict[str, str | JsonObject] = {name: t for name, (_, t) in status.items()}
     for name in [*lists, *(n for n in iostats if n not in lists)]:
         if name not in texts and (tree := synthesised(run, name, lists.get(name), iostats.get(name))):
             texts[name] = tree
@@ -74,7 +79,7 @@ def import_paste(text: str) -> Imported:
         if name not in texts:  # only datasets pasted: the pool is known, its state is not
             texts[name] = synth_status(name, None, [], [])
             run.notes.append(f"pool {name}: known only from zfs list; its vdevs and state are unknown")
-    samples = _samples(texts, lists, iostats, found)
+    samples = _samples(_one_dialect(run, texts, status), lists, iostats, found)
     if doc.added:  # the transcript's `zpool add` lines, as `zpool history` prints commands
         history = "".join(shlex.join(argv) + "\n" for argv, _ in doc.added)
         samples += (RawSample("history", HISTORY_ARGV, 0, history),)
@@ -96,15 +101,57 @@ def import_paste(text: str) -> Imported:
     )
 
 
+def _one_dialect(
+    run: Run, texts: dict[str, str | JsonObject], status: dict[str, tuple[Pool, str | JsonObject]]
+) -> dict[str, str] | dict[str, JsonObject]:
+    """The pools' status reports in one dialect, as one status sample holds them: JSON when
+    every pool's came as `zpool status -j`, else text, a JSON one beside text reduced to its
+    tree and states (the text parser reads no JSON, and no zpool prints both at once)."""
+    jsons = {name: t for name, t in texts.items() if not isinstance(t, str)}
+    if not jsons:
+        return {name: t for name, t in texts.items() if isinstance(t, str)}
+    if len(jsons) == len(texts):
+        return jsons
+    out: dict[str, str] = {}
+    for name, t in texts.items():
+        if isinstance(t, str):
+            out[name] = t
+            continue
+        pool = status[name][0]
+        rows = [_Row(0, depth, v.name, v.vclass) for depth, v in _walk(pool.root, 0)]
+        out[name] = synth_status(name, pool.state, rows, [v.state for _, v in _walk(pool.root, 0)])
+        run.notes.append(
+            f"pool {name}: its zpool status -j was pasted beside text zpool status; only its "
+            "vdev tree and states are read (no error counters, no scan)"
+        )
+    return out
+
+
+class _Row(NamedTuple):
+    n: int
+    depth: int
+    name: str
+    vclass: str
+
+
+def _walk(v: Vdev, depth: int) -> Iterator[tuple[int, Vdev]]:
+    yield depth, v
+    for c in v.children:
+        yield from _walk(c, depth + 1)
+
+
 def _samples(
-    texts: dict[str, str],
+    texts: dict[str, str] | dict[str, JsonObject],
     lists: dict[str, list[ListEntry]],
     iostats: dict[str, list[IostatEntry]],
     datasets: dict[str, Props],
 ) -> tuple[RawSample, ...]:
     samples = []
-    if texts:
-        samples.append(RawSample("status", ("zpool", "status"), 0, "".join(texts.values())))
+    if texts and all(isinstance(t, str) for t in texts.values()):
+        samples.append(RawSample("status", ("zpool", "status"), 0, "".join(map(str, texts.values()))))
+    elif texts:
+        document = {"output_version": {"command": "zpool status", "vers_major": 0, "vers_minor": 1}}
+        samples.append(RawSample("status", JSON_STATUS_ARGV, 0, json.dumps({**document, "pools": texts})))
     if lists:
         samples.append(RawSample("list", LIST_ARGV, 0, list_text(list(lists.values()))))
     if iostats:
@@ -115,7 +162,9 @@ def _samples(
     return tuple(samples)
 
 
-def _fix_names(run: Run, status: dict[str, tuple[Pool, str]], table: dict[str, list[Entry]]) -> None:
+def _fix_names(
+    run: Run, status: dict[str, tuple[Pool, str | JsonObject]], table: dict[str, list[Entry]]
+) -> None:
     """Rows of a list or iostat table named as the pool's status tree names them."""
     for name, entries in table.items():
         names, guessed = fix_names(entries, status[name][0] if name in status else None)

@@ -10,17 +10,23 @@ and why; nothing is dropped silently.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, TypeAlias
 
+from zdash.model import Pool
+from zdash.parse import ParseError
 from zdash.parse.zpool_history import added_devices
+from zdash.parse.zpool_status.json_scan import JsonObject
+from zdash.parse.zpool_status.json_tree import parse_status_json
+from zdash.paste.json_docs import JsonFound, command_of, json_at, starts_json
 from zdash.paste.lines import MARKUP, clean_lines, is_imported, prompt_command
 from zdash.paste.stray import stray_reason, timestamp
 from zdash.paste.table import Unreadable
 from zdash.paste.unwrap import unflatten
-from zdash.paste.zfs_list import ZfsRows, is_zfs_header, take_zfs
+from zdash.paste.zfs_list import ZfsRows, is_zfs_header, rows_from_json, take_zfs
 from zdash.paste.zpool_iostat import (
     IostatEntry,
     is_histogram_header,
@@ -32,6 +38,7 @@ from zdash.paste.zpool_list import (
     GET_COLUMNS,
     ListEntry,
     entries_from_get,
+    entries_from_json,
     headerless_columns,
     is_list_header,
     take_list,
@@ -81,6 +88,16 @@ class StatusPaste(Block):
 
 
 @dataclass
+class JsonStatusPaste(Block):
+    """`zpool status -j`: the pools as its parser read them, and each pool's object as pasted
+    (what the tick's status sample carries)."""
+
+    kind: ClassVar[ReadKind] = "status"
+    pools: tuple[Pool, ...] = ()
+    objects: dict[str, JsonObject] = field(default_factory=dict)
+
+
+@dataclass
 class ListPaste(Block):
     kind: ClassVar[ReadKind] = "list"
     entries: list[ListEntry] = field(default_factory=list)
@@ -102,7 +119,9 @@ class ZfsPaste(Block):
 @dataclass
 class PastedDoc:
     lines: list[str]
-    blocks: list[StatusPaste | ListPaste | IostatPaste | ZfsPaste] = field(default_factory=list)
+    blocks: list[StatusPaste | JsonStatusPaste | ListPaste | IostatPaste | ZfsPaste] = field(
+        default_factory=list
+    )
     unread: list[Unread] = field(default_factory=list)
     used: set[int] = field(default_factory=set)  # line numbers a block or prompt used
     times: list[float] = field(default_factory=list)  # `-T u` / `-T d` timestamps seen
@@ -153,6 +172,10 @@ def split_pasted(text: str) -> PastedDoc:
     i = 0
     while i < len(lines):
         line, n = lines[i], i + 1
+        if starts_json(line) and (found := json_at(lines, i)) is not None:
+            _take_json(doc, lines, found, command)
+            i = found.last
+            continue
         if (flat := unflatten(line)) is not None:
             _take_flat(doc, flat, n, command)
             i += 1
@@ -219,6 +242,43 @@ def _clone_relation(argv: tuple[str, ...] | None) -> tuple[str, str | None] | No
     if argv[1] != "clone" and len(names) == 1 and "@" in names[0]:
         return names[0], None
     return None
+
+
+def _take_json(doc: PastedDoc, lines: list[str], found: JsonFound, command: tuple[str, ...] | None) -> None:
+    """A JSON document: the block its command gives, or every line of it reported with why not."""
+    numbers = [n for n in range(found.first, found.last + 1) if lines[n - 1].strip()]
+    block, why = (None, found.why) if found.doc is None else _json_block(found, command)
+    if block is None:
+        doc.unread += [Unread(n, doc.lines[n - 1], why) for n in numbers]
+        return
+    doc.used.update(numbers)
+    doc.blocks.append(block)
+
+
+def _json_block(
+    found: JsonFound, command: tuple[str, ...] | None
+) -> tuple[JsonStatusPaste | ListPaste | ZfsPaste | None, str]:
+    assert found.doc is not None
+    what, document = command_of(found.doc)
+    first, last = found.first, found.last
+    try:
+        if what == "zpool status":
+            pools = parse_status_json(json.dumps(document))
+            objects = document["pools"]
+            assert isinstance(objects, dict)
+            by_name = dict(zip((p.name for p in pools), objects.values()))
+            return JsonStatusPaste(first, last, command, pools, by_name), ""
+        if what in ("zpool list", "zpool get") and "pools" in document:
+            rows = entries_from_json(document["pools"], first, vdevs=what == "zpool list")
+            entries = [e for pool in rows for e in pool]
+            return ListPaste(first, last, command, entries, from_get=what == "zpool get"), ""
+        if what == "zfs list":
+            return ZfsPaste(first, last, command, rows_from_json(document.get("datasets"), first)), ""
+    except ParseError as e:
+        return None, f"`{what} -j` output could not be read: {e}"
+    if what is None:
+        return None, "JSON that is not zpool or zfs output zdash knows"
+    return None, f"`{what} -j` output: not imported"
 
 
 def _take_flat(doc: PastedDoc, flat: list[str], n: int, command: tuple[str, ...] | None) -> None:

@@ -34,7 +34,7 @@ def stray_reason(line: str, command: tuple[str, ...] | None) -> str:
     text = line.strip()
     why = next((w for p, w in _MESSAGES if p.fullmatch(text)), None)
     if why is None and _JSON.fullmatch(text):
-        why = "JSON output: not imported (paste the human output)"
+        why = "a piece of JSON whose opening line is not in the paste: not read"
     elif why is None and is_imported(command) and "H" in flags(command):
         why = f"`{' '.join(command[:2])} -H` output has no header to read it by: paste it without -H"
     if why is None:

@@ -16,6 +16,7 @@ from typing import TypeAlias
 
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
+from zdash.paste.json_docs import json_property
 from zdash.paste.table import Unreadable, num, ratio, size
 
 # Header word -> property (the columns `zfs list` prints; §6 and zfs_prop.c column names).
@@ -155,3 +156,41 @@ def zfs_text(datasets: dict[str, Props]) -> str:
         cells = {**props, "type": kind(props)}
         rows.append("\t".join(str(cells.get(f, "-")).replace("\t", " ") for f in ZFS_LIST_FIELDS))
     return "\n".join(rows) + "\n" if rows else ""
+
+
+# `zfs list -j` property names that differ from the header words' (HEADERS' values).
+_JSON_NAMES = {"available": "avail", "referenced": "refer"}
+
+
+def rows_from_json(datasets: object, n: int) -> ZfsRows:
+    """`zfs list -j` (`datasets.<name>` = {name, type, properties: {used: {value}, ...}}) as the
+    rows a pasted table gives, every dataset pointing at line `n` (where the document starts)."""
+    if not isinstance(datasets, dict):
+        raise ParseError("'datasets' is not an object")
+    out = ZfsRows()
+    wanted = set(HEADERS.values())
+    for key, obj in datasets.items():
+        if not isinstance(obj, dict):
+            raise ParseError(f"dataset {key!r} is not an object")
+        name = obj.get("name", key)
+        if not isinstance(name, str) or not _NAME.fullmatch(name) or name[0] in "-/@#":
+            raise ParseError(f"{str(name)[:40]!r} is not a dataset name")
+        props: Props = {"name": name}
+        kind = obj.get("type")
+        if isinstance(kind, str) and kind.lower() in ("filesystem", "volume", "snapshot", "bookmark"):
+            props["type"] = kind.lower()
+        raw = obj.get("properties")
+        for prop in raw if isinstance(raw, dict) else ():
+            key_ = _JSON_NAMES.get(prop, prop)
+            value = json_property(raw, prop)
+            if key_ not in wanted or key_ in ("name", "type") or value is None:
+                continue
+            if key_ in _BYTES:
+                props[key_] = num(size(value))
+            elif key_ == "compressratio":
+                props[key_] = num(ratio(value), integer=False)
+            else:
+                props[key_] = value
+        out.datasets.setdefault(name, {}).update(props)
+        out.lines[name] = n
+    return out

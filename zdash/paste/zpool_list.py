@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from zdash.parse import ParseError
 from zdash.paste.depth import UNNAMED_POOL, by_names, mangled
+from zdash.paste.json_docs import json_property
 from zdash.paste.table import (
     CLASS_WORDS,
     Row,
@@ -307,3 +308,59 @@ def entries_from_get(lines: list[str], first: int) -> list[ListEntry] | None:
             continue
         out.append(ListEntry(n, 0, name, values=values))
     return out or None
+
+
+# `zpool list -vj` keeps a pool's class groups inside its "vdevs" object (collect_list_stats()):
+# group name -> the class its members are in.
+_JSON_GROUPS = {"logs": "log", "dedup": "dedup", "special": "special", "l2cache": "cache", "spares": "spare"}
+
+
+def entries_from_json(pools: object, n: int, *, vdevs: bool = True) -> list[list[ListEntry]]:
+    """`zpool list -j [-v]` or `zpool get -j` (`vdevs`=False: pool rows only) as each pool's
+    entries, pool row first, all pointing at line `n` (where the document starts). Values are
+    read as the table's text is (`{"value": "960M"}`, `{"value": 1006632960}` with --json-int)."""
+    if not isinstance(pools, dict):
+        raise ParseError("'pools' is not an object")
+    out = []
+    for key, obj in pools.items():
+        if not isinstance(obj, dict):
+            raise ParseError(f"pool {key!r} is not an object")
+        name = obj.get("name", key)
+        if not isinstance(name, str) or not name:
+            raise ParseError(f"pool {key!r} has no name")
+        entries = [ListEntry(n, 0, name, values=_json_values(obj.get("properties"), pool=True))]
+        if vdevs:
+            entries += _json_vdevs(obj.get("vdevs"), n, 1, "normal")
+        out.append(entries)
+    return out
+
+
+def _json_vdevs(vdevs: object, n: int, depth: int, vclass: str) -> list[ListEntry]:
+    if vdevs is None:
+        return []
+    if not isinstance(vdevs, dict) or depth > 8:
+        raise ParseError("a 'vdevs' that is not an object, or nested too deep")
+    out: list[ListEntry] = []
+    groups = []
+    for key, obj in vdevs.items():
+        if not isinstance(obj, dict):
+            raise ParseError(f"vdev {key!r} is not an object")
+        if depth == 1 and key in _JSON_GROUPS and "vdev_type" not in obj:
+            groups.append((_JSON_GROUPS[key], obj))  # after the normal vdevs, as zpool lists them
+            continue
+        name = obj.get("name", key)
+        if not isinstance(name, str) or not name:
+            raise ParseError(f"vdev {key!r} has no name")
+        values = _json_values(obj.get("properties"), pool=False)
+        out.append(ListEntry(n, depth, name, vclass, values))
+        out += _json_vdevs(obj.get("vdevs"), n, depth + 1, vclass)
+    for group_class, members in groups:
+        out += _json_vdevs(members, n, depth, group_class)
+    return out
+
+
+def _json_values(props: object, pool: bool) -> ListValues:
+    got = {column: value for prop, column in GET_COLUMNS.items() if (value := json_property(props, prop))}
+    if not got:
+        return ListValues()
+    return _values(tuple(got.values()), list(got), pool=pool, default=False)

@@ -1,0 +1,143 @@
+"""JSON pastes (`zpool status -j`, `zpool list -vj`, `zpool get -j`, `zfs list -j`, OpenZFS
+2.3+): read as zpool printed them (one line), as jq pretty-prints them, and as a terminal wraps
+the one line; judged as the same report in text is. A document cut short is reported, never
+completed (a mirror with its second side cut off is not a mirror that lost a side)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from tests.paste.helpers import CAPTURES, snapshot
+from zdash.checks.finding import Finding
+from zdash.checks.registry import run_checks
+from zdash.config import CheckConfig
+from zdash.model import Snapshot
+
+
+def _capture(scenario: str, name: str) -> str:
+    return (CAPTURES / scenario / name).read_text()
+
+
+def _checks(snap: Snapshot) -> list[Finding]:
+    """What `zdash check --text` reports on it (one look: no history behind it)."""
+    cfg = CheckConfig(deranged_sustain_samples=1, one_look=True)
+    return run_checks([snap], cfg)
+
+
+def _findings(snap: Snapshot) -> list[tuple[str, str, str]]:
+    return sorted((f.severity.name, f.check, f.title) for f in _checks(snap))
+
+
+def _pretty(text: str) -> str:
+    """The document as `| jq .` shows it (2-space indent, one key per line)."""
+    return json.dumps(json.loads(text), indent=2) + "\n"
+
+
+def _wrapped(text: str, width: int = 80) -> str:
+    """zpool's one line as a terminal of `width` columns copies it: broken every `width` chars."""
+    line = text.strip()
+    return "\n".join(line[k : k + width] for k in range(0, len(line), width)) + "\n"
+
+
+# (scenario, JSON capture, its text twin from the same moment of the same lab run)
+TWINS = [
+    ("healthy", "zpool-status-j.txt", "zpool-status.txt"),
+    ("degraded", "zpool-status-j.offline.txt", "zpool-status.offline.txt"),
+    ("degraded", "zpool-status-j-json-int.single-disk.txt", "zpool-status.single-disk.txt"),
+    ("errors", "zpool-status-j.after-scrub.txt", "zpool-status.after-scrub.txt"),
+    ("capacity", "zpool-status-j.cap93.txt", "zpool-status.cap93.txt"),
+    ("raidz-wide", "zpool-status-j-json-int.mixed.txt", "zpool-status.mixed.txt"),
+]
+
+
+@pytest.mark.parametrize(("scenario", "json_name", "text_name"), TWINS)
+def test_status_json_is_judged_as_its_text_twin(scenario, json_name, text_name):
+    from_json, imported = snapshot(_capture(scenario, json_name))
+    from_text, _ = snapshot(_capture(scenario, text_name))
+    assert imported.ok and not imported.unread
+    assert [p.name for p in from_json.pools] == [p.name for p in from_text.pools]
+    assert _findings(from_json) == _findings(from_text)
+
+
+@pytest.mark.parametrize(
+    "layout", [_pretty, _wrapped, lambda t: f"$ zpool status -j | jq\n```json\n{_pretty(t)}```\n"]
+)
+def test_status_json_reads_the_same_in_every_layout_it_is_pasted_in(layout):
+    raw = _capture("errors", "zpool-status-j.after-scrub.txt")
+    expected = _findings(snapshot(raw)[0])
+    snap, imported = snapshot(layout(raw))
+    assert _findings(snap) == expected
+    assert all("Markdown" in u.why or "`zpool" in u.why for u in imported.unread)  # only the fence
+
+
+def test_a_degraded_pool_pasted_as_json_is_critical_and_named():
+    snap, _ = snapshot(_capture("degraded", "zpool-status-j.offline.txt"))
+    critical = [f for f in _checks(snap) if f.severity.name == "CRITICAL"]
+    assert critical and "redundancy" in critical[0].title
+
+
+def test_list_json_gives_the_capacity_the_status_lacks():
+    status = _capture("capacity", "zpool-status-j.cap93.txt")
+    listed = _capture("capacity", "zpool-list-v-j.cap93.txt")
+    alone = [f for f in _checks(snapshot(status)[0]) if f.check == "capacity"]
+    together = [f for f in _checks(snapshot(status + listed)[0]) if f.check == "capacity"]
+    assert not any(f.severity.name == "CRITICAL" for f in alone)
+    assert any(f.severity.name == "CRITICAL" and "93" in f.title for f in together)
+
+
+def test_get_json_gives_the_pool_row():
+    snap, imported = snapshot(_capture("capacity", "zpool-get-all-j.cap85.txt"))
+    assert imported.ok
+    assert [p.name for p in snap.pools] == ["cap85"]
+    assert any(f.check == "capacity" and f.severity.name == "WARNING" for f in _checks(snap))
+
+
+def test_zfs_list_json_gives_the_datasets():
+    snap, imported = snapshot(_capture("clones", "zfs-list-j.txt"))
+    names = {d.name for d in snap.datasets}
+    assert {"clones/base", "clones/base@s1"} <= names
+    assert not imported.unread
+
+
+def test_a_document_filtered_by_jq_to_one_pool_is_read():
+    doc = json.loads(_capture("degraded", "zpool-status-j.offline.txt"))
+    (pool,) = doc["pools"].values()
+    snap, _ = snapshot("$ zpool status -j | jq .pools.degraded\n" + json.dumps(pool, indent=2))
+    assert [p.name for p in snap.pools] == [pool["name"]]
+    assert any(f.severity.name == "CRITICAL" for f in _checks(snap))
+
+
+def test_a_document_cut_short_is_reported_and_nothing_is_judged_from_it():
+    pretty = _pretty(_capture("degraded", "zpool-status-j.offline.txt")).splitlines()
+    cut = "\n".join(pretty[: len(pretty) // 2]) + "\n"
+    snap, imported = snapshot(cut)
+    assert not snap.pools
+    assert imported.unread and all("cut short or broken" in u.why for u in imported.unread)
+    assert {u.line for u in imported.unread} == set(range(1, len(pretty) // 2 + 1))
+
+
+def test_json_of_other_programs_is_reported_not_read():
+    _, imported = snapshot('{"name": "x", "items": [1, 2]}\n')
+    assert not imported.ok
+    assert [u.why for u in imported.unread] == ["JSON that is not zpool or zfs output zdash knows"]
+
+
+def test_a_json_status_beside_a_text_status_keeps_its_tree_and_says_what_it_lost():
+    text = _capture("healthy", "zpool-status.txt")
+    other = _capture("degraded", "zpool-status-j.offline.txt")
+    snap, imported = snapshot(text + other)
+    assert {p.name for p in snap.pools} == {"healthy", "degraded"}
+    assert any("beside text zpool status" in n for n in imported.notes)
+    degraded = next(p for p in snap.pools if p.name == "degraded")
+    assert degraded.state == "DEGRADED"
+
+
+def test_an_unknown_major_version_is_refused_with_its_number():
+    doc = json.loads(_capture("healthy", "zpool-status-j.txt"))
+    doc["output_version"]["vers_major"] = 1
+    _, imported = snapshot(textwrap.dedent(json.dumps(doc)) + "\n")
+    assert not imported.ok
+    assert "output_version 1" in imported.unread[0].why
