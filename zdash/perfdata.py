@@ -101,8 +101,9 @@ def perfdata(snap: Snapshot, cfg: CheckConfig) -> list[PerfDatum]:
             out.append(PerfDatum(f"{p}_read_bytes_per_s", round(io.read_bytes), min=0))
             out.append(PerfDatum(f"{p}_write_bytes_per_s", round(io.write_bytes), min=0))
         leaves = list(pool.leaves())
-        errors = sum(v.read_errors + v.write_errors + v.checksum_errors for v in leaves)
-        out.append(PerfDatum(f"{p}_device_errors", errors, "c", min=0))
+        if leaves:  # a pool seen without its devices (a status cut before its config): no count
+            errors = sum(v.read_errors + v.write_errors + v.checksum_errors for v in leaves)
+            out.append(PerfDatum(f"{p}_device_errors", errors, "c", min=0))
         wait = _worst(
             [w for v in leaves if v.io is not None for w in (v.io.disk_wait_read, v.io.disk_wait_write)]
         )

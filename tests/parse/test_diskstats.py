@@ -149,3 +149,26 @@ def test_rates_of_every_disk_at_once_are_each_disks_own(pair, dt):
     before, after = pair
     expected = {dev: r for dev in after if dev in before and (r := disk_rates(before[dev], after[dev], dt))}
     assert rates_between(before, after, dt) == expected
+
+
+def _file(disks: dict[str, DiskCounters]) -> str:
+    """The samples as /proc/diskstats lists them (14 fields; merges 0)."""
+    return "".join(
+        f"   8 {i} {c.device} {c.reads} 0 {c.read_sectors} {c.read_ms} {c.writes} 0 "
+        f"{c.write_sectors} {c.write_ms} {c.in_flight} {c.io_ms} {c.weighted_ms}\n"
+        for i, c in enumerate(disks.values())
+    )
+
+
+@given(_sample_pairs(), st.floats(0.05, 30.0))
+def test_rates_read_a_column_at_a_time_are_each_disks_own(pair, dt):
+    """Two files as the kernel prints them, parsed: the same rates whether the devices line up
+    (a column at a time) or not (device by device), and the same counters either way."""
+    before, after = pair
+    expected = {dev: r for dev in after if dev in before and (r := disk_rates(before[dev], after[dev], dt))}
+    parsed_before, parsed_after = parse_diskstats(_file(before)), parse_diskstats(_file(after))
+    assert dict(parsed_after) == after
+    assert rates_between(parsed_before, parsed_after, dt) == expected
+    assert rates_between(parsed_before, parse_diskstats(_file(before)), dt) == {
+        dev: disk_rates(c, c, dt) for dev, c in before.items()
+    }

@@ -33,7 +33,13 @@ TEXT_SEEDS = [t for t in _ALL if not t.startswith("{")] + [
     era.ISSUE_3877,
     era.ISSUE_2973,
 ]
-JSON_SEEDS = [t for t in _ALL if t.startswith("{")]
+# ... and published 2.3/2.4 documents the lab does not make: --json-flat-vdevs, -L (tests/corpus)
+_PUBLISHED = [
+    (Path(__file__).resolve().parents[1] / "corpus").glob(f"{n}-*.txt") for n in ("157", "159", "162")
+]
+JSON_SEEDS = [t for t in _ALL if t.startswith("{")] + [
+    text[text.index("{") :] for found in _PUBLISHED for text in (next(found).read_text(),)
+]
 FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Fragments that steer mutations towards the parsers' decision points.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from zdash.model import Pool, Vdev
+from zdash.model import UNSEEN, Pool, Vdev
 from zdash.parse import ParseError
 from zdash.parse.zpool_status import parse_status, wants_json
 from zdash.parse.zpool_status.json_tree import parse_status_json
@@ -401,3 +401,74 @@ def test_no_pools():
 )
 def test_dispatcher_picks_json_only_when_asked(argv, expected):
     assert wants_json(argv) is expected
+
+
+# Published 2.3/2.4 outputs (tests/corpus, from a real server's fixtures): --json-flat-vdevs, -L
+# (leaves without state), an unreadable error log as non-root.
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+def _corpus(number: str) -> str:
+    text = next(CORPUS.glob(f"{number}-*.txt")).read_text()
+    return text[text.index("{") :]
+
+
+def _tree_shape(v: Vdev) -> tuple:
+    return (v.name, v.kind, v.state, v.vclass, tuple(_tree_shape(c) for c in v.children))
+
+
+def test_flat_vdevs_give_the_tree_the_nested_document_gives():
+    """--json-flat-vdevs lists every vdev at the top (each with its parent) and, under each
+    interior vdev, all its descendants: read by parent, the tree of the same pools nested."""
+    flat, nested = parse_status_json(_corpus("157")), parse_status_json(_corpus("158"))
+    assert [p.name for p in flat] == [p.name for p in nested] == ["tank", "zeta"]
+    assert [_tree_shape(p.root) for p in flat] == [_tree_shape(p.root) for p in nested]
+    tank = flat[0]
+    assert [t.name for t in tank.root.children] == [*(f"raidz1-{i}" for i in range(4)), "mirror-4"]
+    assert sum(1 for _ in tank.leaves()) == 15  # each disk once, not once per listing
+
+
+def test_flat_vdevs_keep_spares_logs_and_cache_in_their_classes():
+    (pool,) = parse_status_json(_corpus("159"))
+    assert _tree_shape(pool.root)[4] == (
+        (
+            "mirror-0",
+            "mirror",
+            "DEGRADED",
+            "normal",
+            (
+                (
+                    "spare-0",
+                    "spare",
+                    "DEGRADED",
+                    "normal",
+                    (
+                        ("/var/tmp/tspare-a.img", "file", "OFFLINE", "normal", ()),
+                        ("/var/tmp/tspare-spare.img", "file", "ONLINE", "normal", ()),
+                    ),
+                ),
+                ("/var/tmp/tspare-b.img", "file", "ONLINE", "normal", ()),
+            ),
+        ),
+        ("/var/tmp/tspare-log.img", "file", "ONLINE", "log", ()),
+        ("/var/tmp/tspare-cache.img", "file", "ONLINE", "cache", ()),
+        ("/var/tmp/tspare-spare.img", "file", "INUSE", "spare", ()),
+    )
+
+
+def test_a_leaf_printed_without_its_state_is_unknown_to_zdash_not_unknown_to_zfs():
+    """-L in 2.4 leaves a leaf's state out: zdash cannot tell (UNSEEN), which no check reads as
+    a fault; UNKNOWN is a state zpool itself prints."""
+    tank, _ = parse_status_json(_corpus("158"))
+    assert {leaf.state for leaf in tank.leaves()} == {UNSEEN}
+    doc = _load("healthy/zpool-status-j.txt")
+    leaf = next(
+        iter(next(iter(doc["pools"]["healthy"]["vdevs"]["healthy"]["vdevs"].values()))["vdevs"].values())
+    )
+    leaf["state"] = "UNKNOWN"
+    assert "UNKNOWN" in {v.state for v in _one(doc).leaves()}
+
+
+def test_an_error_log_a_non_root_user_cannot_read_keeps_the_pool_and_its_count():
+    (pool,) = parse_status_json(_corpus("162"))  # "errlist": "Permission denied"
+    assert pool.name == "tfault" and pool.error_count and pool.error_files == ()

@@ -29,6 +29,11 @@ XFAIL = {
         "the fault is in a smartd log line about /dev/sde; only the user's bold marks which by-id "
         "row that is: zdash reads no smartd output and maps no kernel name to a pasted by-id name"
     ),
+    "156-zfs-exporter-greenwood-flat-vdevs-fragment-read-errors-56-slow-ios-44": (
+        "a fragment from the middle of a --json-flat-vdevs document: no opening, no pool, not even "
+        "the disk's own name; zdash reads no pool from it (UNKNOWN, each line said why) rather "
+        "than pin 56 read errors on a pool and disk it cannot name"
+    ),
 }
 
 

@@ -42,21 +42,23 @@ def _wrapped(text: str, width: int = 80) -> str:
     return "\n".join(line[k : k + width] for k in range(0, len(line), width)) + "\n"
 
 
-# (scenario, JSON capture, its text twin from the same moment of the same lab run)
+# (scenario, phase, JSON status capture): zpool status -j holds what text `zpool status` and
+# `zpool list -v` say together (alloc_space/total_space are list's ALLOC and SIZE)
 TWINS = [
-    ("healthy", "zpool-status-j.txt", "zpool-status.txt"),
-    ("degraded", "zpool-status-j.offline.txt", "zpool-status.offline.txt"),
-    ("degraded", "zpool-status-j-json-int.single-disk.txt", "zpool-status.single-disk.txt"),
-    ("errors", "zpool-status-j.after-scrub.txt", "zpool-status.after-scrub.txt"),
-    ("capacity", "zpool-status-j.cap93.txt", "zpool-status.cap93.txt"),
-    ("raidz-wide", "zpool-status-j-json-int.mixed.txt", "zpool-status.mixed.txt"),
+    ("healthy", "", "zpool-status-j.txt"),
+    ("degraded", ".offline", "zpool-status-j.offline.txt"),
+    ("degraded", ".single-disk", "zpool-status-j-json-int.single-disk.txt"),
+    ("errors", ".after-scrub", "zpool-status-j.after-scrub.txt"),
+    ("capacity", ".cap93", "zpool-status-j.cap93.txt"),  # strings: "2.09G" of "2.25G", as text
+    ("raidz-wide", ".mixed", "zpool-status-j-json-int.mixed.txt"),
 ]
 
 
-@pytest.mark.parametrize(("scenario", "json_name", "text_name"), TWINS)
-def test_status_json_is_judged_as_its_text_twin(scenario, json_name, text_name):
+@pytest.mark.parametrize(("scenario", "phase", "json_name"), TWINS)
+def test_status_json_is_judged_as_its_text_twin(scenario, phase, json_name):
     from_json, imported = snapshot(_capture(scenario, json_name))
-    from_text, _ = snapshot(_capture(scenario, text_name))
+    text = _capture(scenario, f"zpool-status{phase}.txt") + _capture(scenario, f"zpool-list-v{phase}.txt")
+    from_text, _ = snapshot(text)
     assert imported.ok and not imported.unread
     assert [p.name for p in from_json.pools] == [p.name for p in from_text.pools]
     assert _findings(from_json) == _findings(from_text)
@@ -79,13 +81,14 @@ def test_a_degraded_pool_pasted_as_json_is_critical_and_named():
     assert critical and "redundancy" in critical[0].title
 
 
-def test_list_json_gives_the_capacity_the_status_lacks():
-    status = _capture("capacity", "zpool-status-j.cap93.txt")
-    listed = _capture("capacity", "zpool-list-v-j.cap93.txt")
-    alone = [f for f in _checks(snapshot(status)[0]) if f.check == "capacity"]
-    together = [f for f in _checks(snapshot(status + listed)[0]) if f.check == "capacity"]
-    assert not any(f.severity.name == "CRITICAL" for f in alone)
-    assert any(f.severity.name == "CRITICAL" and "93" in f.title for f in together)
+def test_capacity_comes_from_status_json_alone_and_list_json_wins_over_it():
+    status = _capture("capacity", "zpool-status-j.cap93.txt")  # "2.09G" of "2.25G": 92.9 %
+    listed = _capture("capacity", "zpool-list-v-j.cap93.txt")  # --json-int: exact, 93.0 %
+    alone, imported = snapshot(status)
+    together, _ = snapshot(status + listed)
+    assert [f.title for f in _checks(alone) if f.check == "capacity"] == ["cap93 is 92.9 % full"]
+    assert [f.title for f in _checks(together) if f.check == "capacity"] == ["cap93 is 93.0 % full"]
+    assert any("alloc_space/total_space" in n for n in imported.notes)
 
 
 def test_get_json_gives_the_pool_row():
@@ -110,13 +113,28 @@ def test_a_document_filtered_by_jq_to_one_pool_is_read():
     assert any(f.severity.name == "CRITICAL" for f in _checks(snap))
 
 
-def test_a_document_cut_short_is_reported_and_nothing_is_judged_from_it():
+def test_a_status_cut_inside_its_vdevs_keeps_the_pool_and_no_vdev():
+    """Cut half way (inside mirror-0, after d1 and during d2): the pool and its own state are
+    read, no vdev is (a mirror with one side read would look like a redundancy lost), and the
+    verdict is ZFS's own DEGRADED, not zdash's "no redundancy left"."""
     pretty = _pretty(_capture("degraded", "zpool-status-j.offline.txt")).splitlines()
     cut = "\n".join(pretty[: len(pretty) // 2]) + "\n"
     snap, imported = snapshot(cut)
-    assert not snap.pools
-    assert imported.unread and all("cut short or broken" in u.why for u in imported.unread)
-    assert {u.line for u in imported.unread} == set(range(1, len(pretty) // 2 + 1))
+    (pool,) = snap.pools
+    assert (pool.name, pool.state, pool.root.children) == ("degraded", "DEGRADED", ())
+    assert any("cut short before its vdevs end" in n for n in imported.notes)
+    assert not imported.unread
+    worst = max(_checks(snap), key=lambda f: f.severity)
+    assert (worst.severity.name, worst.title) == ("WARNING", "degraded: DEGRADED")
+
+
+def test_a_text_report_wins_over_a_cut_json_one_of_the_same_pool():
+    text = _capture("degraded", "zpool-status.offline.txt")
+    pretty = _pretty(_capture("degraded", "zpool-status-j.offline.txt")).splitlines()
+    snap, imported = snapshot(text + "\n".join(pretty[: len(pretty) // 2]) + "\n")
+    (pool,) = snap.pools
+    assert pool.root.children  # the text's tree
+    assert any("pasted again without its vdevs" in n for n in imported.notes)
 
 
 def test_json_of_other_programs_is_reported_not_read():
@@ -141,3 +159,11 @@ def test_an_unknown_major_version_is_refused_with_its_number():
     _, imported = snapshot(textwrap.dedent(json.dumps(doc)) + "\n")
     assert not imported.ok
     assert "output_version 1" in imported.unread[0].why
+
+
+def test_zpools_one_line_wrapped_by_a_terminal_and_cut_still_gives_the_pool():
+    one_line = _capture("degraded", "zpool-status-j.offline.txt").strip()
+    screen = _wrapped(one_line[: len(one_line) // 2])  # the screenful the poster copied
+    snap, imported = snapshot(screen)
+    assert [(p.name, p.state) for p in snap.pools] == [("degraded", "DEGRADED")]
+    assert not imported.unread

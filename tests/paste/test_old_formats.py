@@ -287,5 +287,8 @@ def test_machine_and_json_output_get_a_useful_reason():
     assert _unread(imported) == [
         (2, "`zpool list -H` output has no header to read it by: paste it without -H"),
         # a document cut short: reported whole, never completed (tests/paste/test_json.py)
-        *((n, "zpool/zfs JSON that is cut short or broken (at line 6): not read") for n in (4, 5, 6)),
+        *(
+            (n, "zpool/zfs JSON cut short before it says which command printed it: not read")
+            for n in (4, 5, 6)
+        ),
     ]

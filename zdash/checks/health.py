@@ -730,6 +730,13 @@ def _silent_repair(pool: Pool) -> list[Finding]:
     scan = _last_scrub(pool)
     if scan is None or scan.state != "finished" or not scan.processed or scan.errors:
         return []
+    # A report without its devices (a status cut before its config) says nothing of their counters.
+    seen = bool(pool.root.children)
+    counters = (
+        "Its error counters read 0 now (cleared, or a reboot reset them), so which one is not visible here. "
+        if seen
+        else "The report holds no device, so neither their error counters nor which one it was is known. "
+    )
     return [
         Finding(
             ID,
@@ -739,11 +746,12 @@ def _silent_repair(pool: Pool) -> list[Finding]:
             "pool",
             topic="scrub-repair",
             title=f"{pool.name}: the scrub finished {fmt_time(scan.end_time)} and repaired "
-            f"{fmt_bytes(scan.processed)}, nothing unrepairable; no device shows errors now",
+            f"{fmt_bytes(scan.processed)}, nothing unrepairable; "
+            + ("no device shows errors now" if seen else "its devices' error counters are unknown"),
             why=(
                 "The scrub found blocks whose data did not match their checksum and rewrote them "
-                "from redundancy: some device returned wrong data. Its error counters read 0 now "
-                "(cleared, or a reboot reset them), so which one is not visible here. "
+                "from redundancy: some device returned wrong data. "
+                + counters
                 + LOOK
                 + " Scrub again: a repair that comes back points to a failing disk."
             ),

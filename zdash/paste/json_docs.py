@@ -4,8 +4,11 @@ terminal wrapped the one line at its width.
 
 A document says what it is in its own envelope (`output_version.command`); one filtered by jq
 without it (`jq .pools`, `jq .pools.tank`) is told by its keys. A document cut short (an excerpt,
-a screen's worth) or broken is reported whole, never completed: a vdev list cut in half would
-read as a mirror with one side, a redundancy lost that is not.
+a screen's worth) is closed after its last whole member and read for what is whole, never
+completed: what the cut left open is dropped where it would mislead (a vdev list cut in half
+reads as a mirror with one side, a redundancy lost that is not), so a status cut inside its
+vdevs keeps the pool's state, status, msgid and scan, as a text status pasted without its
+config table does. Broken JSON is reported whole.
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ POOL_GROUPS = ("logs", "dedup", "special", "l2cache", "spares")  # class groups 
 class JsonFound:
     first: int  # line numbers in the paste, 1-based, inclusive
     last: int
-    doc: JsonObject | None  # None: cut short or broken (`why`)
+    doc: JsonObject | None  # None: broken (`why`)
     why: str = ""
+    cut: frozenset[int] = frozenset()  # ids of the containers a cut left open (doc is salvaged)
 
 
 def starts_json(line: str) -> bool:
@@ -66,6 +70,12 @@ def json_at(lines: list[str], i: int) -> JsonFound | None:
                 return JsonFound(i + 1, i + _line_of(lines, i, end), doc)
     if not any(key in text[:_SNIFF] for key in _ZFS_KEYS):
         return None
+    # cut short: the document's lines run to a blank one (a Markdown fence counts as blank), or
+    # to the end of the paste, without closing
+    salvaged = _salvage("\n".join(lines[i:j]), start) or _salvage("".join(lines[i:j]), start)
+    if salvaged is not None:
+        doc, cut = salvaged
+        return JsonFound(i + 1, j, doc, cut=cut)
     where = f"line {i + 1 + error.lineno - 1}" if isinstance(error, json.JSONDecodeError) else "its nesting"
     return JsonFound(i + 1, j, None, f"zpool/zfs JSON that is cut short or broken (at {where}): not read")
 
@@ -128,3 +138,104 @@ def json_property(props: object, name: str) -> str | None:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         return None
     return str(value)
+
+
+_CUT = "\x00cut"  # the mark of a container the cut left open (no zpool/zfs key holds a NUL)
+
+
+def _salvage(text: str, start: int) -> tuple[JsonObject, frozenset[int]] | None:
+    """A document that runs to the end of the paste without closing: closed after the last
+    member the innermost open container holds whole (a comma, or a nested container's close,
+    says it is), each open container marked as cut. None when it is not that (a stray bracket,
+    broken JSON)."""
+    brackets: list[str] = []  # the open containers, outermost first
+    safe_end, holds = 0, False  # of the innermost: where its whole members end, and if any do
+    in_string = escape = False
+    for k in range(start, len(text)):
+        c = text[k]
+        if in_string:
+            if escape:
+                escape = False
+            elif c == "\\":
+                escape = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "{[":
+            brackets.append(c)
+            safe_end, holds = k + 1, False
+        elif c in "}]":
+            if len(brackets) < 2:
+                return None  # the document closed: whatever broke it, it was not a cut
+            brackets.pop()
+            safe_end, holds = k + 1, True  # a whole member of the container it was in
+        elif c == "," and brackets:
+            safe_end, holds = k, True
+    if not brackets:
+        return None
+    closing = []
+    for depth, bracket in enumerate(reversed(brackets)):
+        mark = '"\\u0000cut": true}' if bracket == "{" else '"\\u0000cut"]'
+        # the innermost holds what it held; each outer one, at least the member the cut is in
+        closing.append(("," if holds or depth else "") + mark)
+    try:
+        doc = json.loads(text[start:safe_end] + "".join(closing))
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict):
+        return None
+    cut: set[int] = set()
+    _unmark(doc, cut)
+    return doc, frozenset(cut)
+
+
+def _unmark(value: object, cut: set[int]) -> None:
+    if isinstance(value, dict):
+        if value.pop(_CUT, None) is not None:
+            cut.add(id(value))
+        for v in value.values():
+            _unmark(v, cut)
+    elif isinstance(value, list):
+        if value and value[-1] == _CUT:
+            value.pop()
+            cut.add(id(value))
+        for v in value:
+            _unmark(v, cut)
+
+
+def drop_cut(command: str, document: JsonObject, cut: frozenset[int]) -> list[str]:
+    """A salvaged document made safe to read, in place: a pool cut before its name and state is
+    dropped; a status cut inside its vdevs keeps the pool's own fields and a root without
+    children (the vdevs and error counters unknown, as a text status pasted without its config
+    table); a class group or error list the cut reached is dropped; a list keeps its pool row.
+    Returns a note per pool touched."""
+    notes: list[str] = []
+    pools = document.get("pools")
+    if not cut or not isinstance(pools, dict):
+        return notes
+    for key in list(pools):
+        obj = pools[key]
+        if not isinstance(obj, dict) or id(obj) not in cut:
+            continue
+        name, state = obj.get("name"), obj.get("state")
+        if not isinstance(name, str) or not isinstance(state, str):
+            del pools[key]
+            notes.append(f"a pool's `{command} -j` is cut short before its name and state: not read")
+            continue
+        parts = ("vdevs", *POOL_GROUPS, "errlist") if command == "zpool status" else ("vdevs",)
+        lost = [k for k in parts if isinstance(obj.get(k), (dict, list)) and id(obj[k]) in cut]
+        for k in lost:
+            del obj[k]
+        if command == "zpool status" and "vdevs" not in obj:
+            obj["vdevs"] = {name: {"name": name, "vdev_type": "root", "state": state}}
+            notes.append(
+                f"pool {name}: its zpool status -j is cut short before its vdevs end; its vdevs "
+                "and error counters are unknown"
+            )
+        else:
+            notes.append(
+                f"pool {name}: its `{command} -j` is cut short; what the cut reached "
+                f"({', '.join(lost) or 'the fields after it'}) is not read"
+            )
+    return notes

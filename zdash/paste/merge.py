@@ -50,7 +50,7 @@ class Run:
 
     def __init__(self, doc: PastedDoc) -> None:
         self.doc = doc
-        self.notes: list[str] = []
+        self.notes: list[str] = list(doc.notes)
         self.unread, self.used = list(doc.unread), set(doc.used)
         self._reported = {u.line for u in doc.unread}
 
@@ -78,6 +78,12 @@ def statuses(run: Run) -> dict[str, tuple[Pool, str | JsonObject]]:
     for b in run.doc.blocks:
         if isinstance(b, JsonStatusPaste):
             for pool in b.pools:
+                if pool.name in out and not pool.root.children:  # cut before its vdevs
+                    run.notes.append(
+                        f"pool {pool.name}: zpool status -j pasted again without its vdevs "
+                        f"(line {b.first}); the report with them is used"
+                    )
+                    continue
                 if pool.name in out:
                     run.notes.append(f"pool {pool.name}: zpool status pasted twice, line {b.first} is used")
                 out[pool.name] = (pool, b.objects[pool.name])

@@ -34,7 +34,7 @@ from zdash.paste.split import PastedDoc, Unread, split_pasted
 from zdash.paste.tree import fix_names, synth_status
 from zdash.paste.zfs_list import Props, zfs_text
 from zdash.paste.zpool_iostat import IostatEntry, iostat_text
-from zdash.paste.zpool_list import ListEntry, list_text
+from zdash.paste.zpool_list import ListEntry, list_text, space_from_status_json
 from zdash.raw import RawSample
 
 JSON_STATUS_ARGV = ("zpool", "status", "-j")
@@ -74,11 +74,19 @@ def import_paste(text: str) -> Imported:
         if name not in lists and entries[0].alloc is not None:
             lists[name] = space_from_iostat(entries)
             run.notes.append(f"pool {name}: no zpool list pasted; its space is zpool iostat's alloc/free")
+    for name, (_, report) in status.items():
+        if name not in lists and not isinstance(report, str) and (space := space_from_status_json(report)):
+            lists[name] = space
+            run.notes.append(
+                f"pool {name}: no zpool list pasted; its space is zpool status -j's alloc_space/total_space"
+            )
     found = datasets(run)
     for name in dict.fromkeys(d.split("/", 1)[0].split("@", 1)[0] for d in found):
         if name not in texts:  # only datasets pasted: the pool is known, its state is not
             texts[name] = synth_status(name, None, [], [])
-            run.notes.append(f"pool {name}: known only from zfs list; its vdevs and state are unknown")
+            run.notes.append(
+                f"pool {name}: known only from its datasets (zfs list/get); its vdevs and state are unknown"
+            )
     samples = _samples(_one_dialect(run, texts, status), lists, iostats, found)
     if doc.added:  # the transcript's `zpool add` lines, as `zpool history` prints commands
         history = "".join(shlex.join(argv) + "\n" for argv, _ in doc.added)

@@ -21,7 +21,7 @@ from zdash.parse import ParseError
 from zdash.parse.zpool_history import added_devices
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.parse.zpool_status.json_tree import parse_status_json
-from zdash.paste.json_docs import JsonFound, command_of, json_at, starts_json
+from zdash.paste.json_docs import JsonFound, command_of, drop_cut, json_at, starts_json
 from zdash.paste.lines import MARKUP, clean_lines, is_imported, prompt_command
 from zdash.paste.stray import stray_reason, timestamp
 from zdash.paste.table import Unreadable
@@ -131,6 +131,7 @@ class PastedDoc:
     # `zpool add POOL VDEV...` lines of a transcript (argv, line number): evidence that those
     # vdevs came after the pool was created (read as `zpool history` would print them).
     added: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what reading the blocks found worth saying
 
 
 def _block_at(lines: list[str], i: int) -> BlockKind | None:
@@ -247,7 +248,7 @@ def _clone_relation(argv: tuple[str, ...] | None) -> tuple[str, str | None] | No
 def _take_json(doc: PastedDoc, lines: list[str], found: JsonFound, command: tuple[str, ...] | None) -> None:
     """A JSON document: the block its command gives, or every line of it reported with why not."""
     numbers = [n for n in range(found.first, found.last + 1) if lines[n - 1].strip()]
-    block, why = (None, found.why) if found.doc is None else _json_block(found, command)
+    block, why = (None, found.why) if found.doc is None else _json_block(doc, found, command)
     if block is None:
         doc.unread += [Unread(n, doc.lines[n - 1], why) for n in numbers]
         return
@@ -256,26 +257,31 @@ def _take_json(doc: PastedDoc, lines: list[str], found: JsonFound, command: tupl
 
 
 def _json_block(
-    found: JsonFound, command: tuple[str, ...] | None
+    doc: PastedDoc, found: JsonFound, command: tuple[str, ...] | None
 ) -> tuple[JsonStatusPaste | ListPaste | ZfsPaste | None, str]:
     assert found.doc is not None
     what, document = command_of(found.doc)
     first, last = found.first, found.last
+    if what is not None and found.cut:
+        doc.notes += drop_cut(what, document, found.cut)
     try:
         if what == "zpool status":
             pools = parse_status_json(json.dumps(document))
-            objects = document["pools"]
-            assert isinstance(objects, dict)
+            objects = document.get("pools")
+            if not pools or not isinstance(objects, dict):
+                return None, "`zpool status -j` output with no pool in it"
             by_name = dict(zip((p.name for p in pools), objects.values()))
             return JsonStatusPaste(first, last, command, pools, by_name), ""
         if what in ("zpool list", "zpool get") and "pools" in document:
             rows = entries_from_json(document["pools"], first, vdevs=what == "zpool list")
             entries = [e for pool in rows for e in pool]
             return ListPaste(first, last, command, entries, from_get=what == "zpool get"), ""
-        if what == "zfs list":
+        if what in ("zfs list", "zfs get"):  # the datasets, and what of theirs zfs list would show
             return ZfsPaste(first, last, command, rows_from_json(document.get("datasets"), first)), ""
     except ParseError as e:
         return None, f"`{what} -j` output could not be read: {e}"
+    if what is None and found.cut:
+        return None, "zpool/zfs JSON cut short before it says which command printed it: not read"
     if what is None:
         return None, "JSON that is not zpool or zfs output zdash knows"
     return None, f"`{what} -j` output: not imported"

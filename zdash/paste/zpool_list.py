@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from zdash.parse import ParseError
+from zdash.parse.zpool_status.common import JSON_CLASS_GROUPS, JSON_CLASSES
+from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.paste.depth import UNNAMED_POOL, by_names, mangled
 from zdash.paste.json_docs import json_property
 from zdash.paste.table import (
@@ -364,3 +366,56 @@ def _json_values(props: object, pool: bool) -> ListValues:
     if not got:
         return ListValues()
     return _values(tuple(got.values()), list(got), pool=pool, default=False)
+
+
+def space_from_status_json(pool: JsonObject) -> list[ListEntry] | None:
+    """`zpool list -v` rows from one pool's `zpool status -j` object: its root vdev's and its
+    top-level vdevs' alloc_space / total_space, the vdev stats `zpool list` prints as ALLOC and
+    SIZE (a key left out is 0, as zpool omits zeros). None when the root has no total_space."""
+    vdevs = pool.get("vdevs")
+    name = pool.get("name")
+    if not isinstance(vdevs, dict) or not isinstance(name, str):
+        return None
+    root = vdevs.get(name)
+    if not isinstance(root, dict):
+        return None
+    tops: list[tuple[str, JsonObject]] = [("normal", v) for v in _members(root.get("vdevs"), name)]
+    for group, vclass in JSON_CLASS_GROUPS:
+        if vclass in ("log", "dedup", "special"):  # allocating classes; cache and spares have no space
+            tops += [(vclass, v) for v in _members(pool.get(group), name)]
+    for entry in vdevs.values():  # --json-flat-vdevs: class vdevs sit beside the root
+        if isinstance(entry, dict) and "parent" not in entry and entry is not root:
+            flat_class = JSON_CLASSES.get(str(entry.get("class")))
+            if flat_class in ("log", "dedup", "special"):
+                tops.append((flat_class, entry))
+    pool_row = _space_row(0, name, "normal", root)
+    if pool_row is None:
+        return None
+    rows = [pool_row]
+    for vclass, v in tops:
+        row = _space_row(1, str(v.get("name")), vclass, v)
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
+def _members(group: object, parent: str) -> list[JsonObject]:
+    """A vdevs object's direct members (under --json-flat-vdevs, those that name it as parent)."""
+    if not isinstance(group, dict):
+        return []
+    return [v for v in group.values() if isinstance(v, dict) and v.get("parent", parent) == parent]
+
+
+def _space_row(depth: int, name: str, vclass: str, v: JsonObject) -> ListEntry | None:
+    try:
+        total = size(str(v.get("total_space", "-")))
+        alloc = size(str(v.get("alloc_space", 0)))
+    except ParseError:
+        return None
+    if not total or alloc is None or alloc > total:
+        return None
+    cap = 100.0 * alloc / total
+    values = ListValues(
+        size=total, alloc=alloc, free=total - alloc, cap=round(cap) if depth == 0 else round(cap, 1)
+    )
+    return ListEntry(0, depth, name, vclass, values)

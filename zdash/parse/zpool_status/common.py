@@ -28,6 +28,8 @@ JSON_CLASS_GROUPS = (
     ("l2cache", "cache"),
     ("spares", "spare"),
 )
+# A vdev's "class" in status -j -> zdash's class (--json-flat-vdevs lists class vdevs by it).
+JSON_CLASSES = {"special": "special", "dedup": "dedup", "log": "log", "l2cache": "cache", "spare": "spare"}
 
 # Interior vdevs are named <type>-<id> (§0 "Vdev names"); dRAID: draid2:4d:1s:8c-0. Before the
 # ids (Solaris 10, FreeBSD 8, ZFS on Linux 0.6.0-0.6.2) the type alone: "raidz2", "replacing".

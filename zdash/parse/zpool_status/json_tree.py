@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 
-from zdash.model import Pool, Vdev
+from zdash.model import UNSEEN, Pool, Vdev
 from zdash.parse import ParseError
 from zdash.parse.reuse import Reuse
 from zdash.parse.zpool_status.common import (
     AUX_TEXT,
     JSON_CLASS_GROUPS,
+    JSON_CLASSES,
     MAX_DEPTH,
     kind_from_name,
     kind_from_vdev_type,
@@ -57,7 +58,8 @@ def _pool(key: str, obj: object, reuse: Reuse[Vdev] | None = None) -> Pool:
     name = string(obj.get("name", key), "pool name") or key  # --json-pool-key-guid keys by guid
     if not name:
         raise ParseError("zpool status -j: a pool without a name")
-    root_obj = _root_object(name, obj.get("vdevs"))
+    vdevs = obj.get("vdevs")
+    root_obj = _root_object(name, vdevs)
     scans = parse_scans(obj.get("scan_stats"), name)
     # Text status marks the leaves a running scan is writing to; JSON only has the byte count.
     busy = next(
@@ -71,9 +73,18 @@ def _pool(key: str, obj: object, reuse: Reuse[Vdev] | None = None) -> Pool:
     children = list(_children(root_obj.get("vdevs"), "normal", 1, name, busy, reuse))
     for group, vclass in JSON_CLASS_GROUPS:  # beside "vdevs" in status -j (§4.3)
         children.extend(_children(obj.get(group), vclass, 1, name, busy, reuse))
+    # --json-flat-vdevs: every vdev is also listed at the top of "vdevs", beside the root, with
+    # its "parent"; the class vdevs (log, cache, spare, special, dedup) only there, without one.
+    for key, entry in vdevs.items() if isinstance(vdevs, dict) and len(vdevs) > 1 else ():
+        if entry is not root_obj and isinstance(entry, dict) and "parent" not in entry:
+            flat_class = JSON_CLASSES.get(str(entry.get("class")))
+            if flat_class is not None:
+                children.extend(_children({key: entry}, flat_class, 1, name, busy, reuse))
     root = _vdev(root_obj, "normal", 0, name, busy, tuple(children), reuse)
     guid = obj.get("pool_guid", obj.get("guid"))
     errlist = obj.get("errlist", [])
+    if isinstance(errlist, str):
+        errlist = []  # the log could not be read ("Permission denied" as a non-root user): no files
     if not isinstance(errlist, list):
         raise ParseError(f"pool {name!r}: errlist is not a list")
     return Pool(
@@ -94,7 +105,8 @@ def _root_object(pool: str, vdevs: object) -> JsonObject:
     """status -j nests the root vdev under the pool's own name: vdevs.<pool> (§4.3)."""
     if not isinstance(vdevs, dict) or not vdevs:
         raise ParseError(f"pool {pool!r}: no vdev tree")
-    root = vdevs.get(pool, next(iter(vdevs.values())))
+    roots = [v for v in vdevs.values() if isinstance(v, dict) and v.get("vdev_type") == "root"]
+    root = vdevs.get(pool, roots[0] if roots else next(iter(vdevs.values())))
     if not isinstance(root, dict):
         raise ParseError(f"pool {pool!r}: root vdev is not an object")
     return root
@@ -113,6 +125,8 @@ def _children(
     for key, child in group.items():
         if not isinstance(child, dict):
             raise ParseError(f"zpool status -j: vdev {key!r} under {parent!r} is not an object")
+        if child.get("parent", parent) != parent:
+            continue  # --json-flat-vdevs lists every descendant under each vdev: its children name it
         if reuse is not None and not child.get("vdevs"):  # a leaf: built from its own object alone
             try:
                 known = (vclass, depth, key, busy, tuple(child.items()))
@@ -153,7 +167,12 @@ def _vdev(
     )
     aux_raw = string(obj.get("aux"), "aux")
     slow = count(obj.get("slow_ios"), "slow_ios")
-    state = text_state(string(obj.get("state"), "vdev state") or "UNKNOWN", aux_raw)
+    # -L (2.4) leaves out a leaf's state (and type, path, guid): unknown to zdash, not UNKNOWN,
+    # the state zpool prints for a vdev it cannot tell about
+    raw_state = string(obj.get("state"), "vdev state")
+    state = (
+        UNSEEN if raw_state is None and "state" not in obj else text_state(raw_state or "UNKNOWN", aux_raw)
+    )
     physical = obj.get("physical_ashift") if "configured_ashift" in obj else None
     configured = obj.get("configured_ashift") if physical is not None else None
     guid = obj.get("guid")
