@@ -45,7 +45,8 @@ def test_every_capture_parses_into_identical_reports(path):
     names = [[row.name for row in rows] for rows in reports]
     assert all(n == names[0] for n in names) and len(names[0]) >= 2
     first = reports[0]
-    assert all(row.group == 0 for row in first)  # no class vdevs in these scenarios
+    groups = [row.group for row in first]  # -H prints a blank line where a class heading goes
+    assert groups == sorted(groups)
     assert first[0].alloc > 0 and first[0].free > 0  # the pool row has space
     assert all(isinstance(row.io, IoStats) for row in first)
 
@@ -292,3 +293,17 @@ def test_the_bulk_reader_reads_what_the_line_reader_reads(path):
     texts.append("\n".join(line.rsplit("\t", 1)[0] for line in report.split("\n")))
     for text in texts:
         assert outcome(parse_iostat, text) == outcome(_report_by_line, text)
+
+
+def test_class_vdevs_in_scripted_iostat_are_told_apart_by_blank_lines():
+    """OpenZFS 2.3.2, -v -H -p: no "special"/"logs"/"cache" heading, a blank line for each, and
+    no spares at all (tests/captures/json-shapes: a special mirror, a log, a cache, a spare)."""
+    first = parse_iostat(_reports(CAPTURES / "json-shapes/zpool-iostat-v-l-H-p-1-2.txt")[0])
+    assert [(row.name, row.group) for row in first if row.group] == [
+        ("mirror-2", 1),
+        ("loop4", 1),
+        ("loop5", 1),
+        ("loop6", 2),
+        ("loop7", 3),
+    ]
+    assert "loop8" in [row.name for row in first if row.group == 0]  # in spare-0, not as a spare

@@ -26,15 +26,20 @@ def _pool(rel: str) -> ListPool:
 
 @pytest.mark.parametrize("path", SCRIPTED, ids=_id)
 def test_scripted_top_level_rows_add_up_to_the_pool(path):
-    """Only top-level rows carry alloc/free (leaves print '-'), and they sum to the pool's."""
+    """Only top-level rows carry alloc/free (leaves print '-'), and those of the allocating
+    classes (normal, special, dedup) sum to the pool's: a log's and a cache's space is not the
+    pool's (json-shapes: two mirrors and a special mirror; its log and cache rows are apart)."""
     pools = parse_list(path.read_text())
     assert pools
-    for pool in pools.values():  # (these scenarios have no log/cache/special vdevs)
-        tops = [v for v in pool.vdevs if v.alloc is not None]
-        assert tops and pool.alloc == sum(v.alloc for v in tops)
-        assert pool.free == sum(v.free for v in tops)
+    for pool in pools.values():
+        tops = [v for v in pool.vdevs if v.alloc is not None and v.vclass in ("normal", "special", "dedup")]
+        assert tops
+        if all(v.vclass == "normal" for v in tops):
+            assert pool.alloc == sum(v.alloc for v in tops)
+            assert pool.free == sum(v.free for v in tops)
+        else:  # a special vdev's figure need not be in step with the pool's (108 KiB apart here)
+            assert abs(pool.alloc - sum(v.alloc for v in tops)) <= 0.005 * pool.size
         assert all(v.cap_pct is not None and v.frag_pct is not None for v in tops)
-        assert all(v.vclass == "normal" for v in pool.vdevs)
 
 
 @pytest.mark.parametrize("path", HUMAN, ids=_id)

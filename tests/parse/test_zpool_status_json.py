@@ -472,3 +472,30 @@ def test_a_leaf_printed_without_its_state_is_unknown_to_zdash_not_unknown_to_zfs
 def test_an_error_log_a_non_root_user_cannot_read_keeps_the_pool_and_its_count():
     (pool,) = parse_status_json(_corpus("162"))  # "errlist": "Permission denied"
     assert pool.name == "tfault" and pool.error_count and pool.error_files == ()
+
+
+SHAPES = CAPTURES / "json-shapes"  # one moment of one pool, every shape (capture.sh there)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "zpool-status-j-json-int.txt",
+        "zpool-status-j-flat-json-int.txt",
+        "zpool-status-j-flat.txt",
+        "zpool-status-jP-flat.txt",
+        "zpool-status-jL.txt",
+    ],
+)
+def test_every_json_shape_of_one_moment_gives_the_text_tree(name):
+    """OpenZFS 2.3.2 in the lab: a spare-0 standing in, special, log, cache and the spares list;
+    nested or --json-flat-vdevs, strings or --json-int, -P paths or -L: the tree the text shows
+    (names compared by their last part: -P prints /dev/loop0 for loop0)."""
+
+    def tree(v: Vdev) -> tuple:
+        return (v.name.rsplit("/", 1)[-1], v.kind, v.state, v.vclass, v.aux, tuple(map(tree, v.children)))
+
+    (text,) = parse_status_text((SHAPES / "zpool-status.txt").read_text())
+    (pool,) = parse_status_json((SHAPES / name).read_text())
+    assert tree(pool.root) == tree(text.root)
+    assert (pool.state, pool.scans[0].function, pool.scans[0].state) == ("DEGRADED", "resilver", "finished")

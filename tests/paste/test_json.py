@@ -167,3 +167,16 @@ def test_zpools_one_line_wrapped_by_a_terminal_and_cut_still_gives_the_pool():
     snap, imported = snapshot(screen)
     assert [(p.name, p.state) for p in snap.pools] == [("degraded", "DEGRADED")]
     assert not imported.unread
+
+
+@pytest.mark.parametrize(
+    "name", ["zpool-status-j-flat.txt", "zpool-status-jP-flat.txt", "zpool-status-jL.txt"]
+)
+def test_a_flat_or_full_path_json_paste_is_judged_as_the_text_of_its_moment(name):
+    """2.3.2 in the lab: the spare standing in for an offlined side is the one warning either way."""
+    from_json, imported = snapshot(_capture("json-shapes", name))
+    from_text, _ = snapshot(_capture("json-shapes", "zpool-status.txt"))
+    assert not imported.unread
+    titles = [t.replace("/dev/", "") for _, _, t in _findings(from_json)]
+    assert titles == [t for _, _, t in _findings(from_text)]
+    assert any("hot spare loop8 stands in for loop0" in t for t in titles)

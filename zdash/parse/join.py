@@ -189,7 +189,9 @@ def attach_measurements(pool: Pool, rows: Sequence[IostatRow] | None, disks: Map
         row = get(values[_NAME]) or (get(path) if path else None)
         if row is not None:
             values[_IO] = row.io
-            if top_level and row.alloc is not None:
+            # iostat lists no spares: a row of a spare's name is the disk standing in, inside
+            # spare-N, whose 0 / 0 under -p is no space of the spare's own
+            if top_level and row.alloc is not None and v.vclass != "spare":
                 values[_ALLOC], values[_FREE] = row.alloc, row.free
         device = values[_DEVICE]
         if device is not None and (disk := disk_of(device)) is not None:

@@ -4,7 +4,7 @@ Each line keeps its number (an unread line is still pointed at where the user se
 its text changes:
 
 - a run of lines carrying the same prefix: `> ` mail quoting (the rest of the paste need not
-  be quoted), a log's `07:18:29.34 ` time of day, a diff's `+`, a script comment's `#`. A
+  be quoted), a log's `07:18:29.34 ` time of day or `20181103_110000<TAB>ERROR<TAB>` stamp and level, a diff's `+`, a script comment's `#`. A
   run is at least two lines (three for `#` and `+`, which also start a root prompt or a
   `set -x` trace) and holds something zpool prints, so a lone `# zpool status` prompt or a
   quoted sentence keeps its prefix;
@@ -24,6 +24,13 @@ from collections.abc import Callable
 
 _QUOTE = re.compile(r"\s{0,3}>(?: |(?=\t)|$)")
 _CLOCK = re.compile(r"\s{0,4}[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?(?: |$)")
+# A script's log: a date-time stamp (20181103_110000, 2018-11-03 11:00:00[.123][Z]), then
+# perhaps a level, each followed by one tab or by spaces (a config row's own tab is kept).
+_LOG = re.compile(
+    r"\s{0,4}(?:[0-9]{8}[_T-]?[0-9]{6}"
+    r"|[0-9]{4}-[0-9]{2}-[0-9]{2}[ T_][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)"
+    r"(?:\t| +)(?:(?:INFO|NOTICE|WARN|WARNING|ERROR|ERR|CRIT|CRITICAL|DEBUG)(?:\t| +|$))?"
+)
 _PLUS = re.compile(r"\+(?!\+)")
 _HASH = re.compile(r"\s{0,8}#(?!!)")
 # What zpool prints, once a prefix is gone: a status label, a table header or a config row.
@@ -104,6 +111,7 @@ def _rejoin_scan_dates(lines: list[str]) -> list[str]:
 def unwrap(lines: list[str]) -> list[str]:
     lines = _strip_runs(lines, _QUOTE, 2)
     lines = _strip_runs(lines, _CLOCK, 2)
+    lines = _strip_runs(lines, _LOG, 2)
     lines = _strip_runs(lines, _PLUS, 3)
     lines = _strip_runs(lines, _HASH, 3)
     lines = _each(lines, _unbold)
