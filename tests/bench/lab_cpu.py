@@ -11,7 +11,9 @@ its imports read over 9p, takes longer than 10 s, and a shorter warm-up measured
 
 - bare `zpool iostat -vl 1` in a terminal: the floor, what an admin would otherwise run;
 - `zdash record` (the headless recorder);
-- the `zdash` dashboard in a 120x40 terminal.
+- the `zdash` dashboard in a 120x40 terminal;
+- a bare Textual app updating a table of the pool's rows once a second (tests/bench/
+  textual_floor.py): what any Textual dashboard of that screen spends, zdash or not.
 
 Prints each one's CPU in ms per second and its ratio to the floor. Destroys the pool after.
 """
@@ -81,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
                 ("zpool iostat -vl 1 (the floor)", ["zpool", "iostat", "-vl", POOL, "1"]),
                 ("zdash record", [*zdash, "record", "-o", f"{tmp}/bench.zdash", POOL]),
                 ("zdash dashboard (120x40)", [*zdash, POOL]),
+                ("Textual floor: 1 table, 1 Hz", [sys.executable, "-m", "tests.bench.textual_floor"]),
             ]
             for name, cmd in runs:
                 split: dict[str, float] = {}

@@ -34,11 +34,6 @@ XFAIL = {
         "the disk's own name; zdash reads no pool from it (UNKNOWN, each line said why) rather "
         "than pin 56 read errors on a pool and disk it cannot name"
     ),
-    "175-iostat-pH-scripted-pool-named-zpool-two-runs": (
-        "`zpool iostat -pH` rows have no header; zdash reads a headerless `zpool list` by the "
-        "shape of its values but not iostat's, and says so for each row (`-H` output has no "
-        "header to read it by)"
-    ),
     "186-pool-named-dedup-13x-avail-60M-ddt-partial": (
         "only a child dataset's AVAIL (60.9M of 13.2T) says the pool is full (dedup inflates the "
         "space datasets see); zdash takes the writable headroom from the pool's root dataset, "

@@ -292,3 +292,24 @@ def test_machine_and_json_output_get_a_useful_reason():
             for n in (4, 5, 6)
         ),
     ]
+
+
+def test_scripted_iostat_rows_are_read_by_the_flags_of_their_prompt():
+    """`zpool iostat -pH` prints no header, but its prompt fixes the columns (corpus 175): the
+    last interval's row gives the space and the rates; prose after it is not a row."""
+    text = (
+        "root@pbs:~# zpool iostat zpool -pH 1 2\n"
+        "zpool   1483556872192   509307953152    64      12      281656  308598\n"
+        "zpool   1483562782720   509302042624    94      155     388304  6364099\n"
+        "Now lets run it again\n"
+    )
+    snap, imported = snapshot(text)
+    (pool,) = snap.pools
+    assert (pool.alloc, pool.free) == (1483562782720, 509302042624)
+    assert pool.root.io is not None and pool.root.io.write_bytes == 6364099
+    assert _unread(imported) == [
+        (4, "not recognised as zpool status, zpool list, zpool iostat or zfs list output")
+    ]
+    # -v adds rows whose depth -H does not show: still refused, with the reason
+    _, verbose = snapshot(text.replace("-pH", "-vpH"))
+    assert all("no header" in u.why for u in verbose.unread if u.line in (2, 3))

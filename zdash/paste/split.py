@@ -22,7 +22,7 @@ from zdash.parse.zpool_history import added_devices
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.parse.zpool_status.json_tree import parse_status_json
 from zdash.paste.json_docs import JsonFound, command_of, drop_cut, json_at, starts_json
-from zdash.paste.lines import MARKUP, clean_lines, is_imported, prompt_command
+from zdash.paste.lines import MARKUP, clean_lines, flags, is_imported, prompt_command
 from zdash.paste.stray import stray_reason, timestamp
 from zdash.paste.table import Unreadable
 from zdash.paste.unwrap import unflatten
@@ -31,8 +31,10 @@ from zdash.paste.zpool_iostat import (
     IostatEntry,
     is_histogram_header,
     is_iostat_header,
+    scripted_layout,
     take_histogram,
     take_iostat,
+    take_scripted_iostat,
 )
 from zdash.paste.zpool_list import (
     GET_COLUMNS,
@@ -182,6 +184,9 @@ def split_pasted(text: str) -> PastedDoc:
             i += 1
             continue
         kind = _block_at(lines, i)
+        if kind is None and _scripted_iostat(command) and (end := _take_scripted(doc, lines, i, command)):
+            i = end
+            continue
         if kind is None:
             if line.strip():
                 command = _loose_line(doc, n, line, command)
@@ -190,6 +195,21 @@ def split_pasted(text: str) -> PastedDoc:
         end = _take(doc, kind, lines, i, command, ends)
         i = max(end, i + 1)
     return doc
+
+
+def _scripted_iostat(command: tuple[str, ...] | None) -> bool:
+    return command is not None and command[:2] == ("zpool", "iostat") and scripted_layout(flags(command))
+
+
+def _take_scripted(doc: PastedDoc, lines: list[str], i: int, command: tuple[str, ...] | None) -> int:
+    """`zpool iostat -H` rows after its prompt (corpus 175): the prompt says the columns the
+    header would have. 0 when lines[i] is not such a row."""
+    end, reports = take_scripted_iostat(lines, i)
+    if not reports:
+        return 0
+    doc.used.update(range(i + 1, end + 1))
+    doc.blocks.append(IostatPaste(i + 1, end, command, reports))
+    return end
 
 
 def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | None) -> tuple[str, ...] | None:

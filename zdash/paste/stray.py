@@ -8,6 +8,7 @@ import re
 from zdash.parse import ParseError
 from zdash.parse.units import parse_ctime
 from zdash.paste.lines import flags, is_imported
+from zdash.paste.zpool_iostat import scripted_layout
 
 # Messages zpool/zfs print instead of a report, and what they mean for an import.
 _MESSAGES = [
@@ -35,7 +36,7 @@ def stray_reason(line: str, command: tuple[str, ...] | None) -> str:
     why = next((w for p, w in _MESSAGES if p.fullmatch(text)), None)
     if why is None and _JSON.fullmatch(text):
         why = "a piece of JSON whose opening line is not in the paste: not read"
-    elif why is None and is_imported(command) and "H" in flags(command):
+    elif why is None and is_imported(command) and "H" in flags(command) and not _read_headerless(command):
         why = f"`{' '.join(command[:2])} -H` output has no header to read it by: paste it without -H"
     if why is None:
         why = (
@@ -56,3 +57,8 @@ def timestamp(line: str) -> float | None:
     except ParseError:
         return None
     return float(t) if t is not None else None
+
+
+def _read_headerless(command: tuple[str, ...]) -> bool:
+    """`zpool iostat -H` without columns of its own: its rows are read by the prompt's flags."""
+    return command[:2] == ("zpool", "iostat") and scripted_layout(flags(command))

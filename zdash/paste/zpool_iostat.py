@@ -180,3 +180,34 @@ def take_histogram(lines: list[str], i: int, ends: Callable[[int], bool]) -> int
     while j < len(lines) and lines[j].strip() and not ends(j):
         j += 1
     return j
+
+
+# `zpool iostat -H` without -v (or -l, -q, -r, -w, -c): one row per pool and interval, tab- or
+# space-separated, in a fixed order (print_iostat_header's columns, no header printed).
+SCRIPTED_KEYS = ("capacity_alloc", "capacity_free", *_RATES)
+_SCRIPTED_FLAGS_THAT_ADD_COLUMNS = frozenset("vlqrwcg")
+
+
+def scripted_layout(flags: set[str]) -> bool:
+    """Do these `zpool iostat` flags print the fixed -H layout this reader knows?"""
+    return "H" in flags and not flags & _SCRIPTED_FLAGS_THAT_ADD_COLUMNS
+
+
+def take_scripted_iostat(lines: list[str], i: int) -> tuple[int, list[list[IostatEntry]]]:
+    """The -H rows from lines[i] on (each a pool's row of one interval; the pool seen again
+    starts the next report), until a line that is not one."""
+    reports: list[list[IostatEntry]] = [[]]
+    j = i
+    while j < len(lines):
+        words = lines[j].split()
+        if len(words) != 1 + len(SCRIPTED_KEYS) or not looks_like_row(lines[j]):
+            break
+        try:
+            entry = _entry(row(j + 1, lines[j]), 0, "normal", list(SCRIPTED_KEYS))
+        except ParseError:
+            break
+        if any(e.name == entry.name for e in reports[-1]):
+            reports.append([])
+        reports[-1].append(entry)
+        j += 1
+    return j, [r for r in reports if r]
