@@ -15,6 +15,8 @@ from zdash.checks.finding import Finding
 from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
 from zdash.model import Snapshot
+from zdash.paste import json_docs
+from zdash.paste.split import MAX_JSON_TRIES
 
 
 def _capture(scenario: str, name: str) -> str:
@@ -180,3 +182,19 @@ def test_a_flat_or_full_path_json_paste_is_judged_as_the_text_of_its_moment(name
     titles = [t.replace("/dev/", "") for _, _, t in _findings(from_json)]
     assert titles == [t for _, _, t in _findings(from_text)]
     assert any("hot spare loop8 stands in for loop0" in t for t in titles)
+
+
+def test_a_paste_of_broken_json_lines_is_not_decoded_once_per_line(monkeypatch):
+    """20,000 lines, each a zpool-looking object that never closes, a blank line after each:
+    decoding each as the start of a document (over the blank lines, as for a double-spaced
+    page) joins the rest of the paste once per line, quadratic (hours at the 16 MiB a paste may
+    hold). After MAX_JSON_TRIES such documents the rest is read as text; every line is still
+    accounted for, with a reason."""
+    calls = []
+    decode = json_docs._DECODER.raw_decode
+    monkeypatch.setattr(json_docs._DECODER, "raw_decode", lambda *a: calls.append(1) or decode(*a))
+    text = '{"pools": {"tank": [\n\n' * 20_000
+    snap, imported = snapshot(text)
+    assert not snap.pools
+    assert {u.line for u in imported.unread} | imported.used == set(range(1, 40_001, 2))
+    assert len(calls) <= 3 * MAX_JSON_TRIES < 2_000  # not 3 per line

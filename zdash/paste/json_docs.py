@@ -21,7 +21,7 @@ from zdash.parse.zpool_status.json_scan import JsonObject
 _DECODER = json.JSONDecoder()
 # What marks an object as zpool/zfs output when it cannot be decoded (it is then reported as
 # cut or broken, not left to the text readers line by line).
-_ZFS_KEYS = ('"output_version"', '"pools"', '"datasets"', '"vdevs"', '"vdev_type"', '"scan_stats"')
+_ZFS_KEYS = ('"output_version"', '"pools"', '"datasets"', '"vdevs"', '"vdev_type"', '"scan_stats"', '"name"')
 _SNIFF = 4000  # characters looked at for those keys
 POOL_GROUPS = ("logs", "dedup", "special", "l2cache", "spares")  # class groups of status / list -j
 
@@ -43,22 +43,31 @@ def json_at(lines: list[str], i: int) -> JsonFound | None:
     """The JSON object that starts on lines[i] (0-based): decoded as pasted (jq's layout, or
     zpool's one line), else as one line a terminal wrapped (the lines up to the next blank one
     joined); a zpool/zfs-looking object that neither reads is found but not decoded. None when
-    lines[i] starts no JSON object."""
+    lines[i] starts no JSON object that could be zpool's or zfs's (no key of theirs in its first
+    few thousand characters: `{` lines of anything else cost no decoding)."""
     if not starts_json(lines[i]):
         return None
-    text = "\n".join(lines[i:])
-    start = len(lines[i]) - len(lines[i].lstrip())
-    try:
-        doc, end = _DECODER.raw_decode(text, start)
-    except (ValueError, RecursionError) as e:
-        error = e
-    else:
-        if isinstance(doc, dict):
-            return JsonFound(i + 1, i + 1 + text.count("\n", 0, end), doc)
-        return None
-    j = i
+    j = i  # the document's lines run to a blank one (a Markdown fence counts as blank)
     while j < len(lines) and lines[j].strip():
         j += 1
+    text = "\n".join(lines[i:j])
+    if not any(key in text[:_SNIFF] for key in _ZFS_KEYS):
+        return None
+    start = len(lines[i]) - len(lines[i].lstrip())
+    error: Exception | None = None
+    # as pasted; then over blank lines too (a page that double-spaced the lines); then as one
+    # line a terminal wrapped
+    for attempt in (text, "\n".join(lines[i:]) if j < len(lines) else None):
+        if attempt is None:
+            continue
+        try:
+            doc, end = _DECODER.raw_decode(attempt, start)
+        except (ValueError, RecursionError) as e:
+            error = error or e
+            continue
+        if not isinstance(doc, dict):
+            return None
+        return JsonFound(i + 1, i + 1 + attempt.count("\n", 0, end), doc)
     if j - i > 1:
         joined = "".join(lines[i:j])
         try:
@@ -68,10 +77,7 @@ def json_at(lines: list[str], i: int) -> JsonFound | None:
         else:
             if isinstance(doc, dict):
                 return JsonFound(i + 1, i + _line_of(lines, i, end), doc)
-    if not any(key in text[:_SNIFF] for key in _ZFS_KEYS):
-        return None
-    # cut short: the document's lines run to a blank one (a Markdown fence counts as blank), or
-    # to the end of the paste, without closing
+    # cut short: its lines end (a blank line, the end of the paste) before it closes
     salvaged = _salvage("\n".join(lines[i:j]), start) or _salvage("".join(lines[i:j]), start)
     if salvaged is not None:
         doc, cut = salvaged

@@ -54,6 +54,7 @@ from zdash.paste.zpool_status import (
 )
 
 _GOT = [[p] for p in GET_COLUMNS]  # a `zpool get` row's property, as lines[j].split()[1:2]
+MAX_JSON_TRIES = 64  # JSON documents cut or broken before the rest of a paste is read as text
 _TABLE = re.compile(r"NAME(?:\s+[A-Z][A-Z0-9_%@/-]*)+")
 
 
@@ -173,10 +174,12 @@ def split_pasted(text: str) -> PastedDoc:
         return _block_at(lines, j) is not None or prompt_command(lines[j])[0]
 
     i = 0
-    while i < len(lines):
+    json_tries = MAX_JSON_TRIES  # each try may read the rest of the paste: a garbage paste of
+    while i < len(lines):  # `{` lines must not cost it once per line
         line, n = lines[i], i + 1
-        if starts_json(line) and (found := json_at(lines, i)) is not None:
+        if json_tries and starts_json(line) and (found := json_at(lines, i)) is not None:
             _take_json(doc, lines, found, command)
+            json_tries -= found.doc is None or bool(found.cut)
             i = found.last
             continue
         if (flat := unflatten(line)) is not None:
