@@ -193,6 +193,14 @@ def test_vdev_rows_mark_the_resilver_target():
     assert states["new2"] == "ONLINE ↻" and states["d2"] == "OFFLINE"
 
 
+def test_a_pool_seen_without_its_vdevs_shows_no_error_counts():
+    """A status cut before its config (a paste, a JSON excerpt): the counters are unknown, not 0."""
+    (row,) = build_rows(_pool(state="DEGRADED"), (), 20)
+    assert _plain(row.cells[2]) == "-"
+    rows = build_rows(_pool(mirror(0, leaf("sda"), leaf("sdb"))), (), 20)
+    assert _plain(rows[0].cells[2]) == "0/0/0"
+
+
 def test_series_gaps_and_downsampling():
     pools = [_pool(mirror(0, leaf("sda", write_bps=t * (1 << 20), write_ms=t or None))) for t in range(4)]
     series = Series()

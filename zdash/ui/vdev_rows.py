@@ -87,6 +87,8 @@ def _io_cells(v: Vdev) -> tuple[Cell, ...]:
 
 
 def _errors(v: Vdev) -> Cell:
+    if v.kind == "root" and not v.children:
+        return _c("-", "muted")  # a pool seen without its vdevs (a status cut before its config)
     text = f"{v.read_errors}/{v.write_errors}/{v.checksum_errors}"
     return _c(text, "crit-bold" if (v.read_errors or v.write_errors or v.checksum_errors) else "muted")
 
