@@ -1,5 +1,5 @@
-"""JSON documents in a paste: `zpool status -j`, `zpool list -j [-v]`, `zpool get -j` and `zfs
-list -j` (OpenZFS 2.3+), as zpool prints them (one line), as `jq` pretty-prints them, or as a
+"""JSON documents in a paste: `zpool status -j`, `zpool list -j [-v]`, `zpool get -j`, `zfs list
+-j` and `zfs get -j` (OpenZFS 2.3+), as zpool prints them (one line), as `jq` pretty-prints them, or as a
 terminal wrapped the one line at its width.
 
 A document says what it is in its own envelope (`output_version.command`); one filtered by jq
@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from zdash.parse.zpool_status.json_scan import JsonObject
 
 _DECODER = json.JSONDecoder()
-# What marks an object as zpool/zfs output when it cannot be decoded (it is then reported as
-# cut or broken, not left to the text readers line by line).
+# What marks an object as possibly zpool/zfs output (a key of theirs in its first _SNIFF
+# characters): only such an object is decoded, and one that does not decode is reported as cut
+# or broken, not left to the text readers line by line.
 _ZFS_KEYS = ('"output_version"', '"pools"', '"datasets"', '"vdevs"', '"vdev_type"', '"scan_stats"', '"name"')
 _SNIFF = 4000  # characters looked at for those keys
 POOL_GROUPS = ("logs", "dedup", "special", "l2cache", "spares")  # class groups of status / list -j
