@@ -125,17 +125,20 @@ def _row(header: list[str], words: list[str]) -> Props:
     props: Props = {}
     for h, w in zip(header, words):
         key = HEADERS.get(h)
-        if key is None:
-            continue
-        if key in _BYTES:
-            props[key] = num(size(w))
-        elif key == "compressratio":
-            props[key] = num(ratio(w), integer=False)
-        else:
-            props[key] = w
+        if key is not None:
+            props[key] = _value(key, w)
     if not props["name"] or props["name"][0] in "-/@#":
         raise ParseError(f"{props['name'][:40]!r} is not a dataset name")
     return props
+
+
+def _value(key: str, text: str) -> str:
+    """A property's value as pasted (`1.5G`, `1.00x`, exact digits) in `zfs list -H -p` form."""
+    if key in _BYTES:
+        return num(size(text))
+    if key == "compressratio":
+        return num(ratio(text), integer=False)
+    return text
 
 
 def kind(props: Props) -> str:
@@ -183,14 +186,8 @@ def rows_from_json(datasets: object, n: int) -> ZfsRows:
         for prop in raw if isinstance(raw, dict) else ():
             key_ = _JSON_NAMES.get(prop, prop)
             value = json_property(raw, prop)
-            if key_ not in wanted or key_ in ("name", "type") or value is None:
-                continue
-            if key_ in _BYTES:
-                props[key_] = num(size(value))
-            elif key_ == "compressratio":
-                props[key_] = num(ratio(value), integer=False)
-            else:
-                props[key_] = value
+            if key_ in wanted and key_ not in ("name", "type") and value is not None:
+                props[key_] = _value(key_, value)
         out.datasets.setdefault(name, {}).update(props)
         out.lines[name] = n
     return out
