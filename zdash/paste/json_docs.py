@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from zdash.parse.zpool_status.common import JSON_CLASS_GROUPS
 from zdash.parse.zpool_status.json_scan import JsonObject
 
 _DECODER = json.JSONDecoder()
@@ -24,7 +25,7 @@ _DECODER = json.JSONDecoder()
 # or broken, not left to the text readers line by line.
 _ZFS_KEYS = ('"output_version"', '"pools"', '"datasets"', '"vdevs"', '"vdev_type"', '"scan_stats"', '"name"')
 _SNIFF = 4000  # characters looked at for those keys
-POOL_GROUPS = ("logs", "dedup", "special", "l2cache", "spares")  # class groups of status / list -j
+POOL_GROUPS = tuple(group for group, _ in JSON_CLASS_GROUPS)  # class groups of status / list -j
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,6 @@ and why; nothing is dropped silently.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ from zdash.model import Pool
 from zdash.parse import ParseError
 from zdash.parse.zpool_history import added_devices
 from zdash.parse.zpool_status.json_scan import JsonObject
-from zdash.parse.zpool_status.json_tree import parse_status_json
+from zdash.parse.zpool_status.json_tree import parse_status_document
 from zdash.paste.json_docs import JsonFound, command_of, drop_cut, json_at, starts_json
 from zdash.paste.lines import MARKUP, clean_lines, flags, is_imported, prompt_command
 from zdash.paste.stray import stray_reason, timestamp
@@ -289,7 +288,7 @@ def _json_block(
         doc.notes += drop_cut(what, document, found.cut)
     try:
         if what == "zpool status":
-            pools = parse_status_json(json.dumps(document))
+            pools = parse_status_document(document)
             objects = document.get("pools")
             if not pools or not isinstance(objects, dict):
                 return None, "`zpool status -j` output with no pool in it"

@@ -312,9 +312,9 @@ def entries_from_get(lines: list[str], first: int) -> list[ListEntry] | None:
     return out or None
 
 
-# `zpool list -vj` keeps a pool's class groups inside its "vdevs" object (collect_list_stats()):
-# group name -> the class its members are in.
-_JSON_GROUPS = {"logs": "log", "dedup": "dedup", "special": "special", "l2cache": "cache", "spares": "spare"}
+# `zpool list -vj` keeps a pool's class groups inside its "vdevs" object (collect_list_stats()),
+# under the names status -j puts beside it: group name -> the class its members are in.
+_JSON_GROUPS = dict(JSON_CLASS_GROUPS)
 
 
 def entries_from_json(pools: object, n: int, *, vdevs: bool = True) -> list[list[ListEntry]]:

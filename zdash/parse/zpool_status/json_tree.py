@@ -40,6 +40,11 @@ def parse_status_json(text: str, reuse: Reuse[Vdev] | None = None) -> tuple[Pool
         doc = json.loads(text)
     except (ValueError, RecursionError) as e:
         raise ParseError(f"zpool status -j: not JSON ({str(e)[:80]})") from None
+    return parse_status_document(doc, reuse)
+
+
+def parse_status_document(doc: object, reuse: Reuse[Vdev] | None = None) -> tuple[Pool, ...]:
+    """parse_status_json on a document already decoded (a paste's, found among other text)."""
     if not isinstance(doc, dict):
         raise ParseError("zpool status -j: top level is not an object")
     version = doc.get("output_version")
