@@ -49,3 +49,23 @@ async def test_a_stream_that_ends_says_why():
     )
     await stream.run()
     assert stream.error == "zpool events stopped: permission denied"
+
+
+async def test_a_follower_over_ssh_says_whether_it_died_with_the_host(monkeypatch, tmp_path):
+    """Refused by a stopped sshd: lost with the host (the live source follows it again within
+    seconds). Ended by zpool on a host that answers (denied): not, whatever the host did since."""
+    from tests.fakes import use_fake_ssh
+    from zdash.sources.remote import RemoteRunner, SshHost
+
+    use_fake_ssh(monkeypatch, tmp_path)
+    monkeypatch.setenv("FAKE_ZPOOL_SCENARIO", "healthy")
+    (tmp_path / "down").write_text("nas2\n")
+    refused = EventsStream(runner=RemoteRunner(SshHost.parse("nas2"), timeout=20.0))
+    await asyncio.wait_for(refused.run(), 30)
+    assert refused.unreachable and "Connection refused" in (refused.error or "")
+    (tmp_path / "down").write_text("")
+    monkeypatch.setenv("FAKE_ZPOOL_MODE", "denied")
+    monkeypatch.setenv("FAKE_ZPOOL_SUBCMDS", "events")
+    denied = EventsStream(runner=RemoteRunner(SshHost.parse("nas2"), timeout=20.0))
+    await asyncio.wait_for(denied.run(), 30)
+    assert denied.error and not denied.unreachable

@@ -136,3 +136,29 @@ def test_what_failed_while_the_host_was_down_is_asked_at_once_when_it_answers():
     assert src._due["list"] > now  # still backing off: it failed with the host up
     run("datasets", False)  # failing again now is a failure of its own: asked after 5 s
     assert now + 4 < src._due["datasets"] <= time.time() + 5.0
+
+
+def test_an_event_log_lost_with_the_host_is_followed_again_soon_even_if_the_host_is_back_first():
+    """The follower's ssh failed because the host was down; before the next tick saw it die,
+    another command got through (the host is back). It is followed again after the busy
+    period, not a minute later: its failure stood as a problem on a healthy host for 60 s (a
+    flaky fleet UI test under CI load). Judged by how it died, not by the host's state when the
+    tick noticed."""
+    host = _Host()
+    src = LiveSource(1.0, structure_every=5.0, rare_every=60.0, runner=host)  # type: ignore[arg-type]
+
+    class _Died:
+        argv = ("zpool", "events", "-v", "-f")
+        error = "nas2: ssh: connect to host nas2 port 22: Connection refused"
+        unreachable = True  # how it died: ssh could not reach the host
+
+    class _Done:
+        def done(self) -> bool:
+            return True
+
+    src._events, src._events_task = _Died(), _Done()  # type: ignore[assignment]
+    host.unreachable_since = None  # a command answered between its death and this tick
+    now = time.time()
+    src._ensure_events(now)
+    assert src._events_retry_at <= now + 5.0
+    assert [s.key for s in src._pending] == ["events"] and not src._pending[0].ok

@@ -200,7 +200,14 @@ async def test_a_host_down_at_the_start_is_seen_in_full_once_it_answers(fleet):
                 and sources.get("nas2 ashift:deranged") is True
             )
 
-        frame = await wait_frame(pilot, clean, timeout=BOUND)
+        try:
+            frame = await wait_frame(pilot, clean, timeout=BOUND)
+        except AssertionError:
+            last = app.frame.snapshot
+            raise AssertionError(
+                f"not clean: problems {[s.message for s in last.problems]}, "
+                f"sources {[(s.key, s.ok) for s in last.sources]}"
+            ) from None
         assert not [fi for fi in frame.findings if fi.severity == Severity.UNKNOWN]
 
 

@@ -27,6 +27,9 @@ class EventsStream:
         self.argv = argv
         self.runner = runner or Runner()  # where it runs (over ssh: through the host's master)
         self.error: str | None = None
+        # Whether it died because the host could not be reached (ssh's own failure): known from
+        # how it ended, since another command may find the host back before a tick notices.
+        self.unreachable = False
         self._buf = ""
         self._dropped = 0
         self._proc: Child | None = None
@@ -51,7 +54,7 @@ class EventsStream:
                     self._buf = self._buf[cut:]
             err = (await self._proc.stderr.read()).decode("utf-8", "replace").strip()
             rc = await self._proc.wait()
-            self.runner.heard(rc, err)
+            self.unreachable = self.runner.heard(rc, err)
             self.error = self.runner.failure(("zpool", "events"), rc, err, "stopped")
         finally:
             await self.stop()

@@ -245,13 +245,14 @@ class LiveSource:
             self._pending.append(
                 RawSample("events", self._events.argv, None, "", "", now, 0.0, self._events.error)
             )
+            # A follower lost with the host (ssh could not reach it): followed again as soon as
+            # the host may be back (its other commands are asked every few seconds too), not a
+            # minute later. Judged by how it died: the host may answer again before this tick.
+            lost_with_host = self._events.unreachable
             self._events = None
             self._events_said_failed = True
-            # A host that stopped answering over ssh: followed again as soon as it may be back
-            # (its other commands are asked every few seconds too), not a minute later.
-            unreachable = getattr(self.runner, "unreachable_since", None) is not None
             self._events_retry_at = now + (
-                self.structure_every if unreachable else max(60.0, 5 * self.interval)
+                self.structure_every if lost_with_host else max(60.0, 5 * self.interval)
             )
         if self._events_task is not None and self._events_task.done():
             # Status was scheduled at the quiet rate while the log was followed: without it,

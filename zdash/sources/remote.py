@@ -230,7 +230,7 @@ class RemoteRunner(Runner):
     def timed_out(self, argv: tuple[str, ...], timeout: float) -> str:
         return f"{self.host}: {super().timed_out(argv, timeout)}"
 
-    def heard(self, rc: int | None, stderr: str = "") -> None:
+    def heard(self, rc: int | None, stderr: str = "") -> bool:
         if rc == SSH_RC:
             if self.unreachable_since is None:
                 self.unreachable_since = time.time()
@@ -238,9 +238,11 @@ class RemoteRunner(Runner):
             # went with the connection) keeps the reason already known, if any.
             self.unreachable_why = first_line(stderr) or self.unreachable_why or SILENT_DROP
             self.connected = False
-        elif rc is not None and rc >= 0:  # the far side answered (a zpool error is an answer)
+            return True
+        if rc is not None and rc >= 0:  # the far side answered (a zpool error is an answer)
             self.unreachable_since = self.unreachable_why = None
             self.connected = True
+        return False
 
 
 async def describe_remote_devices(runner: Runner, paths: list[str]) -> RawSample:

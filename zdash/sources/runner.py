@@ -89,8 +89,10 @@ class Runner:
         more = f"; next time it gets {nxt:g} s" if nxt > timeout else ""
         return self.timed_out(argv, timeout) + more
 
-    def heard(self, rc: int | None, stderr: str = "") -> None:
-        """A command ended with `rc` (RemoteRunner learns from it whether the host answers)."""
+    def heard(self, rc: int | None, stderr: str = "") -> bool:
+        """A command ended with `rc` (RemoteRunner learns from it whether the host answers).
+        True when it failed because the host could not be reached: never, here."""
+        return False
 
     async def run(
         self, key: SampleKey | AshiftKey, argv: list[str] | tuple[str, ...], timeout: float | None = None
