@@ -198,3 +198,16 @@ def test_depth_by_names_is_a_tree(names):
     assert len(depths) == len(names) and depths[0] == 0
     assert all(d <= prev + 1 for prev, d in pairwise(depths))  # never skips a level down
     mangled(names, depths)
+
+
+def test_a_flattened_report_whose_state_is_glued_to_its_label_is_unread_not_a_crash():
+    """Found by the CI fuzzing profile: a report flattened onto one line (a web page turned to
+    text) with `state:ONLINE` glued reads as a pool named "mypool state:ONLINE", which opens no
+    status; the rest of the line then had no pool to belong to and zdash raised IndexError."""
+    flat = (
+        "#zpool statuspool: mypool state:ONLINE scan: none requested config: NAME STATE READ WRITE"
+        " CKSUM mypool ONLINE 0 0 0 mirror-0 ONLINE 0 0 0 ada1 ONLINE 0 0 0 ada2 ONLINE 0 0 0"
+        " errors: No known data errors\n"
+    )
+    _accounted(flat)
+    assert [u.why for u in import_paste(flat).unread] == ["not recognised as a zpool status report"]

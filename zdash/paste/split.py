@@ -310,7 +310,12 @@ def _json_block(
 
 
 def _take_flat(doc: PastedDoc, flat: list[str], n: int, command: tuple[str, ...] | None) -> None:
-    """A report flattened onto line n: read from its rebuilt lines, every use pointed at line n."""
+    """A report flattened onto line n: read from its rebuilt lines, every use pointed at line n.
+    Only when they open with a pool (a glued `state:ONLINE` runs into the pool's name: then
+    the pool is not known, and what follows belongs to none)."""
+    if not flat or not starts_status(flat[0]):
+        doc.unread.append(Unread(n, doc.lines[n - 1], "not recognised as a zpool status report"))
+        return
     taken = take_status(flat, 0, lambda _: False)
     for pool in taken.pools:
         pool.first, pool.used = n, [n] if pool.used else []
