@@ -182,6 +182,9 @@ class Pool:
     action: str | None = None
     msgid: str | None = None  # ZFS-8000-xx
     scans: tuple[Scan, ...] = ()  # scrub block and/or resilver block
+    # False: the status read does not say whether the pool was ever scanned (a scan: line in a
+    # wording zdash cannot read; a pasted config table alone, or a report cut before its scan:).
+    scans_known: bool = True
     error_count: int | None = None  # data errors (errors: line / error_count)
     error_files: tuple[str, ...] = ()
     size: int | None = None

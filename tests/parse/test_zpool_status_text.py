@@ -710,6 +710,12 @@ def test_block_size_annotation_sets_the_leaf_physical_ashift():
             ["scrub stopped after 0h0m with 0 errors on Tue Oct 14 14:22:37 2008"],
             dict(function="scrub", state="canceled", errors=0),
         ),
+        # A ZED "finished a scrub" mail as pasted (corpus 174): the line without its date. The
+        # scrub is on record, its time is not.
+        (
+            ["scrub repaired 0B in 00:00:12 with 0 errors"],
+            dict(function="scrub", state="finished", errors=0, processed=0, end_time=None),
+        ),
     ],
 )
 def test_scan_lines_of_every_era(lines, expected):

@@ -190,8 +190,9 @@ def _progress(
 
 
 def _hygiene(pool: Pool, now: float, cfg: CheckConfig) -> Finding | None:
-    if pool.state == UNSEEN:
-        return None  # no `zpool status` behind this pool (a list or iostat paste): scans unknown
+    if pool.state == UNSEEN or not pool.scans_known:
+        return None  # no `zpool status` behind this pool (a list or iostat paste), or one that
+        # does not say (a table pasted alone, a scan: line zdash cannot read): scans unknown
     scrubs = [s for s in pool.scans if s.function == "scrub"]
     scrub_action = (act("Start a scrub", "scrub", "zpool", "scrub", pool.name),)
     if not scrubs:

@@ -40,7 +40,8 @@ _CHAINED = re.compile(r".*?(?:;|&&|\|\|)\s*(?P<cmd>(?:sudo\s+)?(?:\S*/)?(?:zpool
 MARKUP = re.compile(
     r"```.*|~~~.*|(?:</?(?:pre|code|details|summary)>)+|<summary>.*</summary>|-{3,5}|\*{3,5}|_{3,5}"
 )
-_TAGS = re.compile(r"^\s*<(?:pre|code)>(?=\S)|</(?:pre|code)>\s*$")
+# The tag glued to a line's start comes off, the line's own indentation stays (`<pre>  pool: x`).
+_TAGS = re.compile(r"^\s*<(?:pre|code)>(?=\s*\S)|</(?:pre|code)>\s*$")
 # A terminal's colours saved as HTML (`<font color=...><b>root@host</b></font>:~#`, as issue
 # templates and aha/ansi2html give them): inline formatting tags only, so `<metadata>:<0x0>` in
 # an error list and `<pre>` lines (MARKUP) are left alone.

@@ -95,6 +95,11 @@ def statuses(run: Run) -> dict[str, tuple[Pool, str | JsonObject]]:
             if sp.name is None:
                 run.refuse(sp.used, "a config table without a pool row")
                 continue
+            if sp.headless or not _has_label(text, ("scan", "scrub", "config")):
+                # zpool 2.0+ prints no scan: line for a pool never scanned, so only a report
+                # whole down to its config: says "never"; a table alone or a report cut above
+                # it says nothing of scans (a line in no wording zpool uses makes that known).
+                text = _scans_not_pasted(text)
             if _rowless(text):
                 if sp.name in out:
                     run.notes.append(
@@ -130,6 +135,20 @@ def _rowless(text: str) -> bool:
     lines = text.split("\n")
     heads = [k for k, line in enumerate(lines) if is_config_header(line.strip())]
     return not heads or not any(line.startswith("\t") for line in lines[heads[-1] + 1 :])
+
+
+def _has_label(text: str, labels: tuple[str, ...]) -> bool:
+    return any((lab := label_of(line)) is not None and lab[0] in labels for line in text.split("\n"))
+
+
+def _scans_not_pasted(text: str) -> str:
+    """The text with a scan: line saying the paste holds none (after its pool: line), unless
+    the paste has one."""
+    if _has_label(text, ("scan", "scrub")):
+        return text
+    lines = text.split("\n")
+    at = next((k + 1 for k, line in enumerate(lines) if (lab := label_of(line)) and lab[0] == "pool"), 0)
+    return "\n".join([*lines[:at], "  scan: not in the paste", *lines[at:]])
 
 
 def _pool_row_only(name: str, text: str) -> str:

@@ -17,7 +17,7 @@ from zdash.parse.reuse import Reuse
 from zdash.parse.units import parse_count
 from zdash.parse.zpool_status.common import msgid_in, one_line
 from zdash.parse.zpool_status.text_config import is_header, parse_config
-from zdash.parse.zpool_status.text_scan import parse_scan_block
+from zdash.parse.zpool_status.text_scan import parse_scan_block, says_none
 
 _FIELD = re.compile(
     r" {0,8}(pool|state|status|action|see|scan|scrub|remove|checkpoint|expand|"
@@ -54,7 +54,8 @@ class _PoolBlock:
         state = " ".join(self.fields.get("state", [])).strip() or root.state
         see = " ".join(self.fields.get("see", []))
         count, files = _errors(self.errors_line, self.error_files)
-        scans = tuple(s for s in (parse_scan_block(b) for b in self.scans) if s is not None)
+        read = [(block, parse_scan_block(block)) for block in self.scans]
+        scans = tuple(s for _, s in read if s is not None)
         return Pool(
             name=self.name,
             state=state,
@@ -63,6 +64,7 @@ class _PoolBlock:
             action=one_line("\n".join(self.fields.get("action", []))),
             msgid=msgid_in(see),
             scans=scans,
+            scans_known=all(s is not None or says_none(block) for block, s in read),
             error_count=count,
             error_files=files,
         )

@@ -23,8 +23,9 @@ _PCT = r"([0-9]{1,9}(?:\.[0-9]{1,9})?)"
 _HEAD = [
     ("progress", re.compile(r"(?:thorough )?(scrub|resilver) in progress since (.+)")),
     ("paused", re.compile(r"(?:thorough )?(scrub) paused since (.+)")),
-    ("finished", re.compile(rf"(?:thorough )?(scrub) repaired (\S+) in {_DUR} with ({_N}) errors on (.+)")),
-    ("finished", re.compile(rf"(resilver)ed (\S+) in {_DUR} with ({_N}) errors on (.+)")),
+    # "on <date>" absent: a ZED mail as pasted (corpus 174); the scan is known, its time not.
+    ("finished", re.compile(rf"(?:thorough )?(scrub) repaired (\S+) in {_DUR} with ({_N}) errors(?: on (.+))?")),
+    ("finished", re.compile(rf"(resilver)ed (\S+) in {_DUR} with ({_N}) errors(?: on (.+))?")),
     ("canceled", re.compile(r"(?:thorough )?(scrub|resilver) canceled on (.+)")),
     # Sequential rebuild (2.0+), one block per top-level vdev: the vdev name is in brackets.
     ("rb_progress", re.compile(r"resilver \((.+)\) in progress since (.+)")),
@@ -88,6 +89,11 @@ class _Head(TypedDict):
 
 class _ScanFields(_Head, _Detail):
     """All of Scan's keyword arguments: the first line gives function and state."""
+
+
+def says_none(lines: list[str]) -> bool:
+    """0.8's (and older) "none requested": no scan ever, as 2.0+ says by printing no scan: line."""
+    return bool(lines) and lines[0].strip() == "none requested"
 
 
 def parse_scan_block(lines: list[str]) -> Scan | None:
@@ -172,10 +178,10 @@ def _dhms(text: str) -> float | None:
 
 
 def _finished(
-    function: str, vdev: str | None, processed: str, took: str, errors: str, ended: str
+    function: str, vdev: str | None, processed: str, took: str, errors: str, ended: str | None
 ) -> _ScanFields:
     # The duration printed is exactly end - start (secs_to_dhms), so the start is exact too.
-    end = _when(ended)
+    end = _when(ended) if ended is not None else None
     return {
         "function": function,
         "vdev": vdev,

@@ -94,6 +94,8 @@ def gauge_line(pool: Pool, width: int, snap: Snapshot | None = None) -> str:
 
 def scan_line(pool: Pool, rates: ScanRates, width: int) -> str:
     scan = pool.scan
+    if scan is None and not pool.scans_known:
+        return tag("scrub history not known (not in what zdash read)", "$foreground-muted")
     if scan is None:
         return tag("no scrub on record", "$zd-warn")
     if scan.state in ("scanning", "paused"):

@@ -1,0 +1,86 @@
+"""Whether a pasted pool was ever scrubbed is known only when the paste holds the lines where
+zpool would say so. OpenZFS 2.0+ prints no `scan:` line for a pool never scrubbed, so a whole
+report without one does mean "never"; a config table pasted alone, a report cut before its
+`scan:` line, or a `scan:` line in a wording zdash cannot read says nothing about scrubs, and
+"has no scrub on record" would then be a claim the paste does not make."""
+
+from __future__ import annotations
+
+from tests.paste.helpers import snapshot
+from zdash.checks.registry import run_checks
+from zdash.config import CheckConfig
+from zdash.model import Pool
+from zdash.ui.widgets.pool_header import scan_line
+
+TABLE = """\
+        NAME        STATE     READ WRITE CKSUM
+        tank        ONLINE       0     0     0
+          mirror-0  ONLINE       0     0     0
+            sda     ONLINE       0     0     0
+            sdb     ONLINE       0     0     0
+"""
+
+WHOLE_NEVER_SCRUBBED = f"""\
+  pool: tank
+ state: ONLINE
+config:
+
+{TABLE}
+errors: No known data errors
+"""
+
+CUT_BEFORE_SCAN = """\
+  pool: tank
+ state: ONLINE
+"""
+
+# A scan line in a wording zdash does not know (a patched or localised zpool).
+UNREADABLE_SCAN = f"""\
+  pool: tank
+ state: ONLINE
+  scan: Bereinigung abgeschlossen am Sonntag, 8. März 2026
+config:
+
+{TABLE}
+errors: No known data errors
+"""
+
+NONE_REQUESTED = f"""\
+  pool: tank
+ state: ONLINE
+  scan: none requested
+config:
+
+{TABLE}
+errors: No known data errors
+"""
+
+
+def _scrub_history(text: str) -> tuple[list[str], Pool]:
+    snap, _ = snapshot(text)
+    findings = run_checks([snap], CheckConfig())
+    return [f.title for f in findings if f.topic == "scrub-history"], snap.pools[0]
+
+
+def test_a_whole_report_without_a_scan_line_is_a_pool_never_scrubbed():
+    titles, pool = _scrub_history(WHOLE_NEVER_SCRUBBED)
+    assert titles == ["tank has no scrub on record"] and pool.scans_known
+    titles, pool = _scrub_history(NONE_REQUESTED)  # 0.8's words for the same
+    assert titles == ["tank has no scrub on record"] and pool.scans_known
+
+
+def test_a_config_table_alone_says_nothing_about_scrubs():
+    titles, pool = _scrub_history(TABLE)
+    assert titles == [] and not pool.scans_known
+    assert "not known" in scan_line(pool, {}, 60)
+
+
+def test_a_report_cut_before_its_scan_line_says_nothing_about_scrubs():
+    titles, pool = _scrub_history(CUT_BEFORE_SCAN)
+    assert titles == [] and not pool.scans_known
+
+
+def test_a_scan_line_zdash_cannot_read_is_not_read_as_no_scrub():
+    titles, pool = _scrub_history(UNREADABLE_SCAN)
+    assert titles == [] and not pool.scans_known
+    assert "no scrub on record" not in scan_line(pool, {}, 60)
