@@ -84,3 +84,23 @@ def test_a_scan_line_zdash_cannot_read_is_not_read_as_no_scrub():
     titles, pool = _scrub_history(UNREADABLE_SCAN)
     assert titles == [] and not pool.scans_known
     assert "no scrub on record" not in scan_line(pool, {}, 60)
+
+
+STATUS_X = """\
+# zpool status -x
+pool 'tank' is healthy
+"""
+
+
+def test_status_x_saying_a_pool_is_healthy_gives_that_pool_online_and_nothing_more():
+    """`zpool status -x tank` prints one line for a pool needing no attention: the pool and its
+    state are known (ONLINE, no fault ZFS would explain), its vdevs, counters and scrubs are not.
+    Before, the line was left unread and the paste had no pool at all."""
+    snap, imported = snapshot(STATUS_X)
+    (pool,) = snap.pools
+    assert (pool.name, pool.state, pool.root.children, pool.scans_known) == ("tank", "ONLINE", (), False)
+    assert not imported.unread
+    assert any("says only that it is healthy" in n for n in imported.notes)
+    assert [f for f in run_checks([snap], CheckConfig()) if f.severity > 0] == []
+    _, imported = snapshot("# zpool status -x\nall pools are healthy\n")  # names no pool
+    assert [u.why for u in imported.unread] == ["`zpool status -x` summary: no details to import"]

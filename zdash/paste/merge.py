@@ -111,7 +111,10 @@ def statuses(run: Run) -> dict[str, tuple[Pool, str | JsonObject]]:
                 # of scrub progress): the state and scans are still the pool's own word.
                 text += _pool_row_only(sp.name, text)
                 run.notes.append(
-                    f"pool {sp.name}: zpool status pasted without its config rows; its vdevs "
+                    f"pool {sp.name}: `zpool status -x` says only that it is healthy (line "
+                    f"{sp.first}): ONLINE; its vdevs, error counters and scrubs are unknown"
+                    if sp.healthy_line
+                    else f"pool {sp.name}: zpool status pasted without its config rows; its vdevs "
                     "and error counters are unknown"
                 )
             try:

@@ -55,6 +55,8 @@ from zdash.paste.zpool_status import (
 _GOT = [[p] for p in GET_COLUMNS]  # a `zpool get` row's property, as lines[j].split()[1:2]
 MAX_JSON_TRIES = 64  # JSON documents cut or broken before the rest of a paste is read as text
 _TABLE = re.compile(r"NAME(?:\s+[A-Z][A-Z0-9_%@/-]*)+")
+# `zpool status -x POOL` for a pool that needs no attention: its name and ONLINE, nothing more.
+_HEALTHY = re.compile(r"pool '([^'\s]+)' is healthy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +185,13 @@ def split_pasted(text: str) -> PastedDoc:
             continue
         if (flat := unflatten(line)) is not None:
             _take_flat(doc, flat, n, command)
+            i += 1
+            continue
+        if (healthy := _HEALTHY.fullmatch(line.strip())) is not None:
+            out = [f"  pool: {healthy[1]}", " state: ONLINE"]
+            pool = StatusPool(healthy[1], n, used=[n], out=out, healthy_line=True)
+            doc.used.add(n)
+            doc.blocks.append(StatusPaste(n, n, command, [pool]))
             i += 1
             continue
         kind = _block_at(lines, i)

@@ -94,6 +94,7 @@ class StatusPool:
     name: str | None  # None until a headless table's pool row names it
     first: int
     headless: bool = False  # a config table pasted without pool:/state:/config:
+    healthy_line: bool = False  # `zpool status -x`'s "pool 'NAME' is healthy", nothing more
     used: list[int] = field(default_factory=list)
     out: list[str] = field(default_factory=list)
     rows: list[tuple[int, str]] = field(default_factory=list)  # config rows, re-indented at the end
