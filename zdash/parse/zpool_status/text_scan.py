@@ -24,7 +24,10 @@ _HEAD = [
     ("progress", re.compile(r"(?:thorough )?(scrub|resilver) in progress since (.+)")),
     ("paused", re.compile(r"(?:thorough )?(scrub) paused since (.+)")),
     # "on <date>" absent: a ZED mail as pasted (corpus 174); the scan is known, its time not.
-    ("finished", re.compile(rf"(?:thorough )?(scrub) repaired (\S+) in {_DUR} with ({_N}) errors(?: on (.+))?")),
+    (
+        "finished",
+        re.compile(rf"(?:thorough )?(scrub) repaired (\S+) in {_DUR} with ({_N}) errors(?: on (.+))?"),
+    ),
     ("finished", re.compile(rf"(resilver)ed (\S+) in {_DUR} with ({_N}) errors(?: on (.+))?")),
     ("canceled", re.compile(r"(?:thorough )?(scrub|resilver) canceled on (.+)")),
     # Sequential rebuild (2.0+), one block per top-level vdev: the vdev name is in brackets.
