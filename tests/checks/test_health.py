@@ -127,6 +127,35 @@ def test_a_resilver_onto_the_new_disk_is_not_yet_a_copy():
     assert f.actions == () and "resilver restores redundancy when it completes" in f.why
 
 
+def test_disks_attached_to_a_survivor_with_read_errors_are_a_critical_not_a_note():
+    """Corpus 197: a mirror's dead side gone, two new disks attached; ZFS says ONLINE while both
+    resilver from z2, the only whole copy, which has 701 read errors. Without those errors it is
+    the note an attach is; with them, blocks z2 cannot read have no other copy."""
+
+    def attached(errors):
+        return pool(
+            "STORE",
+            mirror(
+                0,
+                leaf("z2", errors=errors),
+                leaf("z3", aux="(resilvering)"),
+                leaf("z1_1", aux="(resilvering)"),
+            ),
+            scans=(scan("resilver", "scanning"),),
+        )
+
+    worst = max(check_now(attached((701, 0, 0))), key=lambda f: f.severity)
+    assert worst.severity == Severity.CRITICAL and worst.subject == "mirror-0"
+    assert worst.title == (
+        "mirror-0: its only whole copy reports errors (/dev/z2: 701 read errors) while /dev/z3, /dev/z1_1 "
+        "are resilvered from it"
+    )
+    (note,) = check_now(attached((0, 0, 0)))
+    assert note.severity == Severity.INFO and note.title.startswith(
+        "mirror-0: resilvering /dev/z3, /dev/z1_1"
+    )
+
+
 def test_degraded_disk_still_serves_but_is_no_reliable_copy():
     p = pool(
         "tank",
@@ -358,6 +387,17 @@ def test_a_pasted_status_after_a_repairing_scrub_is_the_scrub_story():
     )
     (f,) = check_now(pasted)
     assert f.topic == "scrub-repair" and "repaired 3.0 KiB on /e/d2 (3 checksum errors)" in f.title
+
+
+def test_a_running_scrub_that_has_repaired_already_is_the_same_evidence_so_far():
+    """Corpus 199 (ZFS-8000-9P, 0.6.5): "488K repaired, 99.01% done" while the scrub runs, no
+    device counter to see. It was OK (only "scrub 99 % done"): the repair is evidence now."""
+    running = scan("scrub", "scanning", start_time=T0 - DAY, processed=499712, errors=0)
+    (f,) = check_now(pool("tank", mirror(0, leaf("sda"), leaf("sdb")), scans=(running,)))
+    assert f.topic == "scrub-repair" and f.severity == Severity.WARNING
+    assert "running scrub" in f.title and "repaired 488 KiB so far" in f.title
+    idle = scan("scrub", "scanning", start_time=T0 - DAY, processed=0, errors=0)
+    assert check_now(pool("tank", mirror(0, leaf("sda"), leaf("sdb")), scans=(idle,))) == []
 
 
 def test_unrepairable_scrub_errors_are_critical():

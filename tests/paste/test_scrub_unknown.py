@@ -104,3 +104,31 @@ def test_status_x_saying_a_pool_is_healthy_gives_that_pool_online_and_nothing_mo
     assert [f for f in run_checks([snap], CheckConfig()) if f.severity > 0] == []
     _, imported = snapshot("# zpool status -x\nall pools are healthy\n")  # names no pool
     assert [u.why for u in imported.unread] == ["`zpool status -x` summary: no details to import"]
+
+
+LIST_ONLY = """\
+NAME    SIZE  ALLOC   FREE  CKPOINT  EXPANDSZ   FRAG    CAP  DEDUP    HEALTH  ALTROOT
+tank   7.25T  2.01T  5.24T        -         -     1%    27%  1.00x    ONLINE  -
+"""
+
+# The last scan a pool ran was a resilver (corpus 194's shape): zpool keeps one record for
+# scrubs and resilvers, so whether it was ever scrubbed is not said.
+RESILVERED = f"""\
+  pool: tank
+ state: ONLINE
+  scan: resilvered 1.21T in 0 days 05:12:44 with 0 errors on Sun Mar  8 10:00:00 2026
+config:
+
+{TABLE}
+errors: No known data errors
+"""
+
+
+def test_a_pool_seen_only_in_zpool_list_has_no_scrub_history_to_judge():
+    titles, pool = _scrub_history(LIST_ONLY)
+    assert titles == [] and not pool.scans_known and pool.state == "ONLINE"
+
+
+def test_a_resilver_as_the_last_scan_hides_the_last_scrub():
+    titles, pool = _scrub_history(RESILVERED)
+    assert titles == [] and pool.scans_known and pool.scans[0].function == "resilver"

@@ -287,7 +287,26 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
         what += f"; rebuilding onto distributed spare {fmt_list(dspares)} (its space is on every member)"
     elif rebuilding_on:
         what += f"; resilvering onto {fmt_list(rebuilding_on)}"
-    if not m.lost and not m.degraded and pool.state == "ONLINE" and top.state == "ONLINE":
+    catching_up = not m.lost and not m.degraded and pool.state == "ONLINE" and top.state == "ONLINE"
+    # ...from a sole whole copy that itself reports errors (corpus 197: a mirror's survivor with
+    # 701 read errors feeding two new disks): a block it cannot read has no other copy.
+    failing_source = [leaf for leaf in m.whole if any(_counts(leaf))] if m.exhausted else []
+    if catching_up and failing_source:
+        severity = Severity.WARNING if log else Severity.CRITICAL
+        errs = "; ".join(f"{leaf.label}: {_describe_counts(_counts(leaf))}" for leaf in failing_source)
+        title = (
+            f"{top.name}: its only whole copy reports errors ({errs}) while "
+            f"{fmt_list(rebuilding_on)} {'is' if len(rebuilding_on) == 1 else 'are'} resilvered from it"
+        )
+        why = (
+            f"ZFS reports {top.name} ONLINE, but until the resilver completes every block of it is "
+            f"read from {fmt_list(runs_on)}, and {'it has' if len(runs_on) == 1 else 'they have'} "
+            "failed reads or returned bad data. A block no whole copy can give back is lost, and "
+            "the resilver cannot rebuild it either. Copy off what matters now, keep load off the "
+            "pool, and look at the source disk's cabling and SMART data; do not detach or replace "
+            "it before the resilver is done."
+        )
+    elif catching_up:
         # Only devices being resilvered, and ZFS calls the vdev and the pool ONLINE: an attach
         # (a single disk becoming a mirror) or a device catching up on the writes it missed
         # while offline. Redundancy is growing back, nothing has failed: a note.
@@ -728,8 +747,20 @@ def _silent_repair(pool: Pool) -> list[Finding]:
     """A scrub that repaired data while no device shows an error count (cleared since, or the
     repair was of blocks no device reported): the repair itself is the evidence."""
     scan = _last_scrub(pool)
-    if scan is None or scan.state != "finished" or not scan.processed or scan.errors:
+    if (
+        scan is None
+        or scan.state not in ("finished", "scanning", "paused")
+        or not scan.processed
+        or scan.errors
+    ):
         return []
+    # A scrub still running that has already repaired is the same evidence, so far (corpus 199).
+    running = scan.state != "finished"
+    done = (
+        f"the running scrub (started {fmt_time(scan.start_time)}) has repaired {fmt_bytes(scan.processed)} so far"
+        if running
+        else f"the scrub finished {fmt_time(scan.end_time)} and repaired {fmt_bytes(scan.processed)}"
+    )
     # A report without its devices (a status cut before its config) says nothing of their counters.
     seen = bool(pool.root.children)
     counters = (
@@ -745,8 +776,7 @@ def _silent_repair(pool: Pool) -> list[Finding]:
             pool.name,
             "pool",
             topic="scrub-repair",
-            title=f"{pool.name}: the scrub finished {fmt_time(scan.end_time)} and repaired "
-            f"{fmt_bytes(scan.processed)}, nothing unrepairable; "
+            title=f"{pool.name}: {done}, nothing unrepairable; "
             + ("no device shows errors now" if seen else "its devices' error counters are unknown"),
             why=(
                 "The scrub found blocks whose data did not match their checksum and rewrote them "
@@ -755,7 +785,13 @@ def _silent_repair(pool: Pool) -> list[Finding]:
                 + LOOK
                 + " Scrub again: a repair that comes back points to a failing disk."
             ),
-            evidence=(("Scrub", f"finished, repaired {fmt_bytes(scan.processed)}, 0 unrepairable"),),
+            evidence=(
+                (
+                    "Scrub",
+                    f"{'running' if running else 'finished'}, repaired {fmt_bytes(scan.processed)}"
+                    f"{' so far' if running else ''}, 0 unrepairable",
+                ),
+            ),
             actions=(act("Scrub again to verify every block", "scrub", "zpool", "scrub", pool.name),),
         )
     ]

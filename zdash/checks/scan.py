@@ -196,8 +196,10 @@ def _hygiene(pool: Pool, now: float, cfg: CheckConfig) -> Finding | None:
     scrubs = [s for s in pool.scans if s.function == "scrub"]
     scrub_action = (act("Start a scrub", "scrub", "zpool", "scrub", pool.name),)
     if not scrubs:
-        if any(s.function == "errorscrub" for s in pool.scans):
-            return None  # 2.2+ shows the error-scrub block instead: the last scrub is unknown
+        if any(s.function in ("errorscrub", "resilver") for s in pool.scans):
+            # zpool keeps one record for scrubs and healing resilvers: a resilver's replaces the
+            # last scrub's (2.2+ shows the error-scrub block instead): the last scrub is unknown
+            return None
         return Finding(
             ID,
             Severity.INFO,

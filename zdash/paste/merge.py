@@ -26,7 +26,7 @@ from zdash.paste.split import (
     ZfsPaste,
 )
 from zdash.paste.table import TreeRow
-from zdash.paste.tree import synth_status
+from zdash.paste.tree import SCANS_NOT_PASTED, synth_status
 from zdash.paste.zfs_list import Props, zfs_text
 from zdash.paste.zpool_iostat import IostatEntry, iostat_text
 from zdash.paste.zpool_list import ListEntry, ListValues, list_text
@@ -151,7 +151,7 @@ def _scans_not_pasted(text: str) -> str:
         return text
     lines = text.split("\n")
     at = next((k + 1 for k, line in enumerate(lines) if (lab := label_of(line)) and lab[0] == "pool"), 0)
-    return "\n".join([*lines[:at], "  scan: not in the paste", *lines[at:]])
+    return "\n".join([*lines[:at], SCANS_NOT_PASTED, *lines[at:]])
 
 
 def _pool_row_only(name: str, text: str) -> str:

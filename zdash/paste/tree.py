@@ -82,15 +82,21 @@ def _short(name: str) -> set[str]:
     }
 
 
+# A scan: line in no wording zpool uses: the status it is in says nothing of scans (unknown).
+SCANS_NOT_PASTED = "  scan: not in the paste"
+
+
 def synth_status(name: str, state: str | None, entries: Sequence[TreeRow], states: list[str | None]) -> str:
     """A `zpool status` text with the tree and the states a list/iostat paste gave: no
     counters (unknown), vdev states from HEALTH, else ONLINE under an ONLINE pool (a pool is
     ONLINE only when every vdev under its root is; cache and spares stay UNSEEN). A state the
-    paste did not show is UNSEEN: unknown, which no check reads as a problem."""
+    paste did not show is UNSEEN: unknown, which no check reads as a problem; so are its scans
+    (list and iostat show none: a scan: line in no wording zpool uses says so)."""
     pool_state = state or UNSEEN
     out = [
         f"  pool: {name}",
         f" state: {pool_state}",
+        SCANS_NOT_PASTED,
         "config:",
         "",
         "\tNAME  STATE",
