@@ -156,6 +156,19 @@ def test_disks_attached_to_a_survivor_with_read_errors_are_a_critical_not_a_note
     )
 
 
+def test_a_disk_awaiting_resilver_is_said_to_wait_not_to_be_resilvered():
+    """Corpus 188: zpool marks a disk "(awaiting resilver)" while it is queued behind the running
+    resilver; nothing is written to it yet."""
+    p = pool(
+        "TEMP",
+        mirror(0, leaf("sda"), leaf("sdb", aux="(awaiting resilver)")),
+        scans=(scan("resilver", "scanning"),),
+    )
+    (f,) = check_now(p)
+    assert f.title.startswith("mirror-0: waiting to resilver /dev/sdb (")
+    assert ("Waiting to resilver", "/dev/sdb") in f.evidence
+
+
 def test_degraded_disk_still_serves_but_is_no_reliable_copy():
     p = pool(
         "tank",

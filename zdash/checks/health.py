@@ -278,6 +278,9 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
     gone = [f"{leaf.known_as} {_state_text(leaf)}" for leaf in m.lost]
     gone += [f"{leaf.known_as} DEGRADED" for leaf in m.degraded if leaf not in m.lost]
     rebuilding_on = [leaf.label for leaf in m.rebuilding]
+    # "(awaiting resilver)": queued behind the running resilver, not written to yet (corpus 188).
+    waiting = bool(m.rebuilding) and all("awaiting resilver" in (leaf.aux or "") for leaf in m.rebuilding)
+    resilvering = "waiting to resilver" if waiting else "resilvering"
     # A dRAID rebuilds onto its distributed spare, whose space is on every member: zpool marks
     # them all "(resilvering)" (seen in the lab, 2.3.2); the spare is what is being rebuilt.
     dspares = [leaf.label for leaf in m.rebuilding if leaf.kind == "dspare"] if top.kind == "draid" else []
@@ -286,7 +289,7 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
     if dspares:
         what += f"; rebuilding onto distributed spare {fmt_list(dspares)} (its space is on every member)"
     elif rebuilding_on:
-        what += f"; resilvering onto {fmt_list(rebuilding_on)}"
+        what += f"; {resilvering} onto {fmt_list(rebuilding_on)}"
     catching_up = not m.lost and not m.degraded and pool.state == "ONLINE" and top.state == "ONLINE"
     # ...from a sole whole copy that itself reports errors (corpus 197: a mirror's survivor with
     # 701 read errors feeding two new disks): a block it cannot read has no other copy.
@@ -311,7 +314,7 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
         # (a single disk becoming a mirror) or a device catching up on the writes it missed
         # while offline. Redundancy is growing back, nothing has failed: a note.
         severity = Severity.INFO
-        title = f"{top.name}: resilvering {fmt_list(rebuilding_on)} ({m.describe()} until it completes)"
+        title = f"{top.name}: {resilvering} {fmt_list(rebuilding_on)} ({m.describe()} until it completes)"
         why = (
             f"ZFS reports {top.name} and the pool ONLINE while {fmt_list(rebuilding_on)} is resilvered: "
             "a device was attached (zpool attach) or came back and is catching up. Until the resilver "
@@ -375,7 +378,7 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
         if leaf.was:
             evidence.append(("Was", leaf.was))
     if rebuilding_on:
-        evidence.append(("Resilvering", fmt_list(rebuilding_on)))
+        evidence.append((resilvering.capitalize(), fmt_list(rebuilding_on)))
     evidence += _zpool_says(pool)
     if top.vclass in ("special", "dedup", "log"):
         # zpool prints these under their class heading with an ordinary name (mirror-1): the
