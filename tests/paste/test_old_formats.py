@@ -313,3 +313,22 @@ def test_scripted_iostat_rows_are_read_by_the_flags_of_their_prompt():
     # -v adds rows whose depth -H does not show: still refused, with the reason
     _, verbose = snapshot(text.replace("-pH", "-vpH"))
     assert all("no header" in u.why for u in verbose.unread if u.line in (2, 3))
+
+
+def test_a_list_header_copied_without_its_altroot_name_still_reads_its_rows():
+    """Corpus 203 (a FreeBSD blog): the header ends at HEALTH, the pool row still has its
+    ALTROOT '-'. The whole table was refused ("11 fields, the header has 10"), and with it
+    mirror-0's 82.1 %."""
+    text = (
+        "$ zpool list -v zvol0\n"
+        "NAME             SIZE  ALLOC   FREE  CKPOINT  EXPANDSZ   FRAG    CAP  DEDUP    HEALTH  \n"
+        "zvol0           1.81T  1.49T   333G        -         -     5%    82%  1.00x    ONLINE  -\n"
+        "  mirror-0      1.81T  1.49T   333G        -         -     5%  82.1%      -    ONLINE\n"
+        "    ada1p1          -      -      -        -         -      -      -      -    ONLINE\n"
+        "    ada2p1          -      -      -        -         -      -      -      -    ONLINE\n"
+    )
+    snap, imported = snapshot(text)
+    (pool,) = snap.pools
+    assert imported.unread == []
+    (top,) = pool.top_level
+    assert (top.name, round(top.alloc / top.size * 100)) == ("mirror-0", 82)

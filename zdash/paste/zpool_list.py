@@ -213,6 +213,8 @@ def _values(tokens: tuple[str, ...], columns: list[str], pool: bool, default: bo
         layout = columns[: len(tokens)]
     elif not pool and len(tokens) in _FIXED_VDEV:
         layout = list(_FIXED_VDEV[len(tokens)])
+    elif pool and columns[-1:] == ["HEALTH"] and len(tokens) == len(columns) + 1:
+        layout = [*columns, "ALTROOT"]  # a header copied without its last name (corpus 203)
     else:
         raise ParseError(f"{len(tokens) + 1} fields, the header has {len(columns) + 1}")
     out = ListValues()
