@@ -400,7 +400,7 @@ def bench_replay(cache: str, limit_s: float) -> None:
 def bench_lab(zfslab: str, seconds: int) -> None:
     print(f"\n## CPU over {seconds} s on a real pool (OpenZFS in the zfslab VM, bursty load)\n")
     cmd = [zfslab, "run", "--", ".venv/bin/python", "-m", "tests.bench.lab_cpu", "--seconds", str(seconds)]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=seconds * 6 + 600)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=seconds * 8 + 900)
     sys.stdout.write(proc.stdout)
     if proc.returncode != 0:
         print(f"  lab run failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")

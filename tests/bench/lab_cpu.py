@@ -13,7 +13,9 @@ its imports read over 9p, takes longer than 10 s, and a shorter warm-up measured
 - `zdash record` (the headless recorder);
 - the `zdash` dashboard in a 120x40 terminal;
 - a bare Textual app updating a table of the pool's rows once a second (tests/bench/
-  textual_floor.py): what any Textual dashboard of that screen spends, zdash or not.
+  textual_floor.py): what any Textual dashboard of that screen spends, zdash or not;
+- a Textual app changing one line of text once a second, and the same app idle: what Textual
+  itself costs before any table (the least any Textual screen updated at 1 Hz can spend).
 
 Prints each one's CPU in ms per second and its ratio to the floor. Destroys the pool after.
 """
@@ -84,6 +86,14 @@ def main(argv: list[str] | None = None) -> int:
                 ("zdash record", [*zdash, "record", "-o", f"{tmp}/bench.zdash", POOL]),
                 ("zdash dashboard (120x40)", [*zdash, POOL]),
                 ("Textual floor: 1 table, 1 Hz", [sys.executable, "-m", "tests.bench.textual_floor"]),
+                (
+                    "Textual: 1 line of text, 1 Hz",
+                    [sys.executable, "-m", "tests.bench.textual_floor", "--label"],
+                ),
+                (
+                    "Textual: idle (nothing changes)",
+                    [sys.executable, "-m", "tests.bench.textual_floor", "--idle"],
+                ),
             ]
             for name, cmd in runs:
                 split: dict[str, float] = {}

@@ -74,7 +74,7 @@ def _alike(a: Vdev, b: Vdev) -> bool:
     return a.rotational is None or b.rotational is None or a.rotational == b.rotational
 
 
-def _median_without(sorted_values: list[float], own: float | None) -> float | None:
+def median_without(sorted_values: list[float], own: float | None) -> float | None:
     """Median of a group's values leaving out the leaf's own (the pool's *other* leaves), in O(log n):
     the list is indexed around the removed element, never copied."""
     n = len(sorted_values)
@@ -143,7 +143,7 @@ def quick_sample(q: Quick) -> LeafSample:
 
 def peer_bytes(q: Quick) -> float | None:
     """The median bytes/s of a fast-path leaf's peers (the figure its LeafSample carries)."""
-    return _median_without(q[2], q[1][BYTES])
+    return median_without(q[2], q[1][BYTES])
 
 
 def sample_pool_lazy(
@@ -189,19 +189,21 @@ def sample_pool_lazy(
             else None
         )
         alone = len(mates) == 1  # compared with the pool's other leaves
+        quick = not explain_all and top_sorted is not None
+        top_bytes = top_sorted[BYTES] if top_sorted is not None else []  # read only when quick
         group: _Group | None = None
         group_rotational: object = _UNSET
         for leaf, mine in zip(mates, mates_metrics):
             if group is None or leaf.rotational is not group_rotational:  # like mates: one lookup
                 group_rotational = leaf.rotational
                 group = _group(groups, pairs, metrics, floors, top, leaf)
-            if not explain_all and top_sorted is not None:
+            if quick:
                 decided, verdict = _quick(mine, group.screens)
                 if decided:
-                    out[leaf.key] = (
+                    out[leaf.guid or leaf.path or leaf.name] = (  # Vdev.key, inline
                         verdict if verdict is not None and busy(leaf) else None,
                         mine,
-                        group.sorted_metrics[BYTES] if alone else top_sorted[BYTES],
+                        group.sorted_metrics[BYTES] if alone else top_bytes,
                     )
                     continue
             vdev_peers = [lf for lf in mates if lf is not leaf and _alike(lf, leaf)]
@@ -296,11 +298,11 @@ def _judge(
     for n, (index, ratio, floor, name, fmt) in enumerate(specs):
         value = mine[index]
         vdev_ref = (
-            _median_without(vdev_sorted[n], value)
+            median_without(vdev_sorted[n], value)
             if vdev_sorted is not None
             else median_or_none(metrics[id(p)][index] for p in vdev_peers)
         )
-        pool_ref = _median_without(pool_sorted[n], value)
+        pool_ref = median_without(pool_sorted[n], value)
         # An idle vdev peer has no latency this second: fall back to the pool's other leaves.
         ref = vdev_ref if vdev_ref is not None else pool_ref
         refs.append(ref)
@@ -321,7 +323,7 @@ def _judge(
         peer_read_wait=refs[1],
         peer_write_wait=refs[2],
         peer_bytes=(
-            _median_without(vdev_sorted[3], mine[BYTES])
+            median_without(vdev_sorted[3], mine[BYTES])
             if vdev_sorted is not None and vdev_peers
             else median_or_none(metrics[id(p)][BYTES] for p in used_peers)
         ),

@@ -35,7 +35,7 @@ from zdash.checks._common import (
     leaves_with_top,
     parents,
 )
-from zdash.checks._deranged_samples import BYTES, LeafSample, peer_bytes, sample_pool_lazy
+from zdash.checks._deranged_samples import BYTES, LeafSample, median_without, sample_pool_lazy
 from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate, fmt_time
@@ -118,56 +118,96 @@ def _named_by_events(snap: Snapshot) -> frozenset[str]:
     return frozenset(n for e in recent for n in (e.vdev_guid, e.vdev_path) if n is not None)
 
 
+def _remember(
+    st: _Leaf, slow: bool, nbytes: float | None, peer: float | None, now: float, lookback: int
+) -> None:
+    """A busy sample's verdict and bytes/s (and its peers'), the last `lookback` of each kept."""
+    verdicts = st.verdicts
+    verdicts.append((now, slow))
+    while len(verdicts) > lookback:  # a deque from an older keyframe has no maxlen
+        verdicts.popleft()
+    if nbytes is not None:
+        pairs = st.bytes_pairs
+        pairs.append((nbytes, peer if peer is not None else nbytes))
+        while len(pairs) > lookback:
+            pairs.popleft()
+
+
+def _normal(st: _Leaf, clear: int) -> None:
+    """A busy sample measured normal: one more in the run that clears a raised finding."""
+    st.normal_run += 1
+    if st.raised:
+        st.busy += 1
+        if st.normal_run >= clear:
+            st.raised, st.onset = False, None
+
+
 class Tracker(tracker.Tracker):
+    # the structure whose leaves were last counted (work saved, not memory)
+    TRANSIENT = ("_keys_for",)
+
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
         self._leaves: dict[tuple[str, str], _Leaf] = {}
         self._pool_io: dict[str, _PoolIo] = {}
+        self._keys_for: int | None = None
 
     def observe(self, snap: Snapshot) -> None:
         cfg = self.cfg
-        seen: set[tuple[str, str]] = set()
         leaves = self._leaves
+        now = snap.time
+        lookback, clear = cfg.deranged_lookback_samples, cfg.deranged_clear_samples
+        # The leaves (and so the keys) change only with the structure: the bookkeeping of which
+        # leaves are gone is done once per structure, not per tick (`seen` None: same as before).
+        same = bool(snap.structure_id) and snap.structure_id == self._keys_for
+        seen: set[tuple[str, str]] | None = None if same else set()
         for pool in snap.pools:
+            name = pool.name
             pairs = list(leaves_with_top(pool))
             samples = sample_pool_lazy(pool, cfg, pairs=pairs)
             rebuilt = resilver_targets(pool)
             any_raised = any_slow = False
             for _top, leaf in pairs:
-                leaf_key = leaf.key
-                key = (pool.name, leaf_key)
-                seen.add(key)
+                leaf_key = leaf.guid or leaf.path or leaf.name  # Vdev.key, inline (per leaf per tick)
+                key = (name, leaf_key)
+                if seen is not None:
+                    seen.add(key)
                 st = leaves.get(key)
                 if st is None:
-                    st = leaves[key] = _Leaf()
-                if leaf.slow_ios is not None and (
-                    st.first_slow_ios is None or leaf.slow_ios < st.first_slow_ios
-                ):
+                    st = leaves[key] = _Leaf(deque(maxlen=lookback), deque(maxlen=lookback))
+                slow_ios = leaf.slow_ios
+                if slow_ios is not None and (st.first_slow_ios is None or slow_ios < st.first_slow_ios):
                     # first seen, or reset by `zpool clear`; one look (a paste) sees only the
                     # count since the last clear: all of it is what ZFS counted
                     first = st.first_slow_ios is None
-                    st.first_slow_ios = 0 if first and cfg.one_look else leaf.slow_ios
+                    st.first_slow_ios = 0 if first and cfg.one_look else slow_ios
                 s = samples.get(leaf_key)
                 if s is None:
                     slow = None
-                elif isinstance(s, LeafSample):  # judged in full
-                    slow = s.slow
-                    if slow is not None and leaf_key not in rebuilt:
-                        self._judge(st, slow, s.bytes, s.peer_bytes, s, snap.time)
-                else:  # the fast path's verdict: never slow
+                elif type(s) is tuple:  # the fast path's verdict: never slow (_judge's normal case)
                     slow = s[0]
                     if slow is not None and leaf_key not in rebuilt:
                         nbytes = s[1][BYTES]
-                        peer = peer_bytes(s) if nbytes is not None else None
-                        self._judge(st, False, nbytes, peer, None, snap.time)
-                any_raised |= st.raised
+                        peer = median_without(s[2], nbytes) if nbytes is not None else None
+                        _remember(st, False, nbytes, peer, now, lookback)
+                        _normal(st, clear)
+                else:  # judged in full
+                    assert isinstance(s, LeafSample)
+                    slow = s.slow
+                    if slow is not None and leaf_key not in rebuilt:
+                        self._judge(st, slow, s.bytes, s.peer_bytes, s, now)
+                if st.raised:
+                    any_raised = True
                 if slow is None or leaf_key in rebuilt:
                     continue  # no evidence this sample (idle, unmeasurable, being rebuilt)
-                any_slow |= bool(slow)
+                if slow:
+                    any_slow = True
             self._pool_cost(pool, any_raised, any_slow)
-        if len(seen) != len(leaves):
-            for gone in set(leaves) - seen:
-                del leaves[gone]
+        if seen is not None:
+            if len(seen) != len(leaves):
+                for gone in set(leaves) - seen:
+                    del leaves[gone]
+            self._keys_for = snap.structure_id
 
     def _judge(
         self,
@@ -181,23 +221,19 @@ class Tracker(tracker.Tracker):
         """One busy sample's evidence: its verdict, its bytes/s and its peers' (`s`, the whole
         sample, is kept when it is slow: the finding shows it)."""
         cfg = self.cfg
-        st.verdicts.append((now, bool(slow)))
-        while len(st.verdicts) > cfg.deranged_lookback_samples:
-            st.verdicts.popleft()
-        if nbytes is not None:
-            st.bytes_pairs.append((nbytes, peer if peer is not None else nbytes))
-            while len(st.bytes_pairs) > cfg.deranged_lookback_samples:
-                st.bytes_pairs.popleft()
-        if slow:
-            st.last_slow, st.last_slow_sample, st.normal_run = now, s, 0
-        else:
-            st.normal_run += 1
+        lookback, clear = cfg.deranged_lookback_samples, cfg.deranged_clear_samples
+        if not slow:
+            _remember(st, False, nbytes, peer, now, lookback)
+            _normal(st, clear)
+            return
+        _remember(st, True, nbytes, peer, now, lookback)
+        st.last_slow, st.last_slow_sample, st.normal_run = now, s, 0
         if st.raised:
             st.busy += 1
-            st.slow_busy += bool(slow)
-            if st.normal_run >= cfg.deranged_clear_samples:
+            st.slow_busy += 1
+            if st.normal_run >= clear:
                 st.raised, st.onset = False, None
-        elif slow:  # only a slow sample can raise it (the common normal one costs nothing more)
+        else:  # only a slow sample can raise it (the common normal one costs nothing more)
             slow_times = [t for t, was_slow in st.verdicts if was_slow]
             if len(slow_times) >= cfg.deranged_sustain_samples and self._throughput_ok(st):
                 st.raised, st.onset = True, slow_times[0]  # it began with the first slow sample
