@@ -8,6 +8,7 @@ from tests.checks.builders import T0, GiB, MiB, evidence, fs, history, leaf, mir
 from zdash.checks import capacity
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
+from zdash.model import UNSEEN, Pool, Vdev
 
 CFG = CheckConfig()
 
@@ -130,3 +131,17 @@ def test_time_to_full_horizon_boundary(hours, alarm):
     rate = headroom_at_start / (hours * 3600 + 120)  # reaches full `hours` after the last sample
     findings = capacity.check(filling(rate=rate, n=121), CFG)
     assert bool(findings) is alarm
+
+
+def test_zfs_list_alone_fills_by_root_used_over_used_plus_avail():
+    """A pasted `zfs list -o space` with no zpool output (corpus 206): the pool's size is not
+    known, but its root dataset says 1.92T used and 3.62G available - 99.8 % of the writable
+    space is taken, critical; with no dataset figures either there is nothing to say."""
+    p = Pool(name="pf", state=UNSEEN, root=Vdev(name="pf", kind="root", state=UNSEEN), guid=None)
+    root = fs("pf", used=round(1.92 * 2**40), avail=round(3.62 * GiB))
+    f = one(check_now(p, datasets=(root,)), subject="pf")
+    assert f.severity == Severity.CRITICAL and f.title == "pf is 99.8 % full"
+    assert evidence(f)["Capacity"] == "99.8 % of the writable space (zfs list: used / (used + avail))"
+    roomy = fs("pf", used=500 * GiB, avail=1500 * GiB)
+    assert check_now(p, datasets=(roomy,)) == []
+    assert check_now(p) == []

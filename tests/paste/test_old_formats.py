@@ -332,3 +332,53 @@ def test_a_list_header_copied_without_its_altroot_name_still_reads_its_rows():
     assert imported.unread == []
     (top,) = pool.top_level
     assert (top.name, round(top.alloc / top.size * 100)) == ("mirror-0", 82)
+
+
+def test_iostat_cache_row_glued_to_its_device_is_two_rows():
+    """zpool 0.7-rc printed the cache class row without its newline (openzfs/zfs#5852, corpus
+    213): `cache  - ... -  loop0  3.34G ...` is the class row and the cache device, no pool
+    named `cache`."""
+    text = (
+        "                                 capacity     operations     bandwidth \n"
+        "pool                           alloc   free   read  write   read  write\n"
+        "-----------------------------  -----  -----  -----  -----  -----  -----\n"
+        "array1                         6.62T  2.44T  2.14K    113  44.2M   834K\n"
+        "  raidz1                       6.62T  2.44T  2.14K    113  44.2M   834K\n"
+        "    wwn-0x50014ee05878a760         -      -    441     23  8.90M   167K\n"
+        "    wwn-0x50014ee0adcd6257         -      -    437     23  8.79M   167K\n"
+        "cache                              -      -      -      -      -      -  "
+        "loop0                        3.34G  60.7G      3      9   110K   755K\n"
+        "-----------------------------  -----  -----  -----  -----  -----  -----\n"
+    )
+    snap, imported = snapshot(text)
+    (pool,) = snap.pools
+    assert [(v.name, v.vclass) for v in pool.top_level] == [("raidz1-0", "normal"), ("loop0", "cache")]
+    assert (pool.find("loop0").alloc, pool.find("loop0").io.write_ops) == (round(3.34 * G), 9)
+    assert imported.unread == []
+
+
+def test_status_vv_byte_ranges_belong_to_the_file_above():
+    """`zpool status -vv` (2.4) prints each damaged file with its block count and, under it, the
+    byte ranges (openzfs/zfs#9781, corpus 215): two files are two errors, not five."""
+    text = (
+        "$ zpool status -vv\n"
+        "    NAME        STATE     READ WRITE CKSUM\n"
+        "    testpool    ONLINE       0     0     0\n"
+        "      loop0     ONLINE       0     0    20\n"
+        "\n"
+        "errors: Permanent errors have been detected in the following files:\n"
+        "\n"
+        "    /var/tmp/testdir/10m_file: found 9 corrupted 128K blocks\n"
+        "       [0x0-0x1ffff] (128K)\n"
+        "       [0x100000-0x1fffff] (1M)\n"
+        "\n"
+        "    /var/tmp/testdir/1m_file: found 1 corrupted 128K block\n"
+        "       [0x0-0x1ffff] (128K)\n"
+    )
+    snap, imported = snapshot(text)
+    (pool,) = snap.pools
+    assert pool.error_count == 2
+    assert pool.error_files == ("/var/tmp/testdir/10m_file", "/var/tmp/testdir/1m_file")
+    assert _unread(imported) == [
+        (n, "zpool status -vv: a damaged byte range of the file above") for n in (9, 10, 13)
+    ]

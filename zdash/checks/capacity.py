@@ -50,6 +50,16 @@ def headroom(snap: Snapshot, pool: Pool) -> tuple[float | None, str]:
     return None, ""
 
 
+def dataset_fill_pct(snap: Snapshot, pool: Pool) -> float | None:
+    """Without any zpool figure (a pasted `zfs list` alone), the share of the pool's writable
+    space already taken: the root dataset's used / (used + avail), as `df` shows the root. It
+    counts unused reservations as taken, as writes see them."""
+    root = next((d for d in snap.datasets if d.name == pool.name), None)
+    if root is None or root.used is None or root.avail is None or root.used + root.avail <= 0:
+        return None
+    return 100.0 * root.used / (root.used + root.avail)
+
+
 class Tracker(tracker.Tracker):
     """Keeps, per pool, the writable headroom over the last `fill_trend_window_s` for the trend."""
 
@@ -135,6 +145,10 @@ def _pool_finding(
     out: list[Finding],
 ) -> Severity | None:
     pct = pool.fill_pct
+    from_datasets = False
+    if pct is None:  # no zpool figure at all: what the pasted zfs list says
+        pct = dataset_fill_pct(snap, pool)
+        from_datasets = pct is not None
     level = _level(pct, cfg.capacity_pool_warn_pct, cfg.capacity_pool_crit_pct)
     room, _basis = headroom(snap, pool)
     rate, span = _shrink_rate(trend[1] if trend else (), cfg)
@@ -161,6 +175,8 @@ def _pool_finding(
         ("Size", fmt_bytes(pool.size)),
         ("Writable headroom", fmt_bytes(None if room is None else max(room, 0))),
     ]
+    if from_datasets:
+        evidence[0] = ("Capacity", f"{fmt_pct(pct)} of the writable space (zfs list: used / (used + avail))")
     if pool.frag_pct is not None:
         evidence.append(("Fragmentation", f"{pool.frag_pct} %"))
     if rate:

@@ -101,7 +101,7 @@ def take_iostat(
         if not is_dashes(lines[j]):
             if not looks_like_row(lines[j]):
                 break  # prose right after the report: not part of it
-            rows.append(row(j + 1, lines[j]))
+            rows += _unglued(row(j + 1, lines[j]))
         j += 1
     depth = ranks(rows)
     reports: list[list[IostatEntry]] = [[]]
@@ -128,6 +128,18 @@ def take_iostat(
             continue
         reports[-1].append(entry)
     return j, [rep for rep in reports if rep], unread
+
+
+def _unglued(r: Row) -> list[Row]:
+    """A class row with its first device's row glued on (`cache  - ... -  loop0  3.34G ...`,
+    zpool 0.7-rc left out the newline, openzfs/zfs#5852): the two rows, the device one level in."""
+    w = r.words
+    k = 1
+    while k < len(w) and w[k] == "-":
+        k += 1
+    if w[0] not in CLASS_WORDS or k == 1 or len(w) - k < 2 or not looks_like_row(" ".join(w[k:])):
+        return [r]
+    return [Row(r.n, r.width, w[:k]), Row(r.n, r.width + 2, w[k:])]
 
 
 def _entry(r: Row, depth: int, vclass: str, keys: list[str]) -> IostatEntry:

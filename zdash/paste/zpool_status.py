@@ -175,6 +175,8 @@ def take_status(
             pool.used.append(n)
         elif fit == "keep":
             pool = pools[-1]
+            if mode == "files":  # -vv: "<path>: found 9 corrupted 128K blocks" names <path>
+                text = _VV_FILE.sub(r"\1", text)
             pool.out.append("\t" + (_decimal(text) if mode == "fields" else text))
             pool.used.append(n)
         elif fit is not None:
@@ -212,6 +214,8 @@ def _fits(mode: str, line: str, text: str) -> str | None:
             return "row"
         return "not a config row (NAME STATE READ WRITE CKSUM)"
     if mode == "files":
+        if _VV_RANGE.fullmatch(text):
+            return "zpool status -vv: a damaged byte range of the file above"
         return "keep" if width(line) > 0 or _FILE.fullmatch(text) else None
     if mode == "dedup":
         return "zpool status -D dedup table: not imported"
@@ -219,6 +223,10 @@ def _fits(mode: str, line: str, text: str) -> str | None:
         return "keep"
     return None
 
+
+# `zpool status -vv` (2.4): each damaged file with its count of bad blocks, then its byte ranges.
+_VV_FILE = re.compile(r"(.+?): found [0-9]{1,20} corrupted [0-9.]{1,8}[KMGTPE]? blocks?")
+_VV_RANGE = re.compile(r"\[0x[0-9a-f]{1,16}-0x[0-9a-f]{1,16}\] \([0-9.]{1,8}[KMGTPE]?\)")
 
 IMPORT_HEADER = "NAME  STATE  READ WRITE CKSUM"
 _DEVICE_ONLY = frozenset({"OFFLINE", "REMOVED", "AVAIL", "INUSE"})
