@@ -132,3 +132,31 @@ def test_a_pool_seen_only_in_zpool_list_has_no_scrub_history_to_judge():
 def test_a_resilver_as_the_last_scan_hides_the_last_scrub():
     titles, pool = _scrub_history(RESILVERED)
     assert titles == [] and pool.scans_known and pool.scans[0].function == "resilver"
+
+
+IMPORT_LISTING = """\
+# zpool import -d /dev/sdb1
+   pool: NAS
+     id: 11106050819019747463
+  state: DEGRADED
+status: One or more devices contains corrupted data.
+ action: The pool can be imported despite missing or damaged devices.  The
+	fault tolerance of the pool may be compromised if imported.
+   see: https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-4J
+ config:
+
+	NAS                       DEGRADED
+	  mirror-0                DEGRADED
+	    16604657609174159965  UNAVAIL
+	    sdb                   ONLINE
+"""
+
+
+def test_a_zpool_import_listing_says_nothing_about_scrubs():
+    """`zpool import` prints no scan line whatever the pool's history (corpus 205): the pool is
+    judged on its tree (a mirror down to one side), and no "no scrub on record" is claimed."""
+    snap, _ = snapshot(IMPORT_LISTING)
+    findings = run_checks([snap], CheckConfig())
+    assert [f.title for f in findings if f.topic == "scrub-history"] == []
+    assert not snap.pools[0].scans_known
+    assert any(f.pool == "NAS" and f.severity.name == "CRITICAL" for f in findings)

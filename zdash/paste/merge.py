@@ -95,10 +95,11 @@ def statuses(run: Run) -> dict[str, tuple[Pool, str | JsonObject]]:
             if sp.name is None:
                 run.refuse(sp.used, "a config table without a pool row")
                 continue
-            if sp.headless or not _has_label(text, ("scan", "scrub", "config")):
+            if sp.headless or sp.import_listing or not _has_label(text, ("scan", "scrub", "config")):
                 # zpool 2.0+ prints no scan: line for a pool never scanned, so only a report
-                # whole down to its config: says "never"; a table alone or a report cut above
-                # it says nothing of scans (a line in no wording zpool uses makes that known).
+                # whole down to its config: says "never"; a table alone, a report cut above it
+                # or a `zpool import` listing (which never prints scans) says nothing of scans
+                # (a line in no wording zpool uses makes that known).
                 text = _scans_not_pasted(text)
             if _rowless(text):
                 if sp.name in out:

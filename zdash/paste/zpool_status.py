@@ -95,6 +95,7 @@ class StatusPool:
     first: int
     headless: bool = False  # a config table pasted without pool:/state:/config:
     healthy_line: bool = False  # `zpool status -x`'s "pool 'NAME' is healthy", nothing more
+    import_listing: bool = False  # `zpool import`'s listing (its id: line): it prints no scans
     used: list[int] = field(default_factory=list)
     out: list[str] = field(default_factory=list)
     rows: list[tuple[int, str]] = field(default_factory=list)  # config rows, re-indented at the end
@@ -147,7 +148,9 @@ def take_status(
             pool = pools[-1]
             pool.used.append(n)
             value = _decimal(value) if label in ("scan", "scrub") else value
-            if label != "id":  # the import listing's GUID: not a status field
+            if label == "id":  # the import listing's GUID: not a status field
+                pool.import_listing = True
+            else:
                 pool.out.append(f"{label:>6}: {value}".rstrip() if len(label) <= 6 else f"{label}: {value}")
             if label == "errors":
                 mode = "files" if value.startswith("Permanent errors") else "done"
