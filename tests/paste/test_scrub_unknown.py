@@ -141,14 +141,14 @@ IMPORT_LISTING = """\
   state: DEGRADED
 status: One or more devices contains corrupted data.
  action: The pool can be imported despite missing or damaged devices.  The
-	fault tolerance of the pool may be compromised if imported.
+\tfault tolerance of the pool may be compromised if imported.
    see: https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-4J
  config:
 
-	NAS                       DEGRADED
-	  mirror-0                DEGRADED
-	    16604657609174159965  UNAVAIL
-	    sdb                   ONLINE
+\tNAS                       DEGRADED
+\t  mirror-0                DEGRADED
+\t    16604657609174159965  UNAVAIL
+\t    sdb                   ONLINE
 """
 
 
