@@ -20,8 +20,9 @@ so runs on different machines (or on a busy one) compare:
 - replay: RSS of the dashboard (headless) replaying the 1 h recording at 64x, sampled as it
   plays. Baseline: its RSS at the first frame.
 - lab (--lab): CPU of `zdash record` and of the dashboard (in a pty) vs bare
-  `zpool iostat -vl 1` over 60 s on one pool under bursty load, and of a bare Textual app
-  redrawing a table of that size once a second (the toolkit's own floor; tests/bench/lab_cpu.py).
+  `zpool iostat -vl 1` over 60 s on one pool under bursty load, and of bare Textual apps: one
+  redrawing a table of that size once a second, one changing a line of text once a second, one
+  idle (the toolkit's own floors; tests/bench/lab_cpu.py).
 
 Generated recordings are cached in --cache (default: $TMPDIR/zdash-bench).
 """
