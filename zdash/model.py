@@ -336,26 +336,65 @@ def builder_of(cls: type[_T]) -> Callable[..., _T]:
     gives (the model has no __post_init__). Checked once here; a class it cannot twin gets
     the slower builder, setting each slot through its descriptor."""
     names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    args = ", ".join(f"a{i}" for i in range(len(names)))
-    twin = type(f"_{cls.__name__}Fill", (), {"__slots__": tuple(names)})
-    body = "".join(f"    o.{n} = a{i}\n" for i, n in enumerate(names))
-    src = f"def build({args}):\n    o = _new(_twin)\n{body}    o.__class__ = _cls\n    return o\n"
-    scope: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls}
-    exec(src, scope)  # generated from the dataclass's own field names, nothing else
-    build: Callable[..., _T] = scope["build"]
-    try:
-        probe = build(*range(len(names)))
-        if type(probe) is not cls or [getattr(probe, n) for n in names] != list(range(len(names))):
-            raise TypeError(f"{cls.__name__}: the twin built something else")
-    except TypeError:  # not layout-compatible (a __dict__, a weakref slot, another base)
-        setters = {f"_s{i}": getattr(cls, n).__set__ for i, n in enumerate(names)}
-        body = "".join(f"    _s{i}(o, a{i})\n" for i in range(len(names)))
-        src = f"def build({args}):\n    o = _new(_cls)\n{body}    return o\n"
-        scope = {"_new": object.__new__, "_cls": cls, **setters}
-        exec(src, scope)  # as above
-        build = scope["build"]
+    args = [f"a{i}" for i in range(len(names))]
+    build: Callable[..., _T] = _generated(cls, "build", args, dict(zip(names, args)))
     build.__doc__ = f"{cls.__name__}(*fields), without the frozen __init__'s per-field lookups."
     return build
+
+
+def replacer_of(cls: type[_T], *changed: str) -> Callable[..., _T]:
+    """`evolve(obj, **dict(zip(changed, values)))` as `replace(obj, *values)`, for the fold's
+    per-leaf, per-tick copies (a measured leaf: its tree node with this tick's io and disk),
+    about three times as fast: every other field copied by one attribute load and store each
+    (no tuple, list or argument unpacking), built as builder_of builds."""
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    if not set(changed) <= set(names):
+        raise TypeError(f"{cls.__name__} has no field {sorted(set(changed) - set(names))[0]}")
+    args = [f"a{i}" for i in range(len(changed))]
+    given = dict(zip(changed, args))
+    values = {n: given.get(n, f"obj.{n}") for n in names}
+    replace: Callable[..., _T] = _generated(cls, "replace", ["obj", *args], values)
+    replace.__doc__ = f"A {cls.__name__} like obj but for {', '.join(changed)}."
+    return replace
+
+
+def _generated(cls: type[_T], name: str, params: list[str], values: dict[str, str]) -> Callable[..., _T]:
+    """A function `name(*params)` returning a `cls` whose field n is the expression values[n]
+    (a parameter or an attribute of one): through the twin when CPython allows it (see
+    builder_of), else each slot set through its descriptor. Checked once, on a probe."""
+    names = list(values)
+    head = f"def {name}({', '.join(params)}):\n"
+    twin = type(f"_{cls.__name__}Fill", (), {"__slots__": tuple(names)})
+    body = "".join(f"    o.{n} = {values[n]}\n" for n in names)
+    src = f"{head}    o = _new(_twin)\n{body}    o.__class__ = _cls\n    return o\n"
+    scope: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls}
+    exec(src, scope)  # generated from the dataclass's own field names, nothing else
+    fn: Callable[..., _T] = scope[name]
+    try:
+        _probe(cls, fn, params, values)
+    except TypeError:  # not layout-compatible (a __dict__, a weakref slot, another base)
+        setters = {f"_s{i}": getattr(cls, n).__set__ for i, n in enumerate(names)}
+        body = "".join(f"    _s{i}(o, {values[n]})\n" for i, n in enumerate(names))
+        src = f"{head}    o = _new(_cls)\n{body}    return o\n"
+        scope = {"_new": object.__new__, "_cls": cls, **setters}
+        exec(src, scope)  # as above
+        fn = scope[name]
+    return fn
+
+
+def _probe(cls: type, fn: Callable[..., object], params: list[str], values: dict[str, str]) -> None:
+    """TypeError unless fn builds a `cls` with each field as values says (distinct probe values:
+    an int per parameter; `obj` a plain object whose attributes are ints too)."""
+    names = list(values)
+    obj = type("_Probe", (), {})()
+    for i, n in enumerate(names):
+        setattr(obj, n, 1000 + i)
+    args = [obj if p == "obj" else i for i, p in enumerate(params)]
+    made = fn(*args)
+    by_param = dict(zip(params, args))
+    want = [by_param[v] if v in by_param else getattr(obj, v.split(".", 1)[1]) for v in values.values()]
+    if type(made) is not cls or [getattr(made, n) for n in names] != want:
+        raise TypeError(f"{cls.__name__}: the twin built something else")
 
 
 def field_getter(cls: type) -> operator.attrgetter[tuple[object, ...]]:

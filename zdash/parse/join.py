@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from typing import Any
 
-from zdash.model import DiskIo, Pool, Vdev, builder_of, evolve, field_getter
+from zdash.model import DiskIo, Pool, Vdev, builder_of, evolve, field_getter, replacer_of
 from zdash.parse.devices import DeviceFacts
 from zdash.parse.reuse import Reuse
 from zdash.parse.zpool_iostat import IostatRow
@@ -182,6 +182,12 @@ def attach_measurements(pool: Pool, rows: Sequence[IostatRow] | None, disks: Map
     disk_of = disks.get
 
     def measured(v: Vdev, top_level: bool = False) -> Vdev:
+        if not v.children and not top_level:  # a leaf below a vdev (most nodes): io and disk only
+            path = v.path
+            row = get(v.name) or (get(path) if path else None)
+            device = v.device
+            disk = disk_of(device) if device is not None else None
+            return _measured_leaf(v, v.io if row is None else row.io, v.disk if disk is None else disk)
         values: list[Any] = list(_vdev_fields(v))
         if v.children:
             values[_CHILDREN] = tuple(map(measured, v.children))
@@ -208,6 +214,7 @@ def attach_measurements(pool: Pool, rows: Sequence[IostatRow] | None, disks: Map
 
 _vdev_fields = field_getter(Vdev)
 _vdev = builder_of(Vdev)
+_measured_leaf = replacer_of(Vdev, "io", "disk")
 _INDEX = {f.name: i for i, f in enumerate(dataclasses.fields(Vdev))}
 _NAME, _PATH, _DEVICE, _CHILDREN = _INDEX["name"], _INDEX["path"], _INDEX["device"], _INDEX["children"]
 _IO, _DISK, _ALLOC, _FREE = _INDEX["io"], _INDEX["disk"], _INDEX["alloc"], _INDEX["free"]
