@@ -172,3 +172,15 @@ def test_rates_read_a_column_at_a_time_are_each_disks_own(pair, dt):
     assert rates_between(parsed_before, parse_diskstats(_file(before)), dt) == {
         dev: disk_rates(c, c, dt) for dev, c in before.items()
     }
+
+
+def test_asking_whether_a_table_is_empty_builds_no_per_device_tuple():
+    """The fold asks every tick whether /proc/diskstats gave anything; at 5,000 disks building
+    5,000 tuples (and the collector's walk over them) only to count them was most of that."""
+    from zdash.parse.diskstats import parse_diskstats
+
+    text = "".join(f"   8 {i:7d} sd{chr(97 + i)} {' '.join(['1'] * 11)} 0 0 0 0 0 0\n" for i in range(3))
+    table = parse_diskstats(text)
+    assert len(table) == 3 and bool(table)
+    assert table._by_name is None  # nothing built yet
+    assert sorted(table) == ["sda", "sdb", "sdc"] and table["sdb"].reads == 1

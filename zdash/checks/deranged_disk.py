@@ -119,11 +119,13 @@ def _named_by_events(snap: Snapshot) -> frozenset[str]:
 
 
 def _remember(
-    st: _Leaf, slow: bool, nbytes: float | None, peer: float | None, now: float, lookback: int
+    st: _Leaf, verdict: tuple[float, bool], nbytes: float | None, peer: float | None, lookback: int
 ) -> None:
-    """A busy sample's verdict and bytes/s (and its peers'), the last `lookback` of each kept."""
+    """A busy sample's verdict, (time, slow), and its bytes/s and its peers', the last
+    `lookback` of each kept. One tick's normal verdict is one tuple shared by every leaf (it is
+    immutable): at 5,000 leaves, 5,000 fewer objects a tick for the collector to walk."""
     verdicts = st.verdicts
-    verdicts.append((now, slow))
+    verdicts.append(verdict)
     while len(verdicts) > lookback:  # a deque from an older keyframe has no maxlen
         verdicts.popleft()
     if nbytes is not None:
@@ -157,6 +159,7 @@ class Tracker(tracker.Tracker):
         leaves = self._leaves
         now = snap.time
         lookback, clear = cfg.deranged_lookback_samples, cfg.deranged_clear_samples
+        normal = (now, False)  # this tick's normal verdict, shared (see _remember)
         # The leaves (and so the keys) change only with the structure: the bookkeeping of which
         # leaves are gone is done once per structure, not per tick (`seen` None: same as before).
         same = bool(snap.structure_id) and snap.structure_id == self._keys_for
@@ -189,7 +192,7 @@ class Tracker(tracker.Tracker):
                     if slow is not None and leaf_key not in rebuilt:
                         nbytes = s[1][BYTES]
                         peer = median_without(s[2], nbytes) if nbytes is not None else None
-                        _remember(st, False, nbytes, peer, now, lookback)
+                        _remember(st, normal, nbytes, peer, lookback)
                         _normal(st, clear)
                 else:  # judged in full
                     assert isinstance(s, LeafSample)
@@ -223,10 +226,10 @@ class Tracker(tracker.Tracker):
         cfg = self.cfg
         lookback, clear = cfg.deranged_lookback_samples, cfg.deranged_clear_samples
         if not slow:
-            _remember(st, False, nbytes, peer, now, lookback)
+            _remember(st, (now, False), nbytes, peer, lookback)
             _normal(st, clear)
             return
-        _remember(st, True, nbytes, peer, now, lookback)
+        _remember(st, (now, True), nbytes, peer, lookback)
         st.last_slow, st.last_slow_sample, st.normal_run = now, s, 0
         if st.raised:
             st.busy += 1
