@@ -434,6 +434,43 @@ def test_permanent_data_errors_are_critical_and_list_the_files():
     assert f.actions[0].action == "scrub"
 
 
+def test_8A_without_the_error_list_is_still_permanent_data_errors():
+    """zpool prints ZFS-8000-8A only when the error log holds entries: a paste cut before the
+    `errors:` line (corpus 230: a read-only import, both mirror sides clean) still has them."""
+    p = pool(
+        "storage",
+        mirror(0, leaf("a_crypt"), leaf("b_crypt")),
+        status="One or more devices has experienced an error resulting in data corruption.",
+        msgid="ZFS-8000-8A",
+    )
+    f = one(check_now(p), topic="data-errors")
+    assert f.severity == Severity.CRITICAL and f.title == "storage: permanent data errors"
+    assert evidence(f)["Data errors"] == "not listed (ZFS-8000-8A)"
+
+
+@pytest.mark.parametrize("msgid", ["ZFS-8000-HC", "ZFS-8000-JQ"])
+def test_io_failure_status_on_an_online_pool_is_a_suspended_pool(msgid):
+    """corpus 219: a stripe of FUSE devices with one killed reads ONLINE, but zpool's HC/JQ status
+    is printed only for a pool whose I/O is suspended (failmode wait/continue)."""
+    p = pool(
+        "t1",
+        leaf("3"),
+        leaf("4"),
+        status="One or more devices are faulted in response to IO failures.",
+        msgid=msgid,
+    )
+    f = one(check_now(p), subject="t1", subject_kind="pool", topic="")
+    assert f.severity == Severity.CRITICAL
+    assert f.title == "t1: ONLINE, I/O suspended" and "suspended" in f.why
+    assert f.actions[0].argv == ("zpool", "clear", "t1")
+
+
+def test_a_pool_reading_suspended_keeps_its_title():
+    p = pool("tank", leaf("sda"), state="SUSPENDED", msgid="ZFS-8000-HC")
+    f = one(check_now(p), subject="tank", subject_kind="pool", topic="")
+    assert f.severity == Severity.CRITICAL and f.title == "tank: SUSPENDED"
+
+
 def test_healthy_pool_has_no_health_findings():
     assert health.check(history(healthy_two_mirrors, 5), CFG) == []
 

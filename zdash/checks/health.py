@@ -30,6 +30,11 @@ from zdash.redundancy import Margin, margins, rebuilding, resilver_running
 ID = "health"
 
 POOL_DOWN = {"FAULTED", "UNAVAIL", "SUSPENDED"}
+# zpool's status codes that say more than the pool's state word: HC and JQ are printed only for a
+# pool whose I/O is suspended (failmode=wait / continue), 8A only when its error log holds
+# permanent errors - whatever the state reads and whether or not the paste shows the error list.
+SUSPENDED_MSGIDS = {"ZFS-8000-HC", "ZFS-8000-JQ"}
+DATA_ERRORS_MSGID = "ZFS-8000-8A"
 OUT_OF_SERVICE = {"OFFLINE", "FAULTED", "UNAVAIL", "REMOVED", "DEGRADED"}
 
 STATE_WHY = {
@@ -177,20 +182,25 @@ def _zpool_says(pool: Pool) -> list[tuple[str, str]]:
 
 
 def _pool_state(pool: Pool, explained: bool) -> Finding | None:
-    if pool.state in ("ONLINE", UNSEEN) or (pool.state == "DEGRADED" and explained):
+    suspended = pool.state == "SUSPENDED" or (pool.msgid in SUSPENDED_MSGIDS and pool.state not in POOL_DOWN)
+    if not suspended and (pool.state in ("ONLINE", UNSEEN) or (pool.state == "DEGRADED" and explained)):
         return None
     actions: tuple[SuggestedAction, ...] = ()
-    if pool.state in POOL_DOWN:
+    if pool.state in POOL_DOWN or suspended:
         severity = Severity.CRITICAL
-        why = {
-            "SUSPENDED": "ZFS stopped all I/O to the pool because too many devices failed: "
-            "applications block until the devices return and `zpool clear` resumes the pool.",
-        }.get(
-            pool.state,
-            "The pool cannot serve all its data: a top-level vdev is missing or failed, "
-            "and ZFS needs every top-level vdev (data is striped across them).",
+        why = (
+            "ZFS stopped all I/O to the pool because too many devices failed: "
+            "applications block until the devices return and `zpool clear` resumes the pool."
+            + (
+                f" The pool reads {pool.state}, but zpool's status ({pool.msgid}) says its I/O is suspended."
+                if pool.state != "SUSPENDED"
+                else ""
+            )
+            if suspended
+            else "The pool cannot serve all its data: a top-level vdev is missing or failed, "
+            "and ZFS needs every top-level vdev (data is striped across them)."
         )
-        if pool.state == "SUSPENDED":
+        if suspended:
             actions = (
                 act("Resume the pool once the devices are back", "clear", "zpool", "clear", pool.name),
             )
@@ -218,7 +228,8 @@ def _pool_state(pool: Pool, explained: bool) -> Finding | None:
         pool.name,
         pool.name,
         "pool",
-        title=f"{pool.name}: {pool.state}",
+        title=f"{pool.name}: {pool.state}"
+        + (", I/O suspended" if suspended and pool.state != "SUSPENDED" else ""),
         why=why,
         evidence=(("State", pool.state), *_zpool_says(pool)),
         actions=actions,
@@ -237,10 +248,13 @@ def _data_errors(pool: Pool) -> Finding | None:
         and not any(any(_counts(leaf)) for leaf in pool.leaves())
         else 0
     )
-    if not (pool.error_count or pool.error_files or unrepaired):
+    # zpool prints ZFS-8000-8A only when the pool's error log is not empty: a paste cut before
+    # the "errors:" line (or a status read without -v) still says there are permanent errors.
+    said = pool.msgid == DATA_ERRORS_MSGID
+    if not (pool.error_count or pool.error_files or unrepaired or said):
         return None
     n = pool.error_count or len(pool.error_files) or unrepaired
-    evidence = [("Data errors", str(n))]
+    evidence = [("Data errors", str(n) if n else f"not listed ({DATA_ERRORS_MSGID})")]
     if unrepaired:
         evidence.append(("Last scrub", f"finished with {plural(unrepaired, 'unrepairable error')}"))
     if pool.error_files:
@@ -252,7 +266,7 @@ def _data_errors(pool: Pool) -> Finding | None:
         pool.name,
         "pool",
         topic="data-errors",
-        title=f"{pool.name}: {plural(n, 'permanent data error')}",
+        title=f"{pool.name}: {plural(n, 'permanent data error') if n else 'permanent data errors'}",
         why=(
             "ZFS found blocks it could not repair from any copy: these files (or metadata) are "
             "damaged. Restore them from backup or delete them, then scrub: the error list is only "
