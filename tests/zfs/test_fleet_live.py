@@ -32,6 +32,7 @@ from tests.ui.conftest import until, wait_frame
 from tests.zfs.lab import sh, zfs_available
 from zdash.actions import AuditLog, Request
 from zdash.checks.registry import CheckEngine
+from zdash.checks.visibility import STALL_GRACE_S
 from zdash.feed.fleet import FleetFeed
 from zdash.sources.live import LiveSource
 from zdash.sources.remote import SshHost
@@ -138,6 +139,15 @@ def fleet_feed() -> FleetFeed:
     )
 
 
+def down(frame) -> float | None:
+    """When the frame says fleet-a became unreachable (its ssh source's age is counted from
+    then), None while it does not."""
+    for s in frame.snapshot.problems:
+        if "fleet-a unreachable since" in (s.message or "") and s.age_s is not None:
+            return frame.snapshot.time - s.age_s
+    return None
+
+
 async def test_fleet_wall_over_two_sshds(lab, two_hosts):
     lab.pool("fa", lab.loop("a1"))
     lab.pool("fb", "mirror", lab.loop("b1"), lab.loop("b2"))
@@ -155,22 +165,30 @@ async def test_fleet_wall_over_two_sshds(lab, two_hosts):
         )
         assert fb.snapshot.pool("fleet-b:fb").state == "ONLINE"
         killed = stop_host(two_hosts["a"])
-        frame = await wait_frame(
-            pilot,
-            lambda f: any("fleet-a unreachable since" in (s.message or "") for s in f.snapshot.problems),
-            timeout=60,
-        )
-        since = feed.members[0].runner.unreachable_since
+        frame = await wait_frame(pilot, lambda f: down(f) is not None, timeout=60)
+        # When the wall first said so, from that frame's own figures (the runner's state may
+        # have moved on by the time this line runs).
+        since = down(frame)
         assert since is not None and since - killed <= 2 * INTERVAL, f"seen {since - killed:.1f} s after"
-        banner = str(app.screen.query_one("#wall-banner").render())
-        assert "fleet-a unreachable since" in banner
+        await until(
+            pilot,
+            lambda: "fleet-a unreachable since" in str(app.screen.query_one("#wall-banner").render()),
+            timeout=30,
+            what="fleet-a unreachable in the wall's banner",
+        )
         assert app.screen.query("PoolTile").first().border_title == "fleet-a:fa"  # worst first
         # fleet-b keeps updating: new iostat reports from it after fleet-a went down.
         b = next(m for m in feed.members if m.label == "fleet-b")
         t0 = b.snapshot.time
         await wait_frame(pilot, lambda f: b.snapshot.time > t0 + INTERVAL, timeout=30)
         later = app.frame.snapshot
-        assert not [s for s in later.problems if s.key.startswith("fleet-b")], later.problems
+        # No fleet-b error, and no lag a verdict would count (a reading a few seconds late over
+        # ssh in the emulator is STALE on screen, not a problem: visibility's grace).
+        assert not [
+            s
+            for s in later.problems
+            if s.key.startswith("fleet-b") and not (s.stalled and (s.age_s or 0.0) < STALL_GRACE_S)
+        ], later.problems
         assert any(v.io is not None for v in later.pool("fleet-b:fb").leaves())
         print(
             f"fleet-a unreachable {since - killed:.2f} s after its sshd stopped; {frame.snapshot.problems[0].message}"
