@@ -74,7 +74,7 @@ def _alike(a: Vdev, b: Vdev) -> bool:
     return a.rotational is None or b.rotational is None or a.rotational == b.rotational
 
 
-def median_without(sorted_values: list[float], own: float | None) -> float | None:
+def _median_without(sorted_values: list[float], own: float | None) -> float | None:
     """Median of a group's values leaving out the leaf's own (the pool's *other* leaves), in O(log n):
     the list is indexed around the removed element, never copied."""
     n = len(sorted_values)
@@ -143,7 +143,7 @@ def quick_sample(q: Quick) -> LeafSample:
 
 def peer_bytes(q: Quick) -> float | None:
     """The median bytes/s of a fast-path leaf's peers (the figure its LeafSample carries)."""
-    return median_without(q[2], q[1][BYTES])
+    return _median_without(q[2], q[1][BYTES])
 
 
 def sample_pool_lazy(
@@ -200,7 +200,7 @@ def sample_pool_lazy(
             if quick:
                 decided, verdict = _quick(mine, group.screens)
                 if decided:
-                    out[leaf.guid or leaf.path or leaf.name] = (  # Vdev.key, inline
+                    out[leaf.key] = (
                         verdict if verdict is not None and busy(leaf) else None,
                         mine,
                         group.sorted_metrics[BYTES] if alone else top_bytes,
@@ -298,11 +298,11 @@ def _judge(
     for n, (index, ratio, floor, name, fmt) in enumerate(specs):
         value = mine[index]
         vdev_ref = (
-            median_without(vdev_sorted[n], value)
+            _median_without(vdev_sorted[n], value)
             if vdev_sorted is not None
             else median_or_none(metrics[id(p)][index] for p in vdev_peers)
         )
-        pool_ref = median_without(pool_sorted[n], value)
+        pool_ref = _median_without(pool_sorted[n], value)
         # An idle vdev peer has no latency this second: fall back to the pool's other leaves.
         ref = vdev_ref if vdev_ref is not None else pool_ref
         refs.append(ref)
@@ -323,7 +323,7 @@ def _judge(
         peer_read_wait=refs[1],
         peer_write_wait=refs[2],
         peer_bytes=(
-            median_without(vdev_sorted[3], mine[BYTES])
+            _median_without(vdev_sorted[3], mine[BYTES])
             if vdev_sorted is not None and vdev_peers
             else median_or_none(metrics[id(p)][BYTES] for p in used_peers)
         ),

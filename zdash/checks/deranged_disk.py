@@ -35,7 +35,7 @@ from zdash.checks._common import (
     leaves_with_top,
     parents,
 )
-from zdash.checks._deranged_samples import BYTES, LeafSample, median_without, sample_pool_lazy
+from zdash.checks._deranged_samples import BYTES, LeafSample, peer_bytes, sample_pool_lazy
 from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate, fmt_time
@@ -171,7 +171,7 @@ class Tracker(tracker.Tracker):
             rebuilt = resilver_targets(pool)
             any_raised = any_slow = False
             for _top, leaf in pairs:
-                leaf_key = leaf.guid or leaf.path or leaf.name  # Vdev.key, inline (per leaf per tick)
+                leaf_key = leaf.key
                 key = (name, leaf_key)
                 if seen is not None:
                     seen.add(key)
@@ -191,7 +191,7 @@ class Tracker(tracker.Tracker):
                     slow = s[0]
                     if slow is not None and leaf_key not in rebuilt:
                         nbytes = s[1][BYTES]
-                        peer = median_without(s[2], nbytes) if nbytes is not None else None
+                        peer = peer_bytes(s) if nbytes is not None else None
                         _remember(st, normal, nbytes, peer, lookback)
                         _normal(st, clear)
                 else:  # judged in full
