@@ -7,6 +7,7 @@ import os
 import shutil
 import stat
 import tempfile
+import time
 
 import pytest
 
@@ -193,3 +194,19 @@ def test_a_silent_drop_keeps_the_reason_ssh_gave_and_says_what_it_is():
     assert runner.unreachable_why == "ssh: connect to host nas2 port 22: Connection refused"
     runner.heard(0)
     assert runner.unreachable_since is None and runner.unreachable_why is None
+
+
+def test_a_session_from_before_the_drop_does_not_say_the_host_is_back():
+    """As a host dies, a session of its can end with another code than ssh's 255 (its remote
+    command killed before the connection closed). That is no answer from the host: "unreachable"
+    stays, with its first "since" (the wall's banner must not flicker and restart its clock). A
+    command started after the drop that answers does bring it back."""
+    runner = RemoteRunner(SshHost.parse("nas2"))
+    before = time.time() - 5.0
+    runner.heard(255, "ssh: connect to host nas2 port 22: Connection refused\n", time.time())
+    since = runner.unreachable_since
+    runner.heard(137, "", before)  # a zpool iostat of the dying session, killed
+    runner.heard(0, "", before)
+    assert runner.unreachable_since == since and not runner.connected
+    runner.heard(0, "", time.time() + 1.0)
+    assert runner.unreachable_since is None and runner.connected

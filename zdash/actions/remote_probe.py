@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import time
 
 from zdash.actions.probe import SEARCH, DeviceInfo, HostProbe, Signature
 from zdash.sources.remote import SAFE_WORD, SSH_RC, RemoteRunner
@@ -48,6 +49,7 @@ class RemoteProbe(HostProbe):
         """(exit code, stdout, stderr) of one command there. Raises when ssh itself fails: a
         host that cannot be asked is no answer ("the new disk does not exist" would be a lie),
         so the plan is not built, saying why."""
+        started = time.time()
         try:
             p = subprocess.run(
                 self.runner.exec_argv(argv),
@@ -61,7 +63,7 @@ class RemoteProbe(HostProbe):
             raise RemoteProbeError(f"{self.runner.host}: {argv[0]} timed out after {self.timeout:g} s") from e
         except OSError as e:
             raise RemoteProbeError(self.runner.cannot_start(argv, e)) from e
-        self.runner.heard(p.returncode, p.stderr)
+        self.runner.heard(p.returncode, p.stderr, started)
         if p.returncode == SSH_RC:
             raise RemoteProbeError(self.runner.failure(argv, p.returncode, p.stderr))
         return p.returncode, p.stdout, p.stderr

@@ -35,6 +35,7 @@ class EventsStream:
         self._proc: Child | None = None
 
     async def run(self) -> None:
+        started = time.time()
         try:
             self._proc = await spawn(self.runner.exec_argv(self.argv), command_env())
         except OSError as e:
@@ -54,7 +55,7 @@ class EventsStream:
                     self._buf = self._buf[cut:]
             err = (await self._proc.stderr.read()).decode("utf-8", "replace").strip()
             rc = await self._proc.wait()
-            self.unreachable = self.runner.heard(rc, err)
+            self.unreachable = self.runner.heard(rc, err, started)
             self.error = self.runner.failure(("zpool", "events"), rc, err, "stopped")
         finally:
             await self.stop()

@@ -36,6 +36,7 @@ class IostatStream:
 
     async def run(self) -> None:
         """Read until the process ends; a dead stream leaves `error` set for the caller."""
+        started = time.time()
         try:
             self._proc = proc = await spawn(self.runner.exec_argv(self.argv), command_env())
         except OSError as e:
@@ -63,7 +64,7 @@ class IostatStream:
             self._push(splitter.flush())
             err = (await stderr.read()).decode("utf-8", "replace").strip()
             rc = await proc.wait()
-            self.runner.heard(rc, err)
+            self.runner.heard(rc, err, started)
             self.error = self.runner.failure(("zpool", "iostat"), rc, err, "stopped")
         except ParseError as e:
             self.error = str(e)

@@ -230,7 +230,7 @@ class RemoteRunner(Runner):
     def timed_out(self, argv: tuple[str, ...], timeout: float) -> str:
         return f"{self.host}: {super().timed_out(argv, timeout)}"
 
-    def heard(self, rc: int | None, stderr: str = "") -> bool:
+    def heard(self, rc: int | None, stderr: str = "", started: float | None = None) -> bool:
         if rc == SSH_RC:
             if self.unreachable_since is None:
                 self.unreachable_since = time.time()
@@ -240,6 +240,14 @@ class RemoteRunner(Runner):
             self.connected = False
             return True
         if rc is not None and rc >= 0:  # the far side answered (a zpool error is an answer)
+            # ...unless the command began before the host was seen gone: as a host dies, a session
+            # of its can end with another code than 255 (its remote command killed before the
+            # connection closed). Taken as an answer, that cleared "unreachable" for a tick and the
+            # wall's banner flickered with a new "since" (found by the fleet lab test). A session
+            # from before the drop cannot say the host is back; one started after it can.
+            since = self.unreachable_since
+            if since is not None and started is not None and started < since:
+                return False
             self.unreachable_since = self.unreachable_why = None
             self.connected = True
         return False

@@ -89,9 +89,10 @@ class Runner:
         more = f"; next time it gets {nxt:g} s" if nxt > timeout else ""
         return self.timed_out(argv, timeout) + more
 
-    def heard(self, rc: int | None, stderr: str = "") -> bool:
-        """A command ended with `rc` (RemoteRunner learns from it whether the host answers).
-        True when it failed because the host could not be reached: never, here."""
+    def heard(self, rc: int | None, stderr: str = "", started: float | None = None) -> bool:
+        """A command started at `started` (epoch) ended with `rc` (RemoteRunner learns from it
+        whether the host answers). True when it failed because the host could not be reached:
+        never, here."""
         return False
 
     async def run(
@@ -130,7 +131,7 @@ class Runner:
         if learn:
             self._learn(key, end - start, timed_out=False)
         stderr = err.decode("utf-8", "replace")
-        self.heard(proc.returncode, stderr)
+        self.heard(proc.returncode, stderr, start)
         error = None
         if proc.returncode != 0:
             error = self.failure(argv, proc.returncode, stderr)
