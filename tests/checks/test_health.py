@@ -420,6 +420,27 @@ def test_unrepairable_scrub_errors_are_critical():
     assert f.severity == Severity.CRITICAL and "2 blocks unrepairable" in f.title
 
 
+def test_unrepairable_scrub_errors_no_longer_in_an_empty_error_log_are_a_warning():
+    """Corpus 234 (2.4, an expanded raidz1): the scrub finished "with 1 errors", ZFS-8000-9P,
+    "errors: No known data errors". The log is empty now, so the damaged block was freed since:
+    checksum errors on the disks to look at (warning), no known lost data (it was CRITICAL). The
+    same scrub with the log unknown (a paste cut before `errors:`) or listing files stays
+    critical."""
+    done = scan("scrub", "finished", start_time=T0 - 100, end_time=T0 - 10, processed=0, errors=1)
+    disks = raidz(0, *(leaf(f"sd{c}", errors=(0, 0, 4)) for c in "abcd"))
+    clean = pool("storage", disks, scans=(done,), error_count=0, msgid="ZFS-8000-9P")
+    found = check_now(clean)
+    assert max(f.severity for f in found) == Severity.WARNING, [f.title for f in found]
+    f = one(found, topic="scrub-repair")
+    assert "1 block unrepairable; none in the error log now" in f.title
+    assert "Nothing is known lost now" in f.why
+    for unknown in (
+        pool("storage", disks, scans=(done,)),
+        pool("storage", disks, scans=(done,), error_count=1),
+    ):
+        assert one(check_now(unknown), topic="scrub-repair").severity == Severity.CRITICAL
+
+
 def test_permanent_data_errors_are_critical_and_list_the_files():
     p = pool(
         "perm",

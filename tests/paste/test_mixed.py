@@ -269,3 +269,50 @@ def test_zpool_get_gives_the_pool_row_a_list_would_and_a_list_wins_over_it():
         assert snap.pools[0].cap_pct != 98  # the list's own figure
     snap, imported = snapshot("$ zfs snap -r $POOLNAME/rsnap@snap1\n" + status)
     assert [p.name for p in snap.pools] == ["healthy"]
+
+
+def test_a_flattened_report_whose_labels_are_glued_to_the_values_before_them():
+    """A blog's status turned to one line (corpus 236): the lost newlines glue `status:` to the
+    state (`ONLINEstatus:`) and `errors:` to the last CKSUM (`0errors:`). The same pool, states
+    and counters as the clean report, and its error line read."""
+    text = _read("errors/zpool-status.after-scrub.txt")
+    flat = "$ sudo zpool status errors " + " ".join(text.split())
+    flat = flat.replace("ONLINE status:", "ONLINEstatus:").replace(" errors: No known", "errors: No known")
+    assert "ONLINEstatus:" in flat and "0errors: No known" in flat
+    snap, _ = snapshot(flat)
+    ref, _ = snapshot(text)
+    (pool,) = snap.pools
+    assert pool.state == "ONLINE" and pool.error_count == 0
+
+    def counters(s):
+        return [
+            (v.name, v.state, v.read_errors, v.write_errors, v.checksum_errors)
+            for v in s.pools[0].root.walk()
+        ]
+
+    assert counters(snap) == counters(ref)
+
+
+def test_a_script_comment_quoting_its_output_reads_as_the_output():
+    """`# > ` before every line (a README showing what its script printed, corpus 238): the pool
+    reads as it does without the marks."""
+    text = _read("errors/zpool-status.after-scrub.txt")
+    marked = "$ show volumes\n" + "\n".join("# > " + ln for ln in text.rstrip("\n").split("\n")) + "\n"
+    snap, _ = snapshot(marked)
+    ref, _ = snapshot(text)
+    assert _tree(snap) == _tree(ref) and snap.pools[0].error_count == 0
+
+
+def test_the_shell_waiting_after_an_empty_error_list_is_not_a_damaged_file():
+    """`errors: Permanent errors have been detected…` with the list cut, then the prompt the
+    user copied (`root@vulcan:~ # `, corpus 243): at least one error, and no file named after the
+    prompt."""
+    text = _read("errors/zpool-status.after-scrub.txt").replace(
+        "errors: No known data errors",
+        "errors: Permanent errors have been detected in the following files:\n",
+    )
+    snap, _ = snapshot(text + "\nroot@vulcan:~ # \n")
+    (pool,) = snap.pools
+    assert pool.error_count == 1 and pool.error_files == ()
+    listed, _ = snapshot(text + "        errors/data:<0x1>\n[root@vulcan ~]# \n")
+    assert listed.pools[0].error_files == ("errors/data:<0x1>",)

@@ -245,6 +245,7 @@ def _data_errors(pool: Pool) -> Finding | None:
         if scrub is not None
         and scrub.state == "finished"
         and scrub.errors
+        and not _log_known_empty(pool)
         and not any(any(_counts(leaf)) for leaf in pool.leaves())
         else 0
     )
@@ -844,8 +845,18 @@ def _after_errors(pool: Pool, leaves: Sequence[Vdev]) -> tuple[SuggestedAction, 
     return tuple(out)
 
 
+def _log_known_empty(pool: Pool) -> bool:
+    """zpool said "errors: No known data errors" (and no 8A): the pool's error log is empty now.
+    A scrub's "with N errors" is history then: the damaged blocks were freed since (the file
+    deleted or rewritten, its snapshots destroyed; 2.2+ drops a freed block's entry) or the log
+    was cleared by a later clean pass. Not known-lost data now (corpus 234)."""
+    return pool.error_count == 0 and not pool.error_files and pool.msgid != DATA_ERRORS_MSGID
+
+
 def _scrub_story(pool: Pool, scan: Scan, leaves: Sequence[Vdev]) -> Finding:
-    lost = (scan.errors or 0) > 0
+    unrepaired = (scan.errors or 0) > 0
+    gone = unrepaired and _log_known_empty(pool)
+    lost = unrepaired and not gone
     counts = fmt_list([f"{leaf.label} ({_describe_counts(_counts(leaf))})" for leaf in leaves])
     if scan.state == "scanning":
         head = f"the running scrub has repaired {fmt_bytes(scan.processed or 0)} so far"
@@ -853,7 +864,12 @@ def _scrub_story(pool: Pool, scan: Scan, leaves: Sequence[Vdev]) -> Finding:
         head = f"the scrub finished {fmt_time(scan.end_time)} and repaired {fmt_bytes(scan.processed or 0)}"
     else:
         head = f"the last scrub ({scan.state}) repaired {fmt_bytes(scan.processed or 0)}"
-    tail = f", {plural(scan.errors or 0, 'block')} unrepairable" if lost else ", nothing unrepairable"
+    tail = (
+        f", {plural(scan.errors or 0, 'block')} unrepairable"
+        + ("; none in the error log now" if gone else "")
+        if unrepaired
+        else ", nothing unrepairable"
+    )
     return Finding(
         ID,
         Severity.CRITICAL if lost else Severity.WARNING,
@@ -868,6 +884,10 @@ def _scrub_story(pool: Pool, scan: Scan, leaves: Sequence[Vdev]) -> Finding:
             + (
                 "Some blocks could not be repaired from any copy: see the data errors. "
                 if lost
+                else "It could not repair some blocks, but zpool lists no data errors now: those "
+                "blocks were freed since (the file deleted or rewritten, its snapshots destroyed) "
+                "or a later pass cleared the log. Nothing is known lost now. "
+                if gone
                 else "Nothing was lost. "
             )
             + "It is not yet a dying disk: "

@@ -34,6 +34,12 @@ _PROMPT = re.compile(
     r"|[#$%>\u276f\u279c\u03bb])"  # bare $ # % > ❯ ➜ λ
     r"\s+(?P<cmd>\S.*)"
 )
+# A prompt with nothing after it (the shell waiting at the end of a transcript: `root@vulcan:~ # `),
+# only in the forms that cannot be output: user@host, or [user@host dir] (corpus 243: it was
+# read as a damaged file under "Permanent errors").
+_BARE_PROMPT = re.compile(
+    r"(?:\([^()\s]{1,40}\)\s?)?(?:\[[^\]\n]{1,80}\]|[\w.-]{1,64}@[\w.-]{1,64}(?::\S{0,120})?)\s?[#$%>]"
+)
 _WATCH = re.compile(r"Every\s+[\d.]+s:\s+(?P<cmd>.+?)(?:\s{2,}\S.*)?")
 _CHAINED = re.compile(r".*?(?:;|&&|\|\|)\s*(?P<cmd>(?:sudo\s+)?(?:\S*/)?(?:zpool|zfs)\s+[a-z].*)")
 # Lines of Markdown / HTML around a paste: code fences, <pre>, rules.
@@ -126,6 +132,11 @@ def prompt_command(line: str) -> tuple[bool, tuple[str, ...] | None]:
     if m is not None and (argv := command_argv(m.group("cmd"))) is not None:
         return True, argv
     return False, None
+
+
+def is_bare_prompt(line: str) -> bool:
+    """A shell prompt with no command after it (the transcript's end)."""
+    return _BARE_PROMPT.fullmatch(line.strip()) is not None
 
 
 def is_imported(argv: tuple[str, ...] | None) -> TypeGuard[tuple[str, ...]]:

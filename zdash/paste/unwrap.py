@@ -23,6 +23,10 @@ import re
 from collections.abc import Callable
 
 _QUOTE = re.compile(r"\s{0,3}>(?: |(?=\t)|$)")
+# A script comment that quotes its command's output (`# > NAME SIZE ...`, corpus 238): both marks
+# at once (taken one at a time neither run looks like zpool output: `> ` is not at the line's
+# start, and what `#` leaves starts with `> `).
+_HASH_QUOTE = re.compile(r"\s{0,8}#\s?>(?: |(?=\t)|$)")
 _CLOCK = re.compile(r"\s{0,4}[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?(?: |$)")
 # A script's log: a date-time stamp (20181103_110000, 2018-11-03 11:00:00[.123][Z]), then
 # perhaps a level, each followed by one tab or by spaces (a config row's own tab is kept).
@@ -109,6 +113,7 @@ def _rejoin_scan_dates(lines: list[str]) -> list[str]:
 
 
 def unwrap(lines: list[str]) -> list[str]:
+    lines = _strip_runs(lines, _HASH_QUOTE, 2)
     lines = _strip_runs(lines, _QUOTE, 2)
     lines = _strip_runs(lines, _CLOCK, 2)
     lines = _strip_runs(lines, _LOG, 2)
@@ -120,7 +125,10 @@ def unwrap(lines: list[str]) -> list[str]:
 
 
 _FLAT = re.compile(r"pool:\s*\S+\s+(?:id:\s*\S+\s+)?state:\s*\S+.*?\bconfig:\s")
-_FLAT_LABEL = re.compile(r"\b(pool|id|state|status|action|see|scan|scrub|config|errors):\s")
+# A label starts after anything but a lowercase letter: the lost newline glues it to the value
+# before (`state: ONLINEstatus: One or more`, `... 0 0 1errors: No known`, corpus 236), where
+# `\b` found no boundary; `zpool:` or `guid:` are not labels.
+_FLAT_LABEL = re.compile(r"(?<![a-z])(pool|id|state|status|action|see|scan|scrub|config|errors):\s")
 _STATES = frozenset(
     {"ONLINE", "DEGRADED", "FAULTED", "UNAVAIL", "OFFLINE", "REMOVED", "AVAIL", "INUSE", "SUSPENDED"}
 )

@@ -17,7 +17,7 @@ from typing import Literal, TypeAlias
 
 from zdash.model import UNSEEN
 from zdash.paste.depth import UNNAMED_POOL, UNSHOWN_VDEV, by_names, is_top_name, mangled
-from zdash.paste.lines import prompt_command, width
+from zdash.paste.lines import is_bare_prompt, prompt_command, width
 from zdash.paste.table import Unreadable
 
 LABELS = (
@@ -158,7 +158,7 @@ def take_status(
                 mode = _LABEL_MODE.get(label, "fields")
             j += 1
             continue
-        if j > i and (other_block(j) or prompt_command(line)[0]):
+        if j > i and (other_block(j) or prompt_command(line)[0] or is_bare_prompt(line)):
             break
         if mode == "fields" and pools and is_config_header(text):
             mode = "config"  # the NAME STATE header without its config: label (Solaris, excerpts)
