@@ -56,6 +56,97 @@ _INLINE_TAGS = re.compile(r"</?(?:font|b|i|u|em|strong|span|a|br|tt|kbd|samp)(?:
 _ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#[0-9]{1,6}|#[xX][0-9a-fA-F]{1,5});")
 _WRAPPERS = frozenset({"sudo", "doas", "time", "env", "command", "nice", "ionice", "exec"})
 ZFS_PROGRAMS = frozenset({"zpool", "zfs"})
+# Their subcommands (OpenZFS 0.6-2.4, Solaris): a bare line (no prompt) is a command only with one
+# of these. "zpool properties" above a `zpool get all` paste is a heading (corpus 257), and took
+# the rows under it as another command's output.
+SUBCOMMANDS = {
+    "zpool": frozenset(
+        [
+            "add",
+            "attach",
+            "checkpoint",
+            "clear",
+            "create",
+            "ddtprune",
+            "destroy",
+            "detach",
+            "events",
+            "export",
+            "get",
+            "help",
+            "history",
+            "import",
+            "initialize",
+            "iostat",
+            "labelclear",
+            "list",
+            "offline",
+            "online",
+            "prefetch",
+            "reguid",
+            "reopen",
+            "remove",
+            "replace",
+            "resilver",
+            "scrub",
+            "set",
+            "split",
+            "status",
+            "sync",
+            "trim",
+            "upgrade",
+            "version",
+            "wait",
+        ]
+    ),
+    "zfs": frozenset(
+        [
+            "allow",
+            "bookmark",
+            "change-key",
+            "clone",
+            "create",
+            "destroy",
+            "diff",
+            "get",
+            "groupspace",
+            "help",
+            "hold",
+            "holds",
+            "inherit",
+            "jail",
+            "list",
+            "load-key",
+            "mount",
+            "program",
+            "project",
+            "projectspace",
+            "promote",
+            "receive",
+            "recv",
+            "redact",
+            "release",
+            "rename",
+            "rewrite",
+            "rollback",
+            "send",
+            "set",
+            "share",
+            "snap",
+            "snapshot",
+            "unallow",
+            "unjail",
+            "unload-key",
+            "unmount",
+            "umount",
+            "unshare",
+            "upgrade",
+            "userspace",
+            "version",
+            "wait",
+        ]
+    ),
+}
 # Commands whose output an import can use; the rest are known but not imported.
 IMPORTED = frozenset(
     {("zpool", "status"), ("zpool", "list"), ("zpool", "iostat"), ("zfs", "list"), ("zpool", "get")}
@@ -115,6 +206,12 @@ def command_argv(cmd: str) -> tuple[str, ...] | None:
     return (words[0].rsplit("/", 1)[-1], *words[1:])
 
 
+def _chained(text: str) -> tuple[str, ...] | None:
+    """The zpool/zfs command chained after another (`cd /x; zpool status`, `a && zfs list`)."""
+    m = _CHAINED.fullmatch(text) if len(text) < 300 and ("zpool" in text or "zfs" in text) else None
+    return command_argv(m.group("cmd")) if m is not None else None
+
+
 def prompt_command(line: str) -> tuple[bool, tuple[str, ...] | None]:
     """(is a command line, argv if it runs zpool/zfs). A bare `zpool status -v` line counts;
     a bare other command does not (it could be anything)."""
@@ -123,13 +220,15 @@ def prompt_command(line: str) -> tuple[bool, tuple[str, ...] | None]:
     if m is not None:
         return True, command_argv(m.group("cmd"))
     argv = command_argv(text)
-    if argv is not None and not text.endswith((":", ".")):  # not "zpool iostat -v shows:"
+    # not "zpool iostat -v shows:", not a "zpool properties" heading
+    if argv is not None and not text.endswith((":", ".")) and argv[1] in SUBCOMMANDS[argv[0]]:
         return True, argv
     m = _PROMPT.fullmatch(text)
     if m is not None:
-        return True, command_argv(m.group("cmd"))
-    m = _CHAINED.fullmatch(text) if len(text) < 300 and ("zpool" in text or "zfs" in text) else None
-    if m is not None and (argv := command_argv(m.group("cmd"))) is not None:
+        # `# touch f && zfs snapshot a@s` (corpus 260): the zpool/zfs command after the first
+        return True, command_argv(m.group("cmd")) or _chained(m.group("cmd"))
+    argv = _chained(text)
+    if argv is not None:
         return True, argv
     return False, None
 

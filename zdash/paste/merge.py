@@ -16,6 +16,7 @@ from zdash.parse.zpool_iostat import parse_iostat
 from zdash.parse.zpool_list import parse_list
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.parse.zpool_status.text import parse_status_text
+from zdash.paste.lineage import replay
 from zdash.paste.split import (
     IostatPaste,
     JsonStatusPaste,
@@ -253,10 +254,19 @@ def datasets(run: Run) -> dict[str, Props]:
             line = b.rows.lines[name]
             if run.checked("zfs list", name, [line], parse_zfs_list, zfs_text({name: props})):
                 out.setdefault(name, {}).update(props)
-    for snap, clone, _ in run.doc.clones:  # a transcript's `zfs snapshot` / `zfs clone` lines
+    # A transcript's `zfs snapshot` / `zfs clone` / `zfs promote` lines, replayed in order.
+    events = [(n, "snapshot" if clone is None else "clone", snap, clone) for snap, clone, n in run.doc.clones]
+    events += [(n, "promote", fs, None) for fs, n in run.doc.promoted]
+    lineage = replay(events) if events else None
+    if events and lineage is None:
+        run.notes.append(
+            "the transcript's zfs clone/promote lines were not replayed: a promote of a clone, or "
+            "snapshots, made before it; paste `zfs list -t all -o name,origin,clones` for what "
+            "depends on what"
+        )
+    for snap in lineage.snapshots if lineage else ():
         out.setdefault(snap, {"name": snap, "type": "snapshot"})
-        if clone is None:
-            continue
+    for clone, snap in lineage.origins if lineage else ():
         row = out.setdefault(clone, {"name": clone})
         row.setdefault("origin", snap)
         listed = [c for c in out[snap].get("clones", "").split(",") if c and c != "-"]

@@ -81,8 +81,12 @@ def import_paste(text: str) -> Imported:
                 f"pool {name}: no zpool list pasted; its space is zpool status -j's alloc_space/total_space"
             )
     found = datasets(run)
-    for name in dict.fromkeys(d.split("/", 1)[0].split("@", 1)[0] for d in found):
-        if name not in texts:  # only datasets pasted: the pool is known, its state is not
+    # Only datasets pasted: the pool is known, its state is not. A pool is read from them only
+    # when they show its space (used/avail, which capacity is judged from); names and origins
+    # alone say nothing of the pool (corpus 260, 261: UNKNOWN, as an `-o origin,name` list, 202).
+    spaced = (d for d, props in found.items() if props.keys() & {"used", "avail"})
+    for name in dict.fromkeys(d.split("/", 1)[0].split("@", 1)[0] for d in spaced):
+        if name not in texts:
             texts[name] = synth_status(name, None, [], [])
             run.notes.append(
                 f"pool {name}: known only from its datasets (zfs list/get); its vdevs and state are unknown"

@@ -41,6 +41,7 @@ from zdash.paste.zpool_list import (
     entries_from_get,
     entries_from_json,
     headerless_columns,
+    headerless_get_row,
     is_list_header,
     take_list,
 )
@@ -71,7 +72,7 @@ class Unread:
 
 # What a line can start: the four outputs an import reads, and three it recognises to report
 # (a `zpool iostat -w/-r` histogram, a config table without its pool: lines, another table).
-BlockKind: TypeAlias = Literal["status", "list", "iostat", "zfs", "histogram", "config", "table"]
+BlockKind: TypeAlias = Literal["status", "list", "iostat", "zfs", "histogram", "config", "table", "get"]
 ReadKind: TypeAlias = Literal["status", "list", "iostat", "zfs"]
 
 
@@ -132,6 +133,8 @@ class PastedDoc:
     # `zfs clone [-o p=v] A@s B` / `zfs snapshot A@s` lines of a transcript: (origin, clone or
     # None, line number), evidence of datasets and a clone relation beside `zfs list`.
     clones: list[tuple[str, str | None, int]] = field(default_factory=list)
+    # `zfs promote C` lines (C, line number): the clones above are replayed through them.
+    promoted: list[tuple[str, int]] = field(default_factory=list)
     # `zpool add POOL VDEV...` lines of a transcript (argv, line number): evidence that those
     # vdevs came after the pool was created (read as `zpool history` would print them).
     added: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
@@ -156,6 +159,8 @@ def _block_at(lines: list[str], i: int) -> BlockKind | None:
         return "config"
     if _TABLE.fullmatch(line.strip()):
         return "table"
+    if (pool := headerless_get_row(line)) is not None and i + 1 < len(lines):
+        return "get" if headerless_get_row(lines[i + 1]) == pool else None
     return None
 
 
@@ -208,6 +213,31 @@ def split_pasted(text: str) -> PastedDoc:
     return doc
 
 
+def _take_get(
+    doc: PastedDoc,
+    lines: list[str],
+    first: int,
+    end: int,
+    header: int | None,
+    command: tuple[str, ...] | None,
+) -> int:
+    """`zpool get` rows lines[first:end] (under the header at lines[header], or none: first) as
+    the pool rows `zpool list` would give; end, or 0 when they are not pool properties."""
+    got = entries_from_get(lines[first:end], first + 1)
+    if got is None:
+        return 0
+    read = {j + 1 for j in range(first, end) if lines[j].split()[1:2] in _GOT}
+    read |= {header + 1} if header is not None else set()
+    if not read:
+        return 0
+    doc.used |= read
+    for j in range(first, end):
+        if lines[j].strip() and j + 1 not in read:
+            doc.unread.append(Unread(j + 1, lines[j], "`zpool get`: a property zdash does not read"))
+    doc.blocks.append(ListPaste(min(read), max(read), command, got, from_get=True))
+    return end
+
+
 def _scripted_iostat(command: tuple[str, ...] | None) -> bool:
     return command is not None and command[:2] == ("zpool", "iostat") and scripted_layout(flags(command))
 
@@ -231,6 +261,9 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
         if relation is not None:
             doc.clones.append((*relation, n))
             doc.used.add(n)
+        elif (promoted := _promoted(argv)) is not None:
+            doc.promoted.append((promoted, n))
+            doc.used.add(n)
         elif argv is not None and added_devices(argv) is not None:
             doc.added.append((argv, n))
             doc.used.add(n)
@@ -251,6 +284,14 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
         return command
     doc.unread.append(Unread(n, line, stray_reason(line, command)))
     return command
+
+
+def _promoted(argv: tuple[str, ...] | None) -> str | None:
+    """The filesystem of `zfs promote FS`; None for anything else."""
+    if argv is None or argv[:2] != ("zfs", "promote"):
+        return None
+    names = [w for w in argv[2:] if not w.startswith("-")]
+    return names[0] if len(names) == 1 and "@" not in names[0] and not set("$`*{") & set(names[0]) else None
 
 
 def _clone_relation(argv: tuple[str, ...] | None) -> tuple[str, str | None] | None:
@@ -343,21 +384,20 @@ def _take(
     command: tuple[str, ...] | None,
     ends: Callable[[int], bool],
 ) -> int:
+    if kind == "get":  # `zpool get` rows without their header: the run of rows of one pool
+        pool, end = headerless_get_row(lines[i]), i
+        while end < len(lines) and headerless_get_row(lines[end]) == pool:
+            end += 1
+        return _take_get(doc, lines, i, end, None, command) or end
     if kind in ("histogram", "table"):
         end = take_histogram(lines, i, ends) if kind == "histogram" else _table_end(lines, i, ends)
         words = lines[i].split()
-        if kind == "table" and words[1:3] == ["PROPERTY", "VALUE"]:
-            got = entries_from_get(lines[i + 1 : end], i + 2)
-            if got is not None:
-                read = {i + 1} | {j + 1 for j in range(i + 1, end) if lines[j].split()[1:2] in _GOT}
-                doc.used |= read
-                for j in range(i + 1, end):
-                    if lines[j].strip() and j + 1 not in read:
-                        doc.unread.append(
-                            Unread(j + 1, lines[j], "`zpool get`: a property zdash does not read")
-                        )
-                doc.blocks.append(ListPaste(i + 1, max(read), command, got, from_get=True))
-                return end
+        if (
+            kind == "table"
+            and words[1:3] == ["PROPERTY", "VALUE"]
+            and _take_get(doc, lines, i + 1, end, i, command)
+        ):
+            return end
         why = (
             "`zpool iostat -w/-r` histogram: not imported"
             if kind == "histogram"

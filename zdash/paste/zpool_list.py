@@ -289,6 +289,62 @@ GET_COLUMNS = {
 }
 
 
+# Every pool property `zpool get all` prints (0.6-2.4), besides feature@ and unsupported@: how a
+# `get` row is told without its NAME PROPERTY VALUE SOURCE header (an excerpt that starts after
+# it, corpus 257).
+POOL_PROPERTIES = frozenset(
+    [
+        "allocated",
+        "altroot",
+        "ashift",
+        "autoexpand",
+        "autoreplace",
+        "autotrim",
+        "bcloneratio",
+        "bclonesaved",
+        "bcloneused",
+        "bootfs",
+        "cachefile",
+        "capacity",
+        "checkpoint",
+        "comment",
+        "compatibility",
+        "dedup_table_quota",
+        "dedup_table_size",
+        "dedupcached",
+        "dedupditto",
+        "dedupratio",
+        "delegation",
+        "expandsize",
+        "failmode",
+        "fragmentation",
+        "free",
+        "freeing",
+        "guid",
+        "health",
+        "last_scrubbed_txg",
+        "leaked",
+        "listsnapshots",
+        "load_guid",
+        "multihost",
+        "readonly",
+        "size",
+        "version",
+    ]
+)
+_GET_SOURCES = frozenset({"-", "default", "local"})
+
+
+def headerless_get_row(line: str) -> str | None:
+    """The pool a `zpool get` row without its header names (`tank  capacity  19%  -`), else None."""
+    words = line.split()
+    if len(words) < 4 or words[-1] not in _GET_SOURCES or "/" in words[0] or "@" in words[0]:
+        return None
+    prop = words[1]
+    known = prop in POOL_PROPERTIES or prop.startswith(("feature@", "unsupported@"))
+    return words[0] if known else None
+
+
 def entries_from_get(lines: list[str], first: int) -> list[ListEntry] | None:
     """`zpool get all|PROPS POOL` under its NAME PROPERTY VALUE SOURCE header (lines, from
     line number `first`) as one pool row per pool, the columns `zpool list` shares with it: the
