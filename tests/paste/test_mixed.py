@@ -316,3 +316,22 @@ def test_the_shell_waiting_after_an_empty_error_list_is_not_a_damaged_file():
     assert pool.error_count == 1 and pool.error_files == ()
     listed, _ = snapshot(text + "        errors/data:<0x1>\n[root@vulcan ~]# \n")
     assert listed.pools[0].error_files == ("errors/data:<0x1>",)
+
+
+def test_a_pasted_pool_is_as_full_as_its_cap_says_not_as_its_rounded_figures():
+    """zpool's CAP is floor(alloc * 100 / size) from exact bytes; ALLOC and SIZE are rounded to
+    three digits. 922G of 1.00T reads as 90.04 % where zpool printed CAP 89 %: judged against
+    the 90 % rule that was CRITICAL, for a pool zpool itself calls 89 % full. Figures that agree
+    with CAP (84.8 % beside 84 %) and exact ones (-p) are kept as printed."""
+    header = "NAME   SIZE  ALLOC   FREE  CKPOINT  EXPANDSZ   FRAG    CAP  DEDUP    HEALTH  ALTROOT\n"
+    snap, _ = snapshot(
+        header + "tank  1.00T   922G   102G        -         -    12%    89%  1.00x    ONLINE  -\n"
+    )
+    assert 89.0 <= snap.pools[0].fill_pct < 89.95
+    snap, _ = snapshot(
+        header + "tank  14.5T  12.3T  2.23T        -         -    12%    84%  1.00x    ONLINE  -\n"
+    )
+    assert round(snap.pools[0].fill_pct, 1) == 84.8
+    exact = "tank\t1099511627776\t989989961728\t109521666048\t-\t-\t12\t90\t1.00\tONLINE\t-\n"
+    snap, _ = snapshot("# zpool list -Hp\n" + exact)
+    assert snap.pools[0].alloc == 989989961728

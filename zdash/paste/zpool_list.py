@@ -240,7 +240,35 @@ def _values(tokens: tuple[str, ...], columns: list[str], pool: bool, default: bo
                 out.health = None if t == "-" else t
             case "ALTROOT":
                 out.altroot = t
+    if pool and "ALLOC" in layout:
+        out.alloc = _alloc_within_cap(out, tokens[layout.index("ALLOC")])
     return out
+
+
+_DISPLAYED = re.compile(r"[0-9]+(?:[.,]([0-9]+))?([KMGTPEZ]?)")
+
+
+def _alloc_within_cap(v: ListValues, token: str) -> int | None:
+    """ALLOC moved, inside what its rounded figure can mean, to agree with CAP.
+
+    zpool's CAP is floor(alloc * 100 / size) from exact bytes (spa_prop_get_config), so the true
+    fill is in [CAP, CAP + 1) %. The human figures are rounded to three digits: 922G / 1.00T
+    reads as 90.04 % where zpool printed CAP 89 %, and the 90 % rule would call CRITICAL what
+    zpool itself says is 89 % full. Within ALLOC's own rounding step, the value nearest the one
+    printed that agrees with CAP (to the tenth zdash shows) is taken; exact (-p) figures, or a CAP no rounding explains,
+    keep ALLOC as printed."""
+    alloc, total, cap = v.alloc, v.size, v.cap
+    m = _DISPLAYED.fullmatch(token.strip())
+    if alloc is None or not total or cap is None or m is None or not m.group(2):
+        return alloc
+    half = 0.5 * 10.0 ** -len(m.group(1) or "") * 1024.0 ** ("KMGTPEZ".index(m.group(2)) + 1)
+    low = max(alloc - half, cap / 100.0 * total)
+    high = min(alloc + half, (cap + 1) / 100.0 * total - 1)
+    if low > high:
+        return alloc
+    # Kept under CAP + 0.95 %: zdash shows a tenth of a percent, and "90.0 % full" beside zpool's
+    # own CAP 89 % would contradict the verdict (a shift of at most 0.05 %, less than the rounding).
+    return int(min(max(alloc, low), high, (cap + 0.94) / 100.0 * total))
 
 
 _CLASS_HEADER = {"log": "logs", "dedup": "dedup", "special": "special", "cache": "cache", "spare": "spare"}
