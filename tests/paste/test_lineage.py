@@ -94,3 +94,15 @@ def test_a_heading_naming_no_subcommand_is_not_a_command_and_headerless_get_rows
     snap, _ = snapshot(rows)
     (pool,) = snap.pools
     assert pool.name == "storage" and pool.dedup_ratio == 3.64 and pool.cap_pct in (19, 20)
+
+
+def test_headerless_get_rows_zdash_does_not_read_are_reported_not_dropped():
+    text = "tank  guid      5918530084631666666  -\ntank  version   -                    default\n"
+    snap, imported = snapshot(text)
+    assert snap.pools == ()
+    assert [(u.line, u.why) for u in imported.unread] == [
+        (1, "`zpool get`: a property zdash does not read"),
+        (2, "`zpool get`: a property zdash does not read"),
+    ]
+    _, imported = snapshot("tank  size  abc  -\ntank  capacity  zz%  -\n")
+    assert {u.why for u in imported.unread} == {"`zpool get`: a value zdash cannot read"}

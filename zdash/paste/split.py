@@ -388,7 +388,18 @@ def _take(
         pool, end = headerless_get_row(lines[i]), i
         while end < len(lines) and headerless_get_row(lines[end]) == pool:
             end += 1
-        return _take_get(doc, lines, i, end, None, command) or end
+        if not _take_get(doc, lines, i, end, None, command):  # none zdash reads: said, not dropped
+            doc.unread += [
+                Unread(
+                    j + 1,
+                    lines[j],
+                    "`zpool get`: a value zdash cannot read"
+                    if lines[j].split()[1:2] in _GOT
+                    else "`zpool get`: a property zdash does not read",
+                )
+                for j in range(i, end)
+            ]
+        return end
     if kind in ("histogram", "table"):
         end = take_histogram(lines, i, ends) if kind == "histogram" else _table_end(lines, i, ends)
         words = lines[i].split()
