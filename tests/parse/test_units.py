@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zdash.parse import ParseError
-from zdash.parse.units import parse_count, parse_ctime, parse_dhms, parse_duration_ns, parse_size
+from zdash.parse.units import parse_count, parse_ctime, parse_dhms, parse_duration_ns, parse_size, size_step
 
 KIB, MIB, GIB, TIB, PIB = (1024**n for n in range(1, 6))
 
@@ -106,3 +106,11 @@ def test_parse_ctime_refuses_to_guess_other_zones_and_impossible_dates():
     assert parse_ctime("Mon Feb 30 10:00:00 2026") is None
     with pytest.raises(ParseError):
         parse_ctime("2026-11-22T03:40:05Z")
+
+
+def test_size_step_is_what_the_last_printed_digit_is_worth():
+    """A pasted 922G is 921.5-922.5 GiB; 1.00T is known to a hundredth of a TiB; bytes are exact."""
+    assert size_step("922G") == 1 << 30
+    assert size_step("1.00T") == round((1 << 40) / 100)
+    assert size_step("1.50K") == 10
+    assert size_step("989989961728") == 1 and size_step("512B") == 1

@@ -53,6 +53,17 @@ def parse_size(text: str) -> int | None:
     return round(value * (1 << 10 * _POWERS[suffix]))  # 1024 ** power, as an int
 
 
+def size_step(text: str) -> int:
+    """What one unit of the last digit zpool printed is worth in bytes: 1 for exact bytes,
+    10 for "1.50K", 1 GiB for "922G" (the figure is that value give or take half of it)."""
+    m = _NICENUM.fullmatch(text.strip())
+    if m is None:
+        raise ParseError(f"not a zpool size: {text[:40]!r}")
+    number: str = m.group(1)
+    worth: int = round((1 << 10 * _POWERS[m.group(2)]) / 10 ** len(number.partition(".")[2]))
+    return max(1, worth)
+
+
 def parse_count(text: str) -> int | None:
     """Error/slow counters: exact under -p, nicenum ("1.68K" = 1720) without it (§3)."""
     return parse_size(text)

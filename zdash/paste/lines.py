@@ -24,10 +24,12 @@ _INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff]")
 # What str.splitlines() would split on inside a line (the parsers use it) and other controls.
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]")
 
+_VENV = r"(?:\([^()\s]{1,40}\)\s?)?"  # (venv) / (base)
+_BRACKETED = r"\[[^\]\n]{1,80}\]"  # [user@host ~]
+_USER_AT_HOST = r"[\w.-]{1,64}@[\w.-]{1,64}(?::\S{0,120})?"  # user@host:~/x
 _PROMPT = re.compile(
-    r"(?:\([^()\s]{1,40}\)\s?)?"  # (venv) / (base)
-    r"(?:\[[^\]\n]{1,80}\]\s?[#$%>]"  # [user@host ~]$
-    r"|[\w.-]{1,64}@[\w.-]{1,64}(?::\S{0,120})?\s?[#$%>]"  # user@host:~/x$  root@host #
+    _VENV + r"(?:" + _BRACKETED + r"\s?[#$%>]"  # [user@host ~]$
+    r"|" + _USER_AT_HOST + r"\s?[#$%>]"  # user@host:~/x$  root@host #
     r"|[\w.-]{1,64}:\S{0,120}\s?[#$%>]"  # host:~ #
     r"|[\w.-]{1,64}[#$%>]"  # host#  host%
     r"|[~/]\S{0,120}\s?[#$%>\u276f]"  # ~ ❯   /root #
@@ -37,9 +39,7 @@ _PROMPT = re.compile(
 # A prompt with nothing after it (the shell waiting at the end of a transcript: `root@vulcan:~ # `),
 # only in the forms that cannot be output: user@host, or [user@host dir] (corpus 243: it was
 # read as a damaged file under "Permanent errors").
-_BARE_PROMPT = re.compile(
-    r"(?:\([^()\s]{1,40}\)\s?)?(?:\[[^\]\n]{1,80}\]|[\w.-]{1,64}@[\w.-]{1,64}(?::\S{0,120})?)\s?[#$%>]"
-)
+_BARE_PROMPT = re.compile(_VENV + r"(?:" + _BRACKETED + r"|" + _USER_AT_HOST + r")\s?[#$%>]")
 _WATCH = re.compile(r"Every\s+[\d.]+s:\s+(?P<cmd>.+?)(?:\s{2,}\S.*)?")
 _CHAINED = re.compile(r".*?(?:;|&&|\|\|)\s*(?P<cmd>(?:sudo\s+)?(?:\S*/)?(?:zpool|zfs)\s+[a-z].*)")
 # Lines of Markdown / HTML around a paste: code fences, <pre>, rules.
@@ -61,90 +61,19 @@ ZFS_PROGRAMS = frozenset({"zpool", "zfs"})
 # the rows under it as another command's output.
 SUBCOMMANDS = {
     "zpool": frozenset(
-        [
-            "add",
-            "attach",
-            "checkpoint",
-            "clear",
-            "create",
-            "ddtprune",
-            "destroy",
-            "detach",
-            "events",
-            "export",
-            "get",
-            "help",
-            "history",
-            "import",
-            "initialize",
-            "iostat",
-            "labelclear",
-            "list",
-            "offline",
-            "online",
-            "prefetch",
-            "reguid",
-            "reopen",
-            "remove",
-            "replace",
-            "resilver",
-            "scrub",
-            "set",
-            "split",
-            "status",
-            "sync",
-            "trim",
-            "upgrade",
-            "version",
-            "wait",
-        ]
+        str.split(
+            "add attach checkpoint clear create ddtprune destroy detach events export get help history "
+            "import initialize iostat labelclear list offline online prefetch reguid reopen remove "
+            "replace resilver scrub set split status sync trim upgrade version wait"
+        )
     ),
     "zfs": frozenset(
-        [
-            "allow",
-            "bookmark",
-            "change-key",
-            "clone",
-            "create",
-            "destroy",
-            "diff",
-            "get",
-            "groupspace",
-            "help",
-            "hold",
-            "holds",
-            "inherit",
-            "jail",
-            "list",
-            "load-key",
-            "mount",
-            "program",
-            "project",
-            "projectspace",
-            "promote",
-            "receive",
-            "recv",
-            "redact",
-            "release",
-            "rename",
-            "rewrite",
-            "rollback",
-            "send",
-            "set",
-            "share",
-            "snap",
-            "snapshot",
-            "unallow",
-            "unjail",
-            "unload-key",
-            "unmount",
-            "umount",
-            "unshare",
-            "upgrade",
-            "userspace",
-            "version",
-            "wait",
-        ]
+        str.split(
+            "allow bookmark change-key clone create destroy diff get groupspace help hold holds inherit "
+            "jail list load-key mount program project projectspace promote receive recv redact release "
+            "rename rewrite rollback send set share snap snapshot unallow unjail unload-key unmount "
+            "umount unshare upgrade userspace version wait"
+        )
     ),
 }
 # Commands whose output an import can use; the rest are known but not imported.

@@ -291,7 +291,12 @@ def _promoted(argv: tuple[str, ...] | None) -> str | None:
     if argv is None or argv[:2] != ("zfs", "promote"):
         return None
     names = [w for w in argv[2:] if not w.startswith("-")]
-    return names[0] if len(names) == 1 and "@" not in names[0] and not set("$`*{") & set(names[0]) else None
+    return names[0] if len(names) == 1 and "@" not in names[0] and not _scripted_name(names[0]) else None
+
+
+def _scripted_name(name: str) -> bool:
+    """A script's variable or glob (`zfs snap -r $POOL/x@s`, corpus 127): no dataset's name."""
+    return any(c in name for c in "$`*{")
 
 
 def _clone_relation(argv: tuple[str, ...] | None) -> tuple[str, str | None] | None:
@@ -308,8 +313,8 @@ def _clone_relation(argv: tuple[str, ...] | None) -> tuple[str, str | None] | No
         if not words[k].startswith("-"):
             names.append(words[k])
         k += 1
-    if any(c in name for name in names for c in "$`*{"):
-        return None  # a script's variable or glob (`zfs snap -r $POOL/x@s`, corpus 127): no name
+    if any(_scripted_name(name) for name in names):
+        return None
     if argv[1] == "clone" and len(names) == 2 and "@" in names[0] and "@" not in names[1]:
         return names[0], names[1]
     if argv[1] != "clone" and len(names) == 1 and "@" in names[0]:

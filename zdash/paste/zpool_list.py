@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from zdash.parse import ParseError
+from zdash.parse.units import size_step
 from zdash.parse.zpool_status.common import JSON_CLASS_GROUPS, JSON_CLASSES
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.paste.depth import UNNAMED_POOL, by_names, mangled
@@ -24,6 +25,7 @@ from zdash.paste.table import (
     CLASS_WORDS,
     Row,
     Unreadable,
+    decimal,
     is_class_row,
     looks_like_row,
     num,
@@ -245,9 +247,6 @@ def _values(tokens: tuple[str, ...], columns: list[str], pool: bool, default: bo
     return out
 
 
-_DISPLAYED = re.compile(r"[0-9]+(?:[.,]([0-9]+))?([KMGTPEZ]?)")
-
-
 def _alloc_within_cap(v: ListValues, token: str) -> int | None:
     """ALLOC moved, inside what its rounded figure can mean, to agree with CAP.
 
@@ -255,16 +254,15 @@ def _alloc_within_cap(v: ListValues, token: str) -> int | None:
     fill is in [CAP, CAP + 1) %. The human figures are rounded to three digits: 922G / 1.00T
     reads as 90.04 % where zpool printed CAP 89 %, and the 90 % rule would call CRITICAL what
     zpool itself says is 89 % full. Within ALLOC's own rounding step, the value nearest the one
-    printed that agrees with CAP (to the tenth zdash shows) is taken; exact (-p) figures, or a CAP no rounding explains,
-    keep ALLOC as printed."""
+    printed that agrees with CAP (to the tenth zdash shows) is taken; exact (-p) figures, or a
+    CAP no rounding explains, keep ALLOC as printed."""
     alloc, total, cap = v.alloc, v.size, v.cap
-    m = _DISPLAYED.fullmatch(token.strip())
-    if alloc is None or not total or cap is None or m is None or not m.group(2):
+    if alloc is None or not total or cap is None:
         return alloc
-    half = 0.5 * 10.0 ** -len(m.group(1) or "") * 1024.0 ** ("KMGTPEZ".index(m.group(2)) + 1)
+    half = size_step(decimal(token)) / 2 + 1
     low = max(alloc - half, cap / 100.0 * total)
     high = min(alloc + half, (cap + 1) / 100.0 * total - 1)
-    if low > high:
+    if half <= 1.5 or low > high:  # exact bytes, or no rounding explains the disagreement
         return alloc
     # Kept under CAP + 0.95 %: zdash shows a tenth of a percent, and "90.0 % full" beside zpool's
     # own CAP 89 % would contradict the verdict (a shift of at most 0.05 %, less than the rounding).
@@ -321,44 +319,13 @@ GET_COLUMNS = {
 # `get` row is told without its NAME PROPERTY VALUE SOURCE header (an excerpt that starts after
 # it, corpus 257).
 POOL_PROPERTIES = frozenset(
-    [
-        "allocated",
-        "altroot",
-        "ashift",
-        "autoexpand",
-        "autoreplace",
-        "autotrim",
-        "bcloneratio",
-        "bclonesaved",
-        "bcloneused",
-        "bootfs",
-        "cachefile",
-        "capacity",
-        "checkpoint",
-        "comment",
-        "compatibility",
-        "dedup_table_quota",
-        "dedup_table_size",
-        "dedupcached",
-        "dedupditto",
-        "dedupratio",
-        "delegation",
-        "expandsize",
-        "failmode",
-        "fragmentation",
-        "free",
-        "freeing",
-        "guid",
-        "health",
-        "last_scrubbed_txg",
-        "leaked",
-        "listsnapshots",
-        "load_guid",
-        "multihost",
-        "readonly",
-        "size",
-        "version",
-    ]
+    str.split(
+        "allocated altroot ashift autoexpand autoreplace autotrim bcloneratio bclonesaved bcloneused "
+        "bootfs cachefile capacity checkpoint comment compatibility dedup_table_quota dedup_table_size "
+        "dedupcached dedupditto dedupratio delegation expandsize failmode fragmentation free freeing "
+        "guid health last_scrubbed_txg leaked listsnapshots load_guid multihost readonly size "
+        "version"
+    )
 )
 _GET_SOURCES = frozenset({"-", "default", "local"})
 
