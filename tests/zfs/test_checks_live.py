@@ -5,11 +5,12 @@ host (the same engine the dashboard uses) and asserts the check id, severity and
 """
 
 import json
+import os
 
 import pytest
 
 from tests.zfs.lab import set_delay, sh
-from tests.zfs.verdicts import above_info, check, found
+from tests.zfs.verdicts import above_info, check, found, titles
 
 
 @pytest.mark.parametrize("layout", ["mirror", "raidz1"])
@@ -153,3 +154,39 @@ def test_single_disk_beside_mirror(lab):
     doc = check("lone")
     hits = found(doc, "topology")
     assert any(lone in json.dumps(h) for h in hits), doc["findings"]
+
+
+def test_an_unrepairable_scrub_stays_critical_while_the_error_log_holds_it(lab):
+    """A scrub "with N errors" is judged by the error log beside it (health: corpus 234 made an
+    empty log a warning). On real OpenZFS the log outlives what would hide it: `zpool clear`
+    resets the counters but keeps the damaged file listed, and deleting the file leaves
+    ZFS-8000-8A with an empty list until the next scrub. Each of those stays CRITICAL; the next
+    scrub ("with 0 errors", "No known data errors") ends it."""
+    lab.pool("perm", lab.file("p1", "512M"))
+    sh("zfs", "set", "primarycache=metadata", "perm")  # reads reach the disk, and the injection
+    lab.fill("/perm/victim", 32)
+    sh("zinject", "-t", "data", "-e", "checksum", "-f", "100", "/perm/victim")
+    try:
+        sh("cat", "/perm/victim", check=False)
+        sh("zpool", "scrub", "-w", "perm")
+    finally:
+        sh("zinject", "-c", "all", check=False)
+    assert "with 0 errors" not in sh("zpool", "status", "perm")
+
+    def critical_data_errors() -> list:
+        doc = check("perm", samples=1)
+        return found(doc, "health", "perm", "critical", "data-errors") + found(
+            doc, "health", "perm", "critical", "scrub-repair"
+        )
+
+    assert critical_data_errors()
+    sh("zpool", "clear", "perm")  # counters to 0, the file still listed
+    assert "/perm/victim" in sh("zpool", "status", "-v", "perm")
+    assert critical_data_errors()
+    os.remove("/perm/victim")
+    sh("zpool", "sync", "perm")
+    assert "ZFS-8000-8A" in sh("zpool", "status", "perm")  # the list empty, the code kept
+    assert critical_data_errors()
+    sh("zpool", "scrub", "-w", "perm")
+    doc = check("perm", samples=1)
+    assert not found(doc, "health", "perm", "critical"), titles(above_info(doc))
