@@ -5,7 +5,7 @@ measured vdev tree, the iostat rows and their rates): ~20,000 at 5,000 disks. Un
 default first threshold (700 net new containers) that is ~70 young collections a tick, whose
 survivors fill the older generations and bring a full pass (every object of the process walked)
 every other tick: a quarter of a 5,000-disk tick was the collector. With 10,000 the same tick
-runs a handful of young collections and a full pass rarely (see README "Performance").
+runs a handful of young collections and a full pass rarely (see docs/performance.md).
 
 Safe: the thresholds decide only *when* the collector runs, never what it frees. Every cycle is
 still collected, at most 10,000 container allocations later than before (a few MB held a

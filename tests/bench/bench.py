@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""zdash's performance, printed (asserts nothing): the figures behind README "Performance".
+"""zdash's performance, printed (asserts nothing): the figures behind docs/performance.md.
 
     .venv/bin/python -m tests.bench.bench                 # ticks, history, recordings (1 h)
     .venv/bin/python -m tests.bench.bench --day           # ... and the 24 h recording (~15 min once)

@@ -123,16 +123,16 @@ def test_dashboard_promql_parses(tmp_path):
 
 
 def _expand(pattern: str) -> list[str]:
-    """`zdash_{pool,vdev}_x` -> zdash_pool_x, zdash_vdev_x (the README's shorthand)."""
+    """`zdash_{pool,vdev}_x` -> zdash_pool_x, zdash_vdev_x (the manual's shorthand)."""
     m = re.search(r"\{([^{}]*)\}", pattern)
     if m is None:
         return [pattern]
     return [n for alt in m[1].split(",") for n in _expand(pattern[: m.start()] + alt + pattern[m.end() :])]
 
 
-def test_readme_lists_every_metric():
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("### Metrics") : readme.index("### Alert rules")]
+def test_the_manual_lists_every_metric():
+    page = (ROOT / "docs" / "prometheus.md").read_text()
+    section = page[page.index("## Metrics") : page.index("## Alert rules")]
     listed = {n for token in re.findall(r"`(zdash_[^`]*)`", section) for n in _expand(token)}
     assert listed == {s.name for s in SPECS}, (
         sorted({s.name for s in SPECS} - listed),

@@ -7,7 +7,7 @@ Nagios, Icinga, Naemon and a pager show something a person on call can act on:
   then:    one line per input that failed ("! ..."), one line per finding ("[WARNING ] ...")
 Exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the pool could not be read at all).
 
-JSON schema version 1 (documented in README, 'zdash check'); fields are only ever added:
+JSON schema version 1 (documented in docs/check.md); fields are only ever added:
   {"schema": 1, "zdash_version", "time", "source": "live" | "ssh:<host>" | "replay:<file>",
    "status": "OK"|"WARNING"|"CRITICAL"|"UNKNOWN", "exit_code", "summary": <line 1's text>,
    "pools": [{"name", "state", "cap_pct"}],

@@ -55,7 +55,7 @@ ERROR_TYPES = ("read", "write", "checksum")
 
 @dataclass(frozen=True, slots=True)
 class Spec:
-    """One metric family: what the README's table lists and what the tests check against."""
+    """One metric family: what the manual's table (docs/prometheus.md) lists and what the tests check against."""
 
     name: str  # as exposed (a counter's samples are this name; the family drops `_total`)
     kind: str  # gauge | counter | info

@@ -139,7 +139,7 @@ class SessionWriter:
             self._f.truncate()
         self._yaml = YAML()
         self._yaml.width = 1 << 20  # never fold long lines (status JSON is one line)
-        self._raw(f"# zdash session, format {FORMAT_VERSION} (see README, 'Recording files')\n")
+        self._raw(f"# zdash session, format {FORMAT_VERSION} (see docs/recordings.md)\n")
         created = created or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         header: dict[str, object] = {
             "zdash_session": FORMAT_VERSION,
