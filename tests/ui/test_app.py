@@ -79,6 +79,50 @@ async def test_f_then_enter_opens_the_worst_finding_and_the_header_leads_with_it
         assert screen.finding.check == "deranged_disk"
 
 
+async def test_deranged_mirror_key_by_key_enter_opens_the_warning_that_came_after_f():
+    """As a newcomer plays the demo: `f` at the first tick (only INFO notes yet), `space`, and
+    Enter once the WARN has appeared above them. The cursor rested on the worst finding, so it
+    moved up with the WARN: Enter opens the slow disk, and no INFO's plan (a scrub, on a pool a
+    sick disk drags) is one keypress away."""
+    from zdash.scenarios import path_of
+
+    app = replay_app(path_of("deranged-mirror"), start=0, playing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        first = await wait_frame(pilot)
+        assert first.findings and all(f.severity == 0 for f in first.findings)  # notes only
+        await pilot.press("f")
+        table = app.screen.query_one(FindingsTable)
+        assert table.has_focus and table.cursor_row == 0
+        await pilot.press("space")  # play
+        frame = await play_until(pilot, lambda f: any(x.check == "deranged_disk" for x in f.findings), 30)
+        assert frame.findings[0].check == "deranged_disk" and frame.findings[0].severity == 1
+        await pilot.press("enter")
+        screen = await until(pilot, lambda: isinstance(app.screen, FindingScreen) and app.screen)
+        assert screen.finding.check == "deranged_disk" and screen.finding.severity == 1
+        # The plan keys on this screen are the WARN's own actions: no scrub among them.
+        plans = [a.action for a in screen.finding.actions if a.action]
+        assert plans and screen.plans == len(plans) and not any("scrub" in p for p in plans)
+        assert "$ zpool scrub" not in str(screen.query_one("#finding-body").render())
+
+
+async def test_a_cursor_the_admin_moved_stays_on_their_finding(recordings):
+    """Once the admin moves the cursor, a finding arriving above does not take it away."""
+    path = recordings["deranged"]
+    app = replay_app(path, start=first_tick(path, "deranged_disk") - 1, playing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        before = await wait_frame(pilot)
+        assert len(before.findings) >= 2
+        await pilot.press("f", "down")
+        table = app.screen.query_one(FindingsTable)
+        chosen = before.findings[1]
+        await pilot.press("full_stop")
+        frame = await wait_frame(pilot, lambda f: any(x.check == "deranged_disk" for x in f.findings))
+        assert frame.findings[0].check == "deranged_disk"
+        assert table.cursor_row == [f.key for f in frame.findings].index(chosen.key)
+        await pilot.press("f")  # `f` again: back on the worst
+        assert table.cursor_row == 0
+
+
 async def test_degraded_findings_appear_and_open(recordings):
     path = recordings["degraded"]
     app = replay_app(path, start=first_tick(path, "health"))

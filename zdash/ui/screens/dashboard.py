@@ -245,8 +245,8 @@ class DashboardScreen(Screen[None]):
 
     def action_focus_panel(self, panel: str) -> None:
         widget = self.query_one(f"#{panel}")
-        if isinstance(widget, FindingsTable) and not widget.has_focus:
-            widget.move_cursor(row=0)  # the findings are worst first: open on the worst
+        if isinstance(widget, FindingsTable):
+            widget.rest_on_worst()  # the findings are worst first: `f` always goes to the worst
         widget.focus()
 
     def action_pause(self) -> None:

@@ -1,7 +1,11 @@
 """The findings, worst first: one row each (severity, pool, title); Enter opens the finding's
 why, evidence and suggested actions. Rows are keyed by Finding.key, so the cursor stays on a
 finding while its title changes tick by tick: a new frame updates the cells that changed, in
-place; the rows are rebuilt only when the list of findings (or the width) changes."""
+place; the rows are rebuilt only when the list of findings (or the width) changes.
+
+The cursor rests on the worst finding until the admin moves it (a key or a click): a finding
+that arrives above it later takes the cursor with it, so `f` then Enter opens the worst finding
+*now*, not the note that was worst when `f` was pressed."""
 
 from __future__ import annotations
 
@@ -67,6 +71,43 @@ class FindingsTable(DataTable[Any]):
         self._title = ""
         self._title_width = 0
         self._styles: dict[Role, Style] = {}
+        self._chosen = False  # the admin moved the cursor: it follows their finding, not the worst
+
+    def rest_on_worst(self) -> None:
+        """Back on the worst finding (row 0), and following it until the admin moves again."""
+        self._chosen = False
+        self.move_cursor(row=0, animate=False)
+
+    # The admin's own cursor moves (keys, a click): from then on the cursor stays on their finding.
+    def action_cursor_up(self) -> None:
+        self._chosen = True
+        super().action_cursor_up()
+
+    def action_cursor_down(self) -> None:
+        self._chosen = True
+        super().action_cursor_down()
+
+    def action_page_up(self) -> None:
+        self._chosen = True
+        super().action_page_up()
+
+    def action_page_down(self) -> None:
+        self._chosen = True
+        super().action_page_down()
+
+    def action_scroll_top(self) -> None:
+        self._chosen = True
+        super().action_scroll_top()
+
+    def action_scroll_bottom(self) -> None:
+        self._chosen = True
+        super().action_scroll_bottom()
+
+    def on_click(self) -> None:
+        self._chosen = True
+
+    def on_blur(self) -> None:
+        self._chosen = False  # away from the table, the cursor rests on the worst again
 
     def on_mount(self) -> None:
         self._styles = role_styles(self)
@@ -119,9 +160,10 @@ class FindingsTable(DataTable[Any]):
                 self.clear()
                 for k in order:
                     self.add_row(*(self._text(c) for c in cells[k]), key=k)
-                # While the admin is in the table the cursor stays on their finding; otherwise
-                # it rests on the worst (row 0), so `f` then Enter opens what matters most.
-                row = order.index(keep) if keep in cells and self.has_focus else 0
+                # Once the admin has moved the cursor in the table it stays on their finding;
+                # otherwise it rests on the worst (row 0), whenever that finding arrived, so
+                # `f` then Enter opens what matters most now.
+                row = order.index(keep) if keep in cells and self.has_focus and self._chosen else 0
                 self.move_cursor(row=row, animate=False)
             else:
                 for k in order:
