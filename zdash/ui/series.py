@@ -1,31 +1,91 @@
-"""History series for the chart (zdash.feed.history.Series.points), downsampled to the chart's
-width. Pure, so it is tested without an app."""
+"""History series for the chart (zdash.feed.history.Series.points), shaped into what may honestly
+be drawn: lines only between samples that were taken close together, on a time axis that does
+not stretch a few seconds of data across the panel. Pure, so it is tested without an app."""
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 
 MIB = float(1 << 20)
 
+# A line joins two samples only when they are at most this many sampling steps apart: one late
+# or lost report is bridged, a longer silence (zpool hung, the host unreachable, a vdev that was
+# not there, no I/O of that kind) is drawn as the gap it is, never as a ramp across it.
+GAP_STEPS = 2.5
+# The time axis spans the smallest of these that holds the data (seconds): a minute of history is
+# drawn over a minute, not stretched to the panel's width; ten minutes is all the series keeps.
+WINDOWS_S = (60.0, 120.0, 300.0, 600.0)
 
-def downsample(series: dict[str, list[float]], width: int) -> dict[str, list[float]]:
-    """Average consecutive points into at most `width` buckets (x: the bucket's last time)."""
-    n = len(series["x"])
-    if width <= 0 or n <= width:
-        return series
-    out: dict[str, list[float]] = {k: [] for k in series}
-    for b in range(width):
-        lo, hi = b * n // width, (b + 1) * n // width
-        if hi <= lo:
-            continue
-        for k, values in series.items():
-            chunk = values[lo:hi]
-            if k == "x":
-                out[k].append(chunk[-1])
+Line = tuple[list[float], list[float]]  # x (seconds before the newest sample, <= 0), y
+
+
+def sample_step(xs: Sequence[float]) -> float:
+    """The sampling interval of a series: the median gap between consecutive samples (robust
+    to a few late or lost ones); 1 s when there are fewer than two samples."""
+    gaps = sorted(b - a for a, b in itertools.pairwise(xs) if b > a)
+    return gaps[len(gaps) // 2] if gaps else 1.0
+
+
+def window_s(xs: Sequence[float]) -> float:
+    """The span of the time axis for samples at `xs`: the smallest of WINDOWS_S that holds them."""
+    span = -xs[0] if xs else 0.0
+    return next((w for w in WINDOWS_S if span <= w), WINDOWS_S[-1])
+
+
+def runs(xs: Sequence[float], ys: Sequence[float], step: float) -> list[Line]:
+    """The stretches of measured values a line may join: split where a value is NaN (not
+    measured) and where consecutive samples are more than GAP_STEPS * step apart."""
+    out: list[Line] = []
+    run_x: list[float] = []
+    run_y: list[float] = []
+    limit = GAP_STEPS * step
+    for x, y in zip(xs, ys):
+        if y != y or (run_x and x - run_x[-1] > limit):
+            if run_x:
+                out.append((run_x, run_y))
+                run_x, run_y = [], []
+            if y != y:
                 continue
-            real = [v for v in chunk if v == v]
-            out[k].append(sum(real) / len(real) if real else float("nan"))
+        run_x.append(x)
+        run_y.append(y)
+    if run_x:
+        out.append((run_x, run_y))
     return out
+
+
+def binned(line: Line, bin_s: float) -> Line:
+    """A run averaged into time bins `bin_s` wide (a chart column's worth), each point at its
+    samples' mean time: at most one point per column, never a value where no sample was."""
+    xs, ys = line
+    if bin_s <= 0 or len(xs) < 2:
+        return line
+    out_x: list[float] = []
+    out_y: list[float] = []
+    current = None
+    sx = sy = 0.0
+    n = 0
+    for x, y in zip(xs, ys):
+        b = math.floor(x / bin_s)
+        if b != current and n:
+            out_x.append(sx / n)
+            out_y.append(sy / n)
+            sx = sy = 0.0
+            n = 0
+        current = b
+        sx += x
+        sy += y
+        n += 1
+    if n:
+        out_x.append(sx / n)
+        out_y.append(sy / n)
+    return out_x, out_y
+
+
+def chart_lines(xs: Sequence[float], ys: Sequence[float], step: float, bin_s: float) -> list[Line]:
+    """What the chart draws of one series: its runs, each binned to the chart's columns."""
+    return [binned(r, bin_s) for r in runs(xs, ys, step)]
 
 
 # What the peer overlay compares, per point: (name, title, how a point's value is made).

@@ -29,9 +29,10 @@ Header: the worst finding first (CRIT / WARN / ? STALE), OK when nothing is abov
   writable     what can still be written: free minus ZFS's slop reserve (1/32 of the
                pool), or the root dataset's avail; raw free overstates it
 Capacity gauge: ┃ marks 80 % (writes slow down) and 90 % (critical).
-Chart: the pool or the selected row, last 10 minutes: read and write; a disk in a vdev
-  with other disks against its peers (MiB/s, %UTIL, disk wait: the worse of read and write;
-  p switches), where a sick disk moves the same MiB/s at a far higher %UTIL and wait."""
+Chart: the pool or the selected row, the last minute up to 10 minutes: read and write; a
+  disk in a vdev with other disks against its peers (MiB/s, %UTIL, disk wait: the worse of
+  read and write; p switches; the peers are the dots), where a sick disk moves the same MiB/s
+  at a far higher %UTIL and wait. A break in a line is a time with nothing measured."""
 
 
 class _TextScreen(ModalScreen[None]):

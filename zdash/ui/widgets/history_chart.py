@@ -1,8 +1,12 @@
 """Throughput and disk latency over the recent history, for the pool or the selected vdev.
 Two small plots side by side (read and write); on a disk with vdev peers, three (MiB/s, %UTIL,
 disk wait), each the disk against its peers: a sick disk moves the same MiB/s as its peers at a
-far higher %UTIL and wait, and that is drawn (`p` switches back to read and write); redrawn only when visible and when the data changed, and for new
-data at most every CHART_PERIOD_S: a plot of ten minutes gains nothing visible from a redraw
+far higher %UTIL and wait, and that is drawn (`p` switches back to read and write).
+
+Drawn as measured (zdash.ui.series): a gap in the samples is a gap in the line, a minute of data
+is drawn over a minute of the time axis (not stretched to the panel), and the peers are dots
+drawn over the disk's line so both show where they are equal. Redrawn only when visible and
+when the data changed, and for new data at most every CHART_PERIOD_S: a plot of ten minutes gains nothing visible from a redraw
 every second, and plotext's two redraws were most of a frame's CPU. A change of pool, row,
 size or theme redraws at once."""
 
@@ -19,11 +23,13 @@ from textual_plotext import PlotextPlot
 from zdash.feed.frame import Frame
 from zdash.model import Pool, Vdev
 from zdash.ui.app import ZdashApp
-from zdash.ui.series import PEER_METRICS, downsample, peer_overlay
+from zdash.ui.series import PEER_METRICS, Line, chart_lines, peer_overlay, sample_step, window_s
 from zdash.ui.vdev_rows import peers_of, pool_key, row_label, shown_pool
 
 Stamp = tuple[float, int, str, str, object, bool]  # frame time, samples, pool, row, size, peers
+Drawn = tuple[str, list[Line], str, str, bool]  # label, runs, component class, marker, joined
 CHART_PERIOD_S = 5.0  # a 10-minute plot's column is ~12 s wide: new data every 5 s shows all
+TICK_S = {60.0: 15.0, 120.0: 30.0, 300.0: 60.0, 600.0: 120.0}  # time-axis ticks per window (WINDOWS_S)
 
 
 class HistoryChart(Horizontal):
@@ -122,66 +128,80 @@ class HistoryChart(Horizontal):
         else:
             self._draw_read_write(frame, pool, key)
 
-    def _plot(
-        self,
-        widget: PlotextPlot,
-        title: str,
-        span: float,
-        lines: list[tuple[str, list[float], list[float], str, str]],
-    ) -> None:
-        """One plot: `lines` of (label, x, y, component class, plotext marker); NaN points left
-        out (a gap)."""
+    def _plot(self, widget: PlotextPlot, title: str, window: float, series: list[Drawn]) -> None:
+        """One plot of `series`, each (label, its runs, component class, plotext marker, joined):
+        every run drawn on its own, so nothing joins the two sides of a gap; on a time axis
+        `window` seconds wide ending now, whatever the data covers."""
         plt = widget.plt
         plt.clear_data()
         plt.clear_figure()
         plotted = False
-        for name, xs, ys, component, marker in lines:
-            pts = [(x, y) for x, y in zip(xs, ys) if y == y]
-            if pts:
+        for name, lines, component, marker, joined in series:
+            colour = self._rgb(component)
+            draw = plt.plot if joined else plt.scatter
+            for i, (xs, ys) in enumerate(lines):
                 plotted = True
-                colour = self._rgb(component)
-                plt.plot([p[0] for p in pts], [p[1] for p in pts], label=name, color=colour, marker=marker)
+                draw(xs, ys, label=name if i == 0 else None, color=colour, marker=marker)
         if not plotted:  # latency is unknown, not zero, when nothing was read or written
             title += " · no I/O"
-        plt.title(f"{title} · last {span:.0f} s" if span else title)
+        plt.title(f"{title} · last {_span(window)}")
+        plt.xlim(-window, 0)
+        tick = TICK_S.get(window, window / 4)
+        ticks = [-k * tick for k in range(round(window / tick), -1, -1)]
+        plt.xticks(ticks, [_ago(t, window) for t in ticks])
         plt.ylim(lower=0)
         widget.refresh()
 
+    def _axis(self, frame: Frame, xs: list[float]) -> tuple[float, float, float]:
+        """(window, sampling step, seconds per plot column) for samples at `xs`."""
+        window = window_s(xs)
+        step = max(frame.snapshot.interval or 0.0, sample_step(xs))
+        columns = max(self.query_one("#chart-mbs", PlotextPlot).size.width - 8, 10)
+        return window, step, window / columns
+
     def _draw_read_write(self, frame: Frame, pool: Pool, key: str) -> None:
-        mbs, lat = self.query_one("#chart-mbs", PlotextPlot), self.query_one("#chart-lat", PlotextPlot)
-        data = downsample(frame.series.points(pool.name, key), max(mbs.size.width - 8, 10))
-        span = -data["x"][0] if data["x"] else 0
-        for widget, (rk, wk), title in (
-            (mbs, ("rmb", "wmb"), "MiB/s"),
-            (lat, ("rms", "wms"), "disk wait ms"),
+        data = frame.series.points(pool.name, key)
+        x = data["x"]
+        window, step, column_s = self._axis(frame, x)
+        for widget_id, (rk, wk), title in (
+            ("#chart-mbs", ("rmb", "wmb"), "MiB/s"),
+            ("#chart-lat", ("rms", "wms"), "disk wait ms"),
         ):
-            x = data["x"]
-            lines = [
-                ("read", x, data[rk], "history--read", "braille"),
-                ("write", x, data[wk], "history--write", "braille"),
+            series: list[Drawn] = [
+                ("read", chart_lines(x, data[rk], step, column_s), "history--read", "braille", True),
+                ("write", chart_lines(x, data[wk], step, column_s), "history--write", "braille", True),
             ]
-            self._plot(widget, title, span, lines)
+            self._plot(self.query_one(widget_id, PlotextPlot), title, window, series)
 
     def _draw_peers(self, frame: Frame, pool: Pool, key: str, peers: list[Vdev]) -> None:
-        series = frame.series
-        data = peer_overlay(series.points(pool.name, key), [series.points(pool.name, p.key) for p in peers])
-        mbs = self.query_one("#chart-mbs", PlotextPlot)
-        data = downsample(data, max(mbs.size.width - 8, 10))
-        span = -data["x"][0] if data["x"] else 0
+        points = frame.series.points
+        data = peer_overlay(points(pool.name, key), [points(pool.name, p.key) for p in peers])
+        x = data["x"]
+        window, step, column_s = self._axis(frame, x)
         disk_label = row_label(pool, key) or "this disk"
         for (name, title, _value), widget_id in zip(
             PEER_METRICS, ("#chart-mbs", "#chart-util", "#chart-lat")
         ):
-            x = data["x"]
-            self._plot(
-                self.query_one(widget_id, PlotextPlot),
-                title,
-                span,
-                [  # the disk drawn last, over its peers; the peers in dots: apart without colour too
-                    (_peers_name(peers), x, data[f"{name}-peers"], "history--peers", "dot"),
-                    (disk_label, x, data[name], "history--disk", "braille"),
-                ],
-            )
+            # The disk a line; its peers drawn over it as dots in every other column, so where
+            # the two are equal (the same MiB/s: the point of the chart) both still show.
+            disk = chart_lines(x, data[name], step, column_s)
+            peer_dots = chart_lines(x, data[f"{name}-peers"], step, 2 * column_s)
+            series: list[Drawn] = [
+                (disk_label, disk, "history--disk", "braille", True),
+                (_peers_name(peers), peer_dots, "history--peers", "dot", False),
+            ]
+            self._plot(self.query_one(widget_id, PlotextPlot), title, window, series)
+
+
+def _span(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds <= 120 else f"{seconds / 60:.0f} min"
+
+
+def _ago(x: float, window: float) -> str:
+    """A time-axis label: how long before the newest sample, in the window's unit."""
+    if x >= 0:
+        return "now"
+    return f"{x:.0f}s" if window <= 120 else f"{x / 60:.0f}m"
 
 
 def _peers_name(peers: list[Vdev]) -> str:
