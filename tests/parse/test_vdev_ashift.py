@@ -192,11 +192,21 @@ def test_whole_disk_leaf_names_lose_the_partition(path, whole_disk, printed):
     assert ashift_by_vdev_name(parse_zdb_config(block)["x"]) == {printed: 12}
 
 
-@pytest.mark.parametrize("name", ["zdb-C-grep-ashift.txt", "zdb-l-d1.txt"])
-def test_not_a_pool_config(name):
-    """grep output has no vdev_tree; a leaf label's vdev_tree is its top-level, not the root."""
+def test_grep_output_is_not_a_pool_config():
+    """`zdb -C | grep -E 'type:|path:|ashift:'` has no vdev_tree (the paste reads it line by line)."""
     with pytest.raises(ParseError):
-        parse_zdb_config((MISMATCH / name).read_text())
+        parse_zdb_config((MISMATCH / "zdb-C-grep-ashift.txt").read_text())
+
+
+def test_zdb_l_label_gives_its_top_level_vdev():
+    """`zdb -l` of a leaf: the label's vdev_tree is the leaf's top-level vdev, at its id among
+    vdev_children; d1 sits in mirror-0 (ashift 9), d3 in the mirror added later (ashift 12)."""
+    (d1,) = parse_zdb_config((MISMATCH / "zdb-l-d1.txt").read_text())["ashift"]
+    (d3,) = parse_zdb_config((MISMATCH / "zdb-l-d3.txt").read_text())["ashift"]
+    assert (d1.index, d1.name, d1.ashift) == (0, "mirror-0", 9)
+    assert (d3.index, d3.name, d3.ashift) == (1, "mirror-1", 12)
+    both = (MISMATCH / "zdb-l-d1.txt").read_text() + (MISMATCH / "zdb-l-d3.txt").read_text()
+    assert ashift_by_vdev_name(parse_zdb_config(both)["ashift"]) == {"mirror-0": 9, "mirror-1": 12}
 
 
 def test_zdb_empty_output():

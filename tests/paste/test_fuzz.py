@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from itertools import pairwise
 from pathlib import Path
@@ -13,6 +14,8 @@ from tests.mutate import apply_edits, edits
 from tests.paste import pastes
 from tests.paste.helpers import CAPTURES, human_paste, nonblank
 from zdash.builder import SnapshotBuilder
+from zdash.parse import ParseError
+from zdash.paste.ashift import read_zdb, starts_zdb, take_zdb
 from zdash.paste.depth import by_names, mangled
 from zdash.paste.front import paste_tick
 from zdash.paste.samples import import_paste
@@ -50,6 +53,10 @@ SEEDS += [
     next(CORPUS.glob(f"{n}-*.txt")).read_text()
     for n in ("018", "021", "036", "040", "042", "044", "050", "058", "075", "084", "085", "094", "096")
 ]
+# zdb dumps and labels, a grep of them, all-vdevs tables, a Markdown-split iostat header and a
+# config cut inside a vdev (issue 26's readers).
+SEEDS += [(CAPTURES / "ashift-mismatch" / n).read_text() for n in ("zdb-C.txt", "zdb-l-d1.txt")]
+SEEDS += [next(CORPUS.glob(f"{n}-*.txt")).read_text() for n in ("263", "264", "266", "268", "282", "292")]
 
 _SNIPPETS = st.sampled_from(
     [
@@ -211,3 +218,23 @@ def test_a_flattened_report_whose_state_is_glued_to_its_label_is_unread_not_a_cr
     )
     _accounted(flat)
     assert [u.why for u in import_paste(flat).unread] == ["not recognised as a zpool status report"]
+
+
+_ZDB_LINES = [
+    line
+    for n in ("zdb-C.txt", "zdb-l-d1.txt")
+    for line in (CAPTURES / "ashift-mismatch" / n).read_text().splitlines()
+] + ["MOS Configuration:", "tank:", "[...]", "LABEL 1", "-" * 36, "    ashift: 12", ""]
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(_ZDB_LINES), max_size=40), st.lists(st.text(max_size=30), max_size=5))
+def test_zdb_blocks_never_raise_but_parse_errors(picked, noise):
+    """Any arrangement of zdb dump lines (and noise) is read or refused with a ParseError."""
+    lines = [*picked, *noise]
+    for i in range(len(lines)):
+        if starts_zdb(lines, i):
+            end = take_zdb(lines, i, lambda j: False)
+            assert i < end <= len(lines)
+            with contextlib.suppress(ParseError):
+                read_zdb("\n".join(lines[i:end]))

@@ -167,7 +167,7 @@ def test_20_flush_left_labels_and_an_elision_row():
     (pool,) = snap.pools
     assert [v.name for v in pool.leaves()] == ["sda", "sdb"]
     assert pool.scans[0].end_time - pool.scans[0].start_time == 11 * 60 + 38
-    assert _unread(imported) == [(10, "not a config row (NAME STATE READ WRITE CKSUM)")]
+    assert _unread(imported) == [(10, "rows left out by the poster: the table is read around them")]
 
 
 def test_207_status_head_without_config_keeps_the_pools_own_word_and_no_tree():

@@ -35,6 +35,10 @@ POOL_DOWN = {"FAULTED", "UNAVAIL", "SUSPENDED"}
 # permanent errors - whatever the state reads and whether or not the paste shows the error list.
 SUSPENDED_MSGIDS = {"ZFS-8000-HC", "ZFS-8000-JQ"}
 DATA_ERRORS_MSGID = "ZFS-8000-8A"
+# ZFS-8000-9P: "One or more devices has experienced an unrecoverable error. An attempt was made
+# to correct the error." zpool prints it while a device's error counters are not zero.
+REPAIRED_MSGID = "ZFS-8000-9P"
+_REPAIRED_STATUS = "One or more devices has experienced an unrecoverable error"
 OUT_OF_SERVICE = {"OFFLINE", "FAULTED", "UNAVAIL", "REMOVED", "DEGRADED"}
 
 STATE_WHY = {
@@ -204,7 +208,7 @@ def _pool_state(pool: Pool, explained: bool) -> Finding | None:
             actions = (
                 act("Resume the pool once the devices are back", "clear", "zpool", "clear", pool.name),
             )
-    elif pool.status or any(v.state == UNSEEN for v in pool.root.walk()):
+    elif pool.status or not pool.root.children or any(v.state == UNSEEN for v in pool.root.walk()):
         # zpool explains a fault zdash cannot see (a paste cut short, a device the tree does not
         # show): its word is all there is, and it says something is out of service.
         severity = Severity.WARNING
@@ -771,7 +775,7 @@ def _silent_repair(pool: Pool) -> list[Finding]:
         or not scan.processed
         or scan.errors
     ):
-        return []
+        return _said_repaired(pool)
     # A scrub still running that has already repaired is the same evidence, so far (corpus 199).
     running = scan.state != "finished"
     done = (
@@ -811,6 +815,35 @@ def _silent_repair(pool: Pool) -> list[Finding]:
                 ),
             ),
             actions=(act("Scrub again to verify every block", "scrub", "zpool", "scrub", pool.name),),
+        )
+    ]
+
+
+def _said_repaired(pool: Pool) -> list[Finding]:
+    """zpool's ZFS-8000-9P (by its code or its words) while no device shown has an error count: a
+    report cut before the device that has them (corpus 275, 291). zpool prints it only while a
+    device's counters are not zero, so its word is the evidence."""
+    said = pool.msgid == REPAIRED_MSGID or " ".join((pool.status or "").split()).startswith(_REPAIRED_STATUS)
+    if not said or any(any(_counts(leaf)) for leaf in pool.leaves()):
+        return []
+    return [
+        Finding(
+            ID,
+            Severity.WARNING,
+            pool.name,
+            pool.name,
+            "pool",
+            topic="said-repaired",
+            title=f"{pool.name}: zpool says a device had errors ZFS corrected; this output does not show which",
+            why=(
+                "ZFS-8000-9P: a device returned errors or bad data and redundancy repaired them, and "
+                "its error counters are not zero yet. The device rows that would show which one are "
+                "not in this output: `zpool status -v` names it. "
+                + LOOK
+                + " Then `zpool clear` it; if its counters grow again, replace it."
+            ),
+            evidence=tuple(_zpool_says(pool)),
+            actions=(act("Show every device's error counters", None, "zpool", "status", "-v", pool.name),),
         )
     ]
 

@@ -134,7 +134,8 @@ def _mixed_media(pool: Pool) -> list[Finding]:
 
 
 def _mixed_types(pool: Pool) -> Finding | None:
-    vdevs = normal_vdevs(pool)
+    # A vdev with members but no kind is one a paste cut away (its name not shown): no type.
+    vdevs = [v for v in normal_vdevs(pool) if not (v.children and v.kind in ("disk", "file"))]
     types = sorted({_type_of(v) for v in vdevs})
     if len(types) < 2:
         return None

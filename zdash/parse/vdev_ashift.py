@@ -3,7 +3,7 @@
 2.2+: the vdev property, `zpool get -H -p -o name,value ashift <pool> all-vdevs`. The pool
 property `zpool get ashift <pool>` is only a hint for future vdevs and says nothing here.
 0.8-2.1: `zdb -C [pool]`, whose nvlist dump carries `ashift:` on each top-level children[N]
-only. Leaves have no configured ashift of their own (a leaf's vdev property is its logical
+only; `zdb -l DEVICE` (a leaf's labels) carries its own top-level vdev as the label's vdev_tree. Leaves have no configured ashift of their own (a leaf's vdev property is its logical
 ashift), so the caller keeps the rows named like top-level vdevs.
 """
 
@@ -159,22 +159,43 @@ def _zpool_name(top: NvList, index: int) -> str:
 
 
 def parse_zdb_config(text: str) -> dict[str, list[TopVdevAshift]]:
-    """`zdb -C pool` ("MOS Configuration:") or `zdb -C` (the cache file, one `<pool>:` block
-    per pool). A later block for the same pool wins."""
+    """`zdb -C pool` ("MOS Configuration:"), `zdb -C` (the cache file, one `<pool>:` block
+    per pool) or `zdb -l DEVICE` (labels: the leaf's top-level vdev). A later block for the same
+    pool wins."""
     if not isinstance(text, str):
         raise ParseError(f"zdb -C: expected text, got {type(text).__name__}")
     if not text.strip():
         return {}
-    tree = _nvlist_tree(text)
-    blocks = [(k, v) for k, v in tree.items() if isinstance(v, dict)] + [("", tree)]
     out: dict[str, list[TopVdevAshift]] = {}
+    for chunk in _LABEL.split(text):  # `zdb -l` prints up to four labels; each read alone
+        _read_configs(_nvlist_tree(chunk), out)
+    if not out:
+        raise ParseError("zdb: no pool configuration (a vdev_tree of type 'root', or a label's) found")
+    return out
+
+
+_LABEL = re.compile(r"^\s*LABEL [0-9]{1,2}\s*$", re.MULTILINE)
+
+
+def _read_configs(tree: NvList, out: dict[str, list[TopVdevAshift]]) -> None:
+    blocks = [(k, v) for k, v in tree.items() if isinstance(v, dict)] + [("", tree)]
     for header, cfg in blocks:
         vt = cfg.get("vdev_tree")
-        if not isinstance(vt, dict) or _str(vt, "type") != "root":
+        if not isinstance(vt, dict):
+            continue
+        label = _str(vt, "type") != "root"
+        if not label:
+            tops = _children(vt)
+        elif "top_guid" in cfg and _str(cfg, "name"):
+            # `zdb -l`: a leaf's label, whose vdev_tree is its own top-level vdev (one of
+            # vdev_children, at index id). A later label of another leaf adds its top.
+            tops = [(_int(vt, "id") or 0, vt)]
+        else:
             continue
         pool = _str(cfg, "name") or header
-        out[pool] = [
-            TopVdevAshift(
+        found = {t.index: t for t in out.get(pool, [])} if label else {}
+        for i, top in tops:
+            found[i] = TopVdevAshift(
                 i,
                 _zpool_name(top, i),
                 _str(top, "type") or "?",
@@ -184,11 +205,7 @@ def parse_zdb_config(text: str) -> dict[str, list[TopVdevAshift]]:
                 _str(top, "guid"),
                 _leaf_paths(top),
             )
-            for i, top in _children(vt)
-        ]
-    if not out:
-        raise ParseError("zdb -C: no pool configuration (vdev_tree of type 'root') found")
-    return out
+        out[pool] = [found[i] for i in sorted(found)]
 
 
 def ashift_by_vdev_name(tops: Iterable[TopVdevAshift]) -> dict[str, int]:

@@ -61,7 +61,13 @@ def mangled(names: Sequence[str], depths: Sequence[int]) -> bool:
     level that heads no class is a table that is broken, not mangled: the parser refuses it."""
     if len(depths) > 1 and len(set(depths)) == 1:
         return True
-    second_pool = any(d == 0 and n not in CLASSES for n, d in zip(names[1:], depths[1:]))
+    # A vdev's name is never a pool's (zpool reserves mirror, raidz..., spare... and log): such a
+    # row at the pool's level, or a pool row indented deeper than its vdevs (issue 26), is a
+    # table whose indentation lies, not a second pool.
+    second_pool = any(
+        d == 0 and n not in CLASSES and not is_top_name(n) and not _GROUP.fullmatch(n)
+        for n, d in zip(names[1:], depths[1:])
+    )
     return not second_pool and not plausible(names, depths)
 
 

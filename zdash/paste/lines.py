@@ -33,7 +33,7 @@ _PROMPT = re.compile(
     r"|[\w.-]{1,64}:\S{0,120}\s?[#$%>]"  # host:~ #
     r"|[\w.-]{1,64}[#$%>]"  # host#  host%
     r"|[~/]\S{0,120}\s?[#$%>\u276f]"  # ~ ❯   /root #
-    r"|[#$%>\u276f\u279c\u03bb])"  # bare $ # % > ❯ ➜ λ
+    r"|(?:[\u2570\u2514]\u2500{1,4}\s?)?[#$%>\u276f\u279c\u03bb])"  # bare $ # % > ❯ ➜ λ, zsh's ╰─#
     r"\s+(?P<cmd>\S.*)"
 )
 # A prompt with nothing after it (the shell waiting at the end of a transcript: `root@vulcan:~ # `),

@@ -76,6 +76,7 @@ def statuses(run: Run) -> dict[str, tuple[Pool, str | JsonObject]]:
     """{pool: (Pool, rebuilt text or its `zpool status -j` object)}; a pool pasted twice keeps
     its later report."""
     out: dict[str, tuple[Pool, str | JsonObject]] = {}
+    firsts: dict[str, int] = {}  # the line each kept text report starts at
     for b in run.doc.blocks:
         if isinstance(b, JsonStatusPaste):
             for pool in b.pools:
@@ -124,8 +125,19 @@ def statuses(run: Run) -> dict[str, tuple[Pool, str | JsonObject]]:
             except (ParseError, ValueError) as e:
                 run.refuse(sp.used, f"zpool status of {sp.name} could not be read: {e}")
                 continue
-            if sp.name in out:
+            if sp.name in out and _other_pool(out[sp.name][0], pool):
+                kept = f"{sp.name}(line{firsts[sp.name]})"
+                earlier = out.pop(sp.name)[1]
+                assert isinstance(earlier, str)  # text reports only reach firsts
+                renamed = _renamed(earlier, sp.name, kept)
+                (out[kept],) = [(p, renamed) for p in parse_status_text(renamed)]
+                run.notes.append(
+                    f"pool {sp.name}: the reports at lines {firsts[sp.name]} and {sp.first} share no "
+                    f"device: two pools of that name, the earlier shown as {kept}"
+                )
+            elif sp.name in out:
                 run.notes.append(f"pool {sp.name}: zpool status pasted twice, line {sp.first} is used")
+            firsts[sp.name] = sp.first
             if sp.headless:
                 run.notes.append(
                     f"pool {sp.name}: its config table (line {sp.first}) was pasted without "
@@ -133,6 +145,27 @@ def statuses(run: Run) -> dict[str, tuple[Pool, str | JsonObject]]:
                 )
             out[sp.name] = (pool, text)
     return out
+
+
+def _renamed(text: str, name: str, new: str) -> str:
+    """A rebuilt status report with its pool: line and its config's pool row renamed."""
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        if (lab := label_of(line)) is not None and lab[0] == "pool":
+            lines[k] = line.replace(name, new, 1)
+        elif line.startswith("\t") and line.split()[:1] == [name]:
+            lines[k] = line.replace(name, new, 1)
+            break
+    return "\n".join(lines)
+
+
+def _other_pool(before: Pool, after: Pool) -> bool:
+    """Two reports of one name are two pools (two hosts, an import listing of a destroyed
+    namesake, issue 26) when both show devices and none of them is in both; the same pool
+    reported again keeps at least one device (a replace swaps one, never all)."""
+    old = {leaf.name for leaf in before.leaves()}
+    new = {leaf.name for leaf in after.leaves()}
+    return bool(old) and bool(new) and not old & new
 
 
 def _rowless(text: str) -> bool:

@@ -30,6 +30,7 @@ from zdash.paste.merge import (
     statuses,
     synthesised,
 )
+from zdash.paste.pool_ashift import ashift_samples
 from zdash.paste.split import PastedDoc, Unread, split_pasted
 from zdash.paste.tree import fix_names, synth_status
 from zdash.paste.zfs_list import Props, zfs_text
@@ -91,7 +92,10 @@ def import_paste(text: str) -> Imported:
             run.notes.append(
                 f"pool {name}: known only from its datasets (zfs list/get); its vdevs and state are unknown"
             )
-    samples = _samples(_one_dialect(run, texts, status), lists, iostats, found)
+    # Configured ashift (zdb, zpool get ... all-vdevs): a sample per pool, and the tree of a pool
+    # pasted only that way.
+    ashift = ashift_samples(run, texts, lists, {name: pool for name, (pool, _) in status.items()})
+    samples = _samples(_one_dialect(run, texts, status), lists, iostats, found) + ashift
     if doc.added:  # the transcript's `zpool add` lines, as `zpool history` prints commands
         history = "".join(shlex.join(argv) + "\n" for argv, _ in doc.added)
         samples += (RawSample("history", HISTORY_ARGV, 0, history),)

@@ -17,9 +17,21 @@ from typing import ClassVar, Literal, TypeAlias
 
 from zdash.model import Pool
 from zdash.parse import ParseError
+from zdash.parse.vdev_ashift import TopVdevAshift
 from zdash.parse.zpool_history import added_devices
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.parse.zpool_status.json_tree import parse_status_document
+from zdash.paste.ashift import (
+    GREPPED,
+    VdevProps,
+    all_vdevs_pool,
+    grepped_pool,
+    is_all_vdevs_row,
+    read_zdb,
+    starts_zdb,
+    take_all_vdevs,
+    take_zdb,
+)
 from zdash.paste.json_docs import JsonFound, command_of, drop_cut, json_at, starts_json
 from zdash.paste.lines import MARKUP, clean_lines, flags, is_imported, prompt_command
 from zdash.paste.stray import stray_reason, timestamp
@@ -49,6 +61,7 @@ from zdash.paste.zpool_status import (
     StatusPool,
     is_config_header,
     starts_fragment,
+    starts_leaf_fragment,
     starts_status,
     take_status,
 )
@@ -73,7 +86,7 @@ class Unread:
 # What a line can start: the four outputs an import reads, and three it recognises to report
 # (a `zpool iostat -w/-r` histogram, a config table without its pool: lines, another table).
 BlockKind: TypeAlias = Literal["status", "list", "iostat", "zfs", "histogram", "config", "table", "get"]
-ReadKind: TypeAlias = Literal["status", "list", "iostat", "zfs"]
+ReadKind: TypeAlias = Literal["status", "list", "iostat", "zfs", "ashift"]
 
 
 @dataclass
@@ -122,9 +135,20 @@ class ZfsPaste(Block):
 
 
 @dataclass
+class AshiftPaste(Block):
+    """Top-level vdevs' configured ashift: a zdb dump's pools, a grep's `ashift:` values (the
+    pool the transcript last named, see PastedDoc.named), or an all-vdevs table."""
+
+    kind: ClassVar[ReadKind] = "ashift"
+    zdb: dict[str, list[TopVdevAshift]] = field(default_factory=dict)
+    grepped: list[int] = field(default_factory=list)
+    vdevs: VdevProps | None = None
+
+
+@dataclass
 class PastedDoc:
     lines: list[str]
-    blocks: list[StatusPaste | JsonStatusPaste | ListPaste | IostatPaste | ZfsPaste] = field(
+    blocks: list[StatusPaste | JsonStatusPaste | ListPaste | IostatPaste | ZfsPaste | AshiftPaste] = field(
         default_factory=list
     )
     unread: list[Unread] = field(default_factory=list)
@@ -139,6 +163,9 @@ class PastedDoc:
     # vdevs came after the pool was created (read as `zpool history` would print them).
     added: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what reading the blocks found worth saying
+    # Pools a transcript's command lines name (line, pool, a `zpool create` of it): whose the
+    # `ashift:` lines of a `zdb | grep ashift` below them are, and which pool of a reused name.
+    named: list[tuple[int, str, bool]] = field(default_factory=list)
 
 
 def _block_at(lines: list[str], i: int) -> BlockKind | None:
@@ -155,7 +182,7 @@ def _block_at(lines: list[str], i: int) -> BlockKind | None:
         return "list"
     if is_zfs_header(line):
         return "zfs"
-    if is_config_header(line) or starts_fragment(line):
+    if is_config_header(line) or starts_fragment(line) or starts_leaf_fragment(lines, i):
         return "config"
     if _TABLE.fullmatch(line.strip()):
         return "table"
@@ -191,6 +218,20 @@ def split_pasted(text: str) -> PastedDoc:
         if (flat := unflatten(line)) is not None:
             _take_flat(doc, flat, n, command)
             i += 1
+            continue
+        if starts_zdb(lines, i):
+            end = take_zdb(lines, i, lambda j: _block_at(lines, j) is not None or prompt_command(lines[j])[0])
+            _take_zdb_dump(doc, lines, i, end, command)
+            i = end
+            continue
+        if GREPPED.fullmatch(line):
+            end = i
+            while end < len(lines) and GREPPED.fullmatch(lines[end]):
+                end += 1
+            values = [int(m.group(1)) for j in range(i, end) if (m := GREPPED.fullmatch(lines[j]))]
+            doc.blocks.append(AshiftPaste(n, end, command, grepped=values))
+            doc.used.update(range(n, end + 1))
+            i = end
             continue
         if (healthy := _HEALTHY.fullmatch(line.strip())) is not None:
             out = [f"  pool: {healthy[1]}", " state: ONLINE"]
@@ -257,6 +298,7 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
     """A line outside every block: a prompt, a timestamp, a known message or a stray."""
     is_cmd, argv = prompt_command(line)
     if is_cmd:
+        _name_pool(doc, n, line, argv)
         relation = _clone_relation(argv)
         if relation is not None:
             doc.clones.append((*relation, n))
@@ -284,6 +326,38 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
         return command
     doc.unread.append(Unread(n, line, stray_reason(line, command)))
     return command
+
+
+def _name_pool(doc: PastedDoc, n: int, line: str, argv: tuple[str, ...] | None) -> None:
+    """Remember the pool a command line names: `zpool create|add|status|get ... POOL`, `zdb POOL`."""
+    if argv is None:
+        pool = grepped_pool(line)
+        if pool is not None:
+            doc.named.append((n, pool, False))
+        return
+    if argv[0] != "zpool" or argv[1] not in ("create", "add", "status", "get", "list", "iostat", "scrub"):
+        return
+    words, k = list(argv[2:]), 0
+    while k < len(words) and words[k].startswith("-"):
+        k += 2 if words[k] in ("-o", "-O", "-m", "-R", "-t") else 1
+    names = words[k:]
+    if argv[1] == "get" and len(names) >= 2:
+        names = names[1:]
+    if names and re.fullmatch(r"[A-Za-z][\w.:-]{0,255}", names[0]):
+        doc.named.append((n, names[0], argv[1] == "create"))
+
+
+def _take_zdb_dump(
+    doc: PastedDoc, lines: list[str], i: int, end: int, command: tuple[str, ...] | None
+) -> None:
+    numbers = [j + 1 for j in range(i, end) if lines[j].strip()]
+    try:
+        pools = read_zdb("\n".join(lines[i:end]))
+    except ParseError as e:
+        doc.unread += [Unread(n, doc.lines[n - 1], f"zdb output: {e}") for n in numbers]
+        return
+    doc.used.update(numbers)
+    doc.blocks.append(AshiftPaste(i + 1, end, command, zdb=pools))
 
 
 def _promoted(argv: tuple[str, ...] | None) -> str | None:
@@ -408,6 +482,21 @@ def _take(
     if kind in ("histogram", "table"):
         end = take_histogram(lines, i, ends) if kind == "histogram" else _table_end(lines, i, ends)
         words = lines[i].split()
+        if (
+            kind == "table"
+            and words[1:3] == ["PROPERTY", "VALUE"]
+            and i + 1 < len(lines)
+            and is_all_vdevs_row(lines[i + 1])
+        ):
+            # every row is `vdev property value source` (root-0's would start a headerless get)
+            end = i + 1
+            while end < len(lines) and len(lines[end].split()) >= 3 and not prompt_command(lines[end])[0]:
+                end += 1
+            vdevs = take_all_vdevs(lines, i + 1, end, all_vdevs_pool(command))
+            if vdevs is not None:
+                doc.blocks.append(AshiftPaste(i + 1, end, command, vdevs=vdevs))
+                doc.used.update(j + 1 for j in range(i, end) if lines[j].strip())
+                return end
         if (
             kind == "table"
             and words[1:3] == ["PROPERTY", "VALUE"]

@@ -44,7 +44,8 @@ _ZFS_LIKE = re.compile(
     r"|\S+\s+(?:ONLINE|DEGRADED|FAULTED|UNAVAIL|OFFLINE|REMOVED|AVAIL|INUSE)\b)"
 )
 _BOLD = re.compile(r"\*\*(?P<body>.*?)\*\*\s*")
-_TICK = re.compile(r"`+(?=\s*(?:pool|state|config|NAME)\b)")
+# (also before a root or user prompt: an inline code span opened on a transcript, corpus 264)
+_TICK = re.compile(r"`+(?=\s*(?:pool|state|config|NAME)\b|[#$] )")
 _GLUED = re.compile(r".*?\bzpool\s+(?:status|import)\b[^:]*?\s*(?P<rest>pool:\s*\S+)\s*")
 # Every scan: summary ends with a date ("... on Sun Apr 14 03:03:58 2019", "since ... 2023"):
 # one that stops short of its year, followed by an unindented fragment that ends with one, was

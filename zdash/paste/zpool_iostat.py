@@ -49,10 +49,25 @@ _RATES = ("operations_read", "operations_write", "bandwidth_read", "bandwidth_wr
 _NS = re.compile(r"[0-9]{1,20}", re.ASCII)
 
 
+def sub_header(lines: list[str], i: int) -> int:
+    """Index of the second header line (`pool alloc free ...`) under the first at lines[i]:
+    the next line, or the next after up to three blank ones (Markdown split the header into a
+    fenced line and a paragraph, corpus 282)."""
+    j = i + 1
+    while j < min(len(lines), i + 4) and not lines[j].strip():
+        j += 1
+    return j
+
+
 def is_iostat_header(lines: list[str], i: int) -> bool:
     top = lines[i].split()
-    sub = lines[i + 1].split() if i + 1 < len(lines) else []
+    j = sub_header(lines, i)
+    sub = lines[j].split() if j < len(lines) else []
     return top[:3] == ["capacity", "operations", "bandwidth"] and sub[1:3] == ["alloc", "free"]
+
+
+# What a user puts in place of rows left out: skipped, never the table's end (issue 26).
+ELISION = re.compile(r"\(\.\.\.\)|\.\.\.|\[\.\.\.\]|…|\(snip\)|\[snip\]|<snip>")
 
 
 def is_histogram_header(lines: list[str], i: int) -> bool:
@@ -92,20 +107,23 @@ def take_iostat(
     lines: list[str], i: int, ends: Callable[[int], bool]
 ) -> tuple[int, list[list[IostatEntry]], list[Unreadable]]:
     """Header at lines[i]: the block's reports (each a list of entries) and its unread lines."""
-    keys = columns(lines[i], lines[i + 1])
+    second = sub_header(lines, i)
+    keys = columns(lines[i], lines[second])
     rows: list[Row] = []
-    j = i + 2
-    while j < min(len(lines), i + 5) and not lines[j].strip():
+    unread: list[Unreadable] = []
+    j = second + 1
+    while j < min(len(lines), second + 4) and not lines[j].strip():
         j += 1  # Markdown turned the dashes into rules between blank lines
     while j < len(lines) and lines[j].strip() and not ends(j):
-        if not is_dashes(lines[j]):
+        if ELISION.fullmatch(lines[j].strip()):
+            unread.append((j + 1, lines[j], "rows left out by the poster: the report is read around them"))
+        elif not is_dashes(lines[j]):
             if not looks_like_row(lines[j]):
                 break  # prose right after the report: not part of it
             rows += _unglued(row(j + 1, lines[j]))
         j += 1
     depth = ranks(rows)
     reports: list[list[IostatEntry]] = [[]]
-    unread: list[Unreadable] = []
     vclass, seen = "normal", set[str]()
     for r in rows:
         if is_class_row(r.words):

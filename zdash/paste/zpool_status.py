@@ -19,6 +19,7 @@ from zdash.model import UNSEEN
 from zdash.paste.depth import UNNAMED_POOL, UNSHOWN_VDEV, by_names, is_top_name, mangled
 from zdash.paste.lines import is_bare_prompt, prompt_command, width
 from zdash.paste.table import Unreadable
+from zdash.paste.zpool_iostat import ELISION
 
 LABELS = (
     "pool",
@@ -78,8 +79,10 @@ def label_of(line: str) -> tuple[str, str] | None:
 
 
 def starts_status(line: str) -> bool:
+    """A `pool: NAME` line. A pool's name begins with a letter (zpool refuses any other), so a
+    ZED mail's `pool: 0x83BBC476EFE065A2` (the pool's GUID, corpus 268) opens no report."""
     lab = label_of(line)
-    return lab is not None and lab[0] == "pool" and bool(lab[1]) and " " not in lab[1]
+    return lab is not None and lab[0] == "pool" and lab[1][:1].isalpha() and " " not in lab[1]
 
 
 def is_config_header(line: str) -> bool:
@@ -215,6 +218,8 @@ def _fits(mode: str, line: str, text: str) -> str | None:
     if mode == "rows":
         if text in _CLASS or _ROW.fullmatch(text):
             return "row"
+        if ELISION.fullmatch(text):
+            return "rows left out by the poster: the table is read around them"
         return "not a config row (NAME STATE READ WRITE CKSUM)"
     if mode == "files":
         if _VV_RANGE.fullmatch(text):
@@ -255,6 +260,33 @@ def starts_fragment(line: str) -> bool:
     return _FRAGMENT_ROW.fullmatch(line.strip()) is not None
 
 
+_COUNTED_ROW = re.compile(r"\S+\s+[A-Z]{3,}(?:\s+[0-9.]{1,8}[KMGTPE]?){3}(?:\s.*)?")
+_FRAGMENT_LOOKAHEAD = 64  # rows searched for the vdev that shows the first ones are its devices'
+
+
+def starts_leaf_fragment(lines: list[str], i: int) -> bool:
+    """Device rows cut from the middle of a config table (corpus 292): a row with counters
+    followed, in the same run of rows, by a top-level vdev's row indented less. (A lone row
+    `name ONLINE 0 0 0` could be a pool's own: the vdev below is what tells.)"""
+    if _COUNTED_ROW.fullmatch(lines[i].strip()) is None or starts_fragment(lines[i]):
+        return False
+    w = width(lines[i])
+    for k in range(i + 1, min(len(lines), i + _FRAGMENT_LOOKAHEAD)):
+        text = lines[k].strip()
+        if starts_fragment(lines[k]) and width(lines[k]) < w:
+            return True
+        if not text or (text not in _CLASS and _ROW.fullmatch(text) is None):
+            return False
+    return False
+
+
+def _below_a_vdev(rows: list[tuple[int, str]]) -> bool:
+    """The first rows are indented deeper than a later top-level vdev's: devices of a vdev
+    the paste cut away."""
+    first = width(rows[0][1])
+    return any(is_top_name(line.split()[0]) and width(line) < first for _, line in rows[1:])
+
+
 def _header(text: str) -> str:
     """The header as the text parser reads it: `zpool status -d`'s DELAY column (its name before
     2.2 called it SLOW) is the SLOW column."""
@@ -266,7 +298,16 @@ def _flush_rows(pool: StatusPool) -> None:
     when those depths do not fit the vdev names (a paste collapsed or mixed the indentation),
     the depth the names tell (zdash.paste.depth)."""
     above: list[str] = []  # rows the paste did not show: the pool, the vdev of a lone device
-    if pool.name is None and pool.rows:  # headless: the pool row names the pool
+    cut_below: int | None = None  # rows' depth offset when they start inside a vdev cut away
+    if pool.name is None and pool.rows and _below_a_vdev(pool.rows):
+        # Pool-level class rows (logs, cache) give the pool's width; without them the shallowest
+        # rows are top-level vdevs.
+        classes = any(line.split()[0] in _CLASS for _, line in pool.rows)
+        cut_below = 0 if classes else 1
+        above = [f"{UNNAMED_POOL}  {UNSEEN}", f"  {UNSHOWN_VDEV}  {UNSEEN}"]
+        pool.name = UNNAMED_POOL
+        pool.out[:0] = [f"  pool: {pool.name}", f" state: {UNSEEN}", "config:"]
+    elif pool.name is None and pool.rows:  # headless: the pool row names the pool
         words = pool.rows[0][1].split()
         if is_fragment(words):
             above = [f"{UNNAMED_POOL}  {UNSEEN}"]
@@ -278,7 +319,8 @@ def _flush_rows(pool: StatusPool) -> None:
     widths = sorted({width(line) for _, line in pool.rows})
     rank = {w: k for k, w in enumerate(widths)}
     names = [line.split()[0] for _, line in pool.rows]
-    depths = [rank[width(line)] + len(above) for _, line in pool.rows]
+    offset = len(above) if cut_below is None else cut_below
+    depths = [rank[width(line)] + offset for _, line in pool.rows]
     if not above and mangled(names, depths):
         depths = by_names(names)
     pool.out += ["\t" + "  " * k + text.strip() for k, text in enumerate(above)]
