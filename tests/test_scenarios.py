@@ -13,6 +13,7 @@ import pytest
 from zdash import scenarios
 from zdash.cli import main
 from zdash.sources.replay import load_replay
+from zdash.sources.session import read_session
 
 # scenario -> (seconds into the recording or None for its end, the check that must report,
 #              its subject or None, the severity it must have)
@@ -121,3 +122,67 @@ def test_replay_list_names_each_scenario_with_what_to_look_for(capsys):
 def test_replay_by_name_resolves_to_the_bundled_file():
     assert scenarios.path_of("healthy").endswith("fixtures/healthy.yaml.gz")
     assert scenarios.path_of("no-such-scenario") == "no-such-scenario"  # the reader says why
+
+
+def _findings_over_the_recording(name: str, check_id: str) -> list:
+    """Every finding of `check_id` above or at its recorded severity, at every tick: a story
+    told in phases (offline, then the resilver) is told by the finding as the phases come."""
+    from zdash.checks.registry import CheckEngine
+
+    engine, out = CheckEngine(), []
+    for snap in load_replay(scenarios.path_of(name))[1]:
+        out += [f for f in engine.update(snap) if f.check == check_id]
+    return out
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("name", sorted(EXPECT))
+def test_the_finding_the_recording_and_the_docs_tell_one_story(name):
+    """One home for each fault's story (zdash.checks.stories, composed in zdash.scenarios): the
+    recording carries that description, docs/scenarios.md prints it, and every sentence of the
+    story is in the scenario's finding (at some tick)."""
+    from pathlib import Path
+
+    scenario = scenarios.SCENARIOS[name]
+    header, ticks = read_session(scenarios.path_of(name))
+    ticks.close()
+    assert header.description == scenario.description
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text()
+    assert f"### `{name}`\n\n" in docs
+    section = docs.split(f"### `{name}`\n\n", 1)[1].split("\n### ", 1)[0]
+    assert _words(section) == _words(scenario.description)
+    if EXPECT[name] is None:
+        assert scenario.story == ()
+        return
+    whys = " | ".join(_words(f.why) for f in _findings_over_the_recording(name, EXPECT[name][1]))
+    missing = [sentence for sentence in scenario.story if _words(sentence) not in whys]
+    assert missing == [], missing
+
+
+@pytest.mark.parametrize("name", ["deranged-mirror", "deranged-raidz"])
+def test_the_slow_disk_offers_both_ways_out_each_a_plan_with_its_pre_flight(name):
+    """Relief now (offline: speed back, redundancy down by one, here a risk to accept) and safe
+    (replace onto a new disk while it stays in: slow until the resilver ends), planned on the
+    recording as the dashboard's replay plans them (read-only probe)."""
+    from zdash.actions import ReplayProbe, build_plan, request_from_suggestion
+    from zdash.checks.registry import CheckEngine
+
+    engine = CheckEngine()
+    for snap in load_replay(scenarios.path_of(name))[1]:
+        findings = engine.update(snap)
+    (f,) = [f for f in findings if f.check == "deranged_disk"]
+    relief = next(a for a in f.actions if a.action == "offline")
+    safe = next(a for a in f.actions if a.action == "replace")
+    assert "pool speed returns" in relief.label and "a risk to accept" in relief.label
+    assert "no redundancy lost" in safe.label and "slow until the resilver ends" in safe.label
+    assert safe.new_device == "required"
+    off = build_plan(snap, request_from_suggestion(relief), ReplayProbe())
+    assert [c.name for c in off.needs_acceptance] == [
+        "redundancy kept"
+    ] and off.failures == off.needs_acceptance
+    rep = build_plan(snap, request_from_suggestion(safe, "/dev/disk/by-id/ata-NEW"), ReplayProbe())
+    assert rep.argv[-2:] == ("/dev/mapper/sick", "/dev/disk/by-id/ata-NEW")
+    assert {"target exists", "target not in a pool", "size", "stable path"} <= {c.name for c in rep.checks}

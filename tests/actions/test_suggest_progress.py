@@ -1,5 +1,7 @@
 """From the checks' suggestions to plans, and live progress read from snapshots."""
 
+import dataclasses
+
 import pytest
 
 from tests.actions.helpers import (
@@ -52,8 +54,11 @@ def test_request_from_the_checks_suggestions(suggestion, expected):
 
 def test_the_new_device_is_asked_for():
     s = act("Attach", "attach", "zpool", "attach", "tank", "/dev/sdb")
-    assert needs_new_device("attach") == "required" and needs_new_device("replace") == "optional"
-    assert needs_new_device("detach") is None
+    replace = act("Replace", "replace", "zpool", "replace", "tank", "/dev/sdb")
+    assert needs_new_device(s) == "required" and needs_new_device(replace) == "optional"
+    assert needs_new_device(act("Detach", "detach", "zpool", "detach", "tank", "/dev/sdb")) is None
+    # A slow disk is replaced while it stays in: its suggestion asks for the new disk.
+    assert needs_new_device(dataclasses.replace(replace, new_device="required")) == "required"
     assert request_from_suggestion(s, "/dev/sdz").new_device == "/dev/sdz"
 
 

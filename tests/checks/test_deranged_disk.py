@@ -15,7 +15,7 @@ from tests.checks.builders import (
     scan,
     space,
 )
-from zdash.checks import deranged_disk
+from zdash.checks import deranged_disk, stories
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
 from zdash.model import Vdev
@@ -77,17 +77,54 @@ def test_sustained_slow_disk_is_named_with_its_numbers_and_offline_then_replace(
     assert ev["Slow samples"] == "6 of 6 busy samples (idle ones are no evidence)"
     assert ev["Since"] == ev["Last seen slow"] != ""
     assert "slowest disk" in f.why and "whole pool" in f.why
-    # A 2-way mirror left without this side has no redundancy: look, then replace, never offline.
-    assert [a.action for a in f.actions] == [None, "replace"]
-    assert f.actions[0].argv == ("smartctl", "-a", SLOW)
-    assert f.actions[1].argv == ("zpool", "replace", "deranged", SLOW)
-    assert "Do not offline it" in f.why and "smartctl" in f.why
+    # The story, in the order an expert works: look, then the two ways out with their costs.
+    assert "\n\n".join(stories.slow_disk("mirror-1", 0)) in f.why
+    look, relief, safe = f.actions
+    assert look.argv == ("smartctl", "-a", SLOW) and look.action is None
+    # Relief now: offline. A 2-way mirror has no redundancy without this side: a risk to accept.
+    assert relief.argv == ("zpool", "offline", "deranged", SLOW) and relief.action == "offline"
+    assert "pool speed returns" in relief.label and "a risk to accept" in relief.label
+    # Safe: replace onto a new disk while it stays in (never in place: that means pulling it).
+    assert safe.argv == ("zpool", "replace", "deranged", SLOW) and safe.action == "replace"
+    assert safe.new_device == "required" and "stays slow until the resilver ends" in safe.label
 
 
-def test_in_a_three_way_mirror_offline_is_offered_and_says_what_is_left():
+def test_in_a_three_way_mirror_relief_is_an_ordinary_plan():
     f = one(run(lambda i: two_mirrors(sick(), third=fast("loop9")), 6), subject=SLOW)
     assert [a.action for a in f.actions] == [None, "offline", "replace"]
-    assert "can still lose 1 more disk while it is out" in f.why
+    assert stories.slow_relief_here("mirror-1", 1) in f.why
+    assert "mirror-1 can still lose 1 more disk while it is out" in f.actions[1].label
+    assert "risk" not in f.actions[1].label
+
+
+def test_each_way_out_is_a_plan_with_its_pre_flight():
+    """The offline plan of a 2-way mirror's side blocks until the risk is accepted; in a 3-way
+    mirror it passes; the replace plan checks the new disk."""
+    from zdash.actions import ReplayProbe, build_plan, request_from_suggestion
+
+    for third, left in ((None, "no redundancy left"), (fast("loop9"), "can lose 1 more disk")):
+        snap = history(lambda i, third=third: two_mirrors(sick(), third=third), 6)[-1]
+        f = one(run(lambda i, third=third: two_mirrors(sick(), third=third), 6), subject=SLOW)
+        relief = next(a for a in f.actions if a.action == "offline")
+        plan = build_plan(snap, request_from_suggestion(relief), ReplayProbe())
+        kept = next(c for c in plan.checks if c.name == "redundancy kept")
+        assert left in plan.summary
+        if third is None:
+            assert kept.needs_acceptance and plan.needs_acceptance == plan.failures
+        else:
+            assert kept.ok
+        safe = next(a for a in f.actions if a.action == "replace")
+        plan = build_plan(snap, request_from_suggestion(safe, "/dev/disk/by-id/ata-NEW"), ReplayProbe())
+        assert plan.argv == ("zpool", "replace", "deranged", SLOW, "/dev/disk/by-id/ata-NEW")
+        assert {"target exists", "size", "stable path"} <= {c.name for c in plan.checks}
+        assert "writes go to both until the resilver ends" in plan.summary
+
+
+def test_smartctl_is_offered_only_for_a_device_path():
+    """zpool resolves the short names it prints; smartctl needs the device node itself."""
+    named = leaf("B0", path="B0", util=100.0, write_ms=100.0, write_bps=4 * MiB)  # as a paste names it
+    f = one(run(lambda i: two_mirrors(named), 6), subject="B0")
+    assert [a.argv[:2] for a in f.actions] == [("zpool", "offline"), ("zpool", "replace")]
 
 
 def test_one_spike_is_not_a_finding():
@@ -280,7 +317,7 @@ def test_faulted_leaf_with_slow_ios_offers_only_replace_plain_faulted_is_left_to
     assert run(lambda i: faulted(None), 3) == []
 
 
-def test_offline_is_not_offered_when_the_vdev_already_lost_a_member():
+def test_offline_is_a_risk_where_it_leaves_nothing_and_not_offered_where_it_loses_data():
     def make(i):
         return pool(
             "deg",
@@ -291,7 +328,8 @@ def test_offline_is_not_offered_when_the_vdev_already_lost_a_member():
         )
 
     f = one(run(make, 6), subject=SLOW)
-    assert "offline" not in [a.action for a in f.actions]  # a 2-way mirror: no redundancy without it
+    relief = next(a for a in f.actions if a.action == "offline")  # a 2-way mirror: a risk to accept
+    assert "a risk to accept: mirror-2 is left with no redundancy" in relief.label
     assert "replace" in [a.action for a in f.actions]
 
     def make2(i):
@@ -303,8 +341,8 @@ def test_offline_is_not_offered_when_the_vdev_already_lost_a_member():
         )
 
     f2 = one(run(make2, 6), subject=SLOW)
-    assert [a.action for a in f2.actions] == [None, "replace"]
-    assert "cannot do without it" in f2.why
+    assert [a.action for a in f2.actions] == [None, "replace"]  # without it mirror-1 loses data
+    assert stories.slow_relief_here("mirror-1", -1) in f2.why
 
 
 def test_healthy_mirrors_under_even_load_produce_nothing():

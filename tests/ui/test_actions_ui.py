@@ -146,15 +146,26 @@ async def test_replay_shows_the_plan_and_its_preflight_but_runs_nothing(sessions
         await wait_frame(pilot, lambda f: any(x.check == "deranged_disk" for x in f.findings))
         finding = await open_finding(pilot, "deranged_disk")
         assert "replay: read-only, nothing runs" in text(finding)
-        # A 2-way mirror: offline is not offered (no redundancy without the disk); replace is.
-        assert "offline" not in [a.action for a in finding.finding.actions]
-        # replace: the new disk may be left empty (in place); the host checks only warn in replay
+        # Relief now, on a 2-way mirror: offline is a plan whose pre-flight names the risk.
+        await press_action(pilot, "offline")
+        screen = await on_screen(pilot, plan_ready)
+        shown = text(screen)
+        assert "$ zpool offline deranged /dev/mapper/slowdisk" in shown
+        assert "FAIL  redundancy kept" in shown and "accept the risk explicitly" in shown
+        await pilot.press("A")  # nothing to accept in a replay: it never runs
+        assert not screen.request.accept_risk
+        await pilot.press("escape")
+        # Safe: replace onto a new disk while the slow one stays in; the new disk is required
+        # (in place would mean pulling the sick disk first); the host checks only warn in replay.
         await press_action(pilot, "replace")
         assert isinstance(app.screen, NewDeviceScreen)
         await pilot.press("enter")
+        assert isinstance(app.screen, NewDeviceScreen)  # refused: empty
+        assert "replace needs the new disk's path" in str(app.screen.query_one("#device-error").render())
+        await pilot.press(*"/dev/disk/by-id/ata-NEW", "enter")
         screen = await on_screen(pilot, plan_ready)
         shown = text(screen)
-        assert "$ zpool replace deranged /dev/mapper/slowdisk" in shown
+        assert "$ zpool replace deranged /dev/mapper/slowdisk /dev/disk/by-id/ata-NEW" in shown
         assert "Pre-flight checks" in shown and "WARN  target exists" in shown
         assert "Replay: read-only, for training — zdash never runs actions from a recording" in shown
         assert not screen.query_one(Input).display and "Type" not in shown

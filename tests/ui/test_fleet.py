@@ -111,8 +111,7 @@ async def test_a_guided_action_runs_on_its_pools_host_over_ssh(fleet, monkeypatc
                 (
                     fi
                     for fi in f.findings
-                    if fi.pool == "nas2:deranged"
-                    and any(needs_new_device(a.action or "") is None for a in guided(fi))
+                    if fi.pool == "nas2:deranged" and any(needs_new_device(a) is None for a in guided(fi))
                 ),
                 None,
             )
@@ -125,7 +124,7 @@ async def test_a_guided_action_runs_on_its_pools_host_over_ssh(fleet, monkeypatc
         body = str(app.screen.query_one("#finding-body").render())
         assert "These commands are for nas2: its pool is nas2:deranged." in body
         assert "Plans are checked and run on nas2, over ssh." in body
-        index = next(i for i, a in enumerate(guided(finding)) if needs_new_device(a.action or "") is None)
+        index = next(i for i, a in enumerate(guided(finding)) if needs_new_device(a) is None)
         suggestion = guided(finding)[index]
         await pilot.press(str(index + 1))
         screen = await until(pilot, lambda: isinstance(app.screen, PlanScreen) and app.screen, what="plan")

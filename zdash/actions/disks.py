@@ -16,6 +16,7 @@ from zdash.actions.plan import WARN, ActionPlan, Check, Request, argv_for, finge
 from zdash.actions.probe import DeviceInfo, HostProbe
 from zdash.actions.tree import Place, arg, locate
 from zdash.model import Pool, Snapshot
+from zdash.redundancy import margin, resilver_running
 
 
 def device(pool: Pool, r: Request) -> tuple[Place | None, Request, Check]:
@@ -148,7 +149,9 @@ def replace(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tupl
     summary = (
         f"{new} joins {r.device} as a replacing vdev; ZFS resilvers onto it and then detaches "
         f"{r.device} by itself. The pool keeps serving, from {r.device} too while it still "
-        "works. Everything on the new disk is overwritten. A running scrub is canceled."
+        f"works, and writes go to both until the resilver ends (a slow {r.device} keeps the pool "
+        "at its pace until then). Everything on the new disk is overwritten. A running scrub is "
+        "canceled."
     )
     return ActionPlan(
         r,
@@ -173,9 +176,10 @@ def offline(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tupl
             rules.not_resilver_source(pool, place),
         ]
     summary = (
-        f"ZFS stops using {r.device}; {place.top.name if place else 'its vdev'} runs on its "
-        f"other members (less redundancy) until `zpool online {pool.name} {r.device}`; it stays "
-        "offline across reboots. Writes made meanwhile are resilvered when it comes back."
+        f"ZFS stops using {r.device}: {_left_without(pool, place) if place else 'its vdev runs on its other members'}"
+        f" until `zpool online {pool.name} {r.device}` or a replace; it stays offline across "
+        "reboots. No I/O waits for it any more (a slow disk no longer sets the pool's pace). "
+        "Writes made meanwhile are resilvered when it comes back."
     )
     return ActionPlan(
         r,
@@ -188,6 +192,17 @@ def offline(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tupl
         tuple(checks),
         fingerprint(pool),
     )
+
+
+def _left_without(pool: Pool, place: Place) -> str:
+    """What the leaf's vdev keeps while it is out, in the redundancy model's words."""
+    after = margin(place.top, without=place.leaf, resilvering=resilver_running(pool))
+    runs_on = ", ".join(leaf.label for leaf in after.whole) or "its other members"
+    if after.left < 0:
+        return f"{place.top.name} cannot serve its data without it"
+    if after.left == 0 and after.design > 0:
+        return f"{place.top.name} runs on {runs_on} with no redundancy left"
+    return f"{place.top.name} runs on {runs_on} and {after.describe().removeprefix(place.top.name + ' ')}"
 
 
 def online(snap: Snapshot, pool: Pool, r: Request, probe: HostProbe, base: tuple[Check, ...]) -> ActionPlan:

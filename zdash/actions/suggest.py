@@ -35,6 +35,10 @@ def request_from_suggestion(s: SuggestedAction, new_device: str | None = None) -
     return Request(action, pool, device, new)
 
 
-def needs_new_device(action: str) -> NewDevice | None:
-    """'required' (attach), 'optional' (replace) or None (any other action, or none)."""
-    return NEW_DEVICE.get(action) if is_action(action) else None
+def needs_new_device(s: SuggestedAction) -> NewDevice | None:
+    """'required' (attach; a replace the suggestion says needs a new disk), 'optional' (replace)
+    or None (any other action, or none)."""
+    action = s.action or ""
+    if not is_action(action) or action not in NEW_DEVICE:
+        return None
+    return "required" if s.new_device == "required" else NEW_DEVICE[action]

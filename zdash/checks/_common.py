@@ -15,6 +15,12 @@ def act(label: str, action: str | None, *argv: str) -> SuggestedAction:
     return SuggestedAction(label=label, argv=tuple(argv), action=action)
 
 
+def is_device_path(name: str) -> bool:
+    """A name a command outside zpool (smartctl) can open: a device node's path. zpool resolves
+    the short names it prints (sdc, gpt/B0, ata-…) itself; nothing else does."""
+    return name.startswith("/dev/")
+
+
 def median_or_none(values: Iterable[float | None]) -> float | None:
     known = [v for v in values if v is not None]
     return median(known) if known else None

@@ -15,9 +15,11 @@ says nothing about a disk's speed). The check keeps, per leaf, the verdicts of i
 It says when it began, how many busy samples were slow, when the disk was last seen slow, what
 it costs the pool (throughput and latency before the onset vs since; the leaf's total_wait vs
 disk_wait: queueing inside ZFS vs the device itself). ZFS's own verdicts join it: a SLOW count
-that grows, a leaf ZED marked DEGRADED (or FAULTED with slow I/Os on record). Advice follows the
-redundancy the vdev has left, in the order an expert works: look, then offline (only where the
-vdev keeps redundancy without it) or replace while it still serves.
+that grows, a leaf ZED marked DEGRADED (or FAULTED with slow I/Os on record). The advice is the
+slow-disk story (zdash.checks.stories): look first, then the two ways out with their costs,
+each a guided plan: relief now (offline it: the pool's speed returns, its vdev loses one disk of
+redundancy; a risk to accept where that leaves none) or safe (replace it onto a new disk while
+it stays in: no redundancy lost, slow until the resilver ends).
 """
 
 from __future__ import annotations
@@ -31,14 +33,16 @@ from zdash.checks._common import (
     EVENTS_WINDOW_S,
     act,
     events_evidence,
+    is_device_path,
     leaf_events,
     leaves_with_top,
     parents,
 )
 from zdash.checks._deranged_samples import BYTES, LeafSample, peer_bytes, sample_pool_lazy
 from zdash.checks.finding import Finding, Severity, SuggestedAction
+from zdash.checks.stories import slow_disk
 from zdash.config import CheckConfig
-from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate, fmt_time
+from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate, fmt_time, plural
 from zdash.model import IoStats, Pool, Snapshot, Vdev
 from zdash.redundancy import margin, resilver_running
 
@@ -55,13 +59,7 @@ WHY = (
     "every side has it and a raidz stripe only when every column is written (mirror reads may "
     "prefer the faster side, writes cannot), so the vdev runs at the pace of its slowest disk. "
     "Across vdevs the allocator gives a slow vdev fewer new blocks, but reads of the data "
-    "already on it, and every transaction group sync that touches it, still wait for it: one "
-    "sick disk drags the whole pool. "
-)
-LOOK = (
-    "Look before acting: `smartctl -a` on it (pending and reallocated sectors, CRC errors, "
-    "command timeouts), the kernel log (`dmesg`, `journalctl -k`) for link resets and "
-    "timeouts, then its cable, backplane slot and HBA port. "
+    "already on it, and every transaction group sync that touches it, still wait for it. "
 )
 
 
@@ -352,7 +350,7 @@ class Tracker(tracker.Tracker):
             leaf.label,
             "leaf",
             title=f"{leaf.label} is dragging {top.name}: {reasons[0]}",
-            why=WHY + "Evidence: " + "; ".join(reasons) + ". " + _advice(pool, top, leaf),
+            why=WHY + "Evidence: " + "; ".join(reasons) + ".\n\n" + _advice(pool, top, leaf),
             evidence=tuple(evidence),
             actions=_actions(pool, top, leaf),
         )
@@ -415,33 +413,33 @@ def _rebuilt(leaf: Vdev, parent: Vdev | None) -> bool:
     return (parent is not None and parent.kind in ("replacing", "spare")) or "resilvering" in (leaf.aux or "")
 
 
+def _left_without(pool: Pool, top: Vdev, leaf: Vdev) -> int:
+    """What the vdev could still lose with this disk out (the redundancy model's word)."""
+    return margin(top, without=leaf, resilvering=resilver_running(pool)).left
+
+
 def _advice(pool: Pool, top: Vdev, leaf: Vdev) -> str:
     if leaf.state == "FAULTED":
         return "ZFS has already stopped using it; replace it."
-    after = margin(top, without=leaf, resilvering=resilver_running(pool))
-    if after.left >= 1:
-        return (
-            LOOK + f"Then offline it: {top.name} keeps running at the speed of its healthy members and "
-            f"can still lose {after.left} more disk{'s' if after.left > 1 else ''} while it is out; "
-            "replace it once you have a new disk."
-        )
-    if after.left == 0:
-        return (
-            LOOK + f"Do not offline it: {top.name} would be left with no redundancy at all. Replace it "
-            "while it is still online: `zpool replace` keeps it serving until the new disk is "
-            "resilvered."
-        )
-    return LOOK + f"{top.name} cannot do without it: replace it while it is still online."
+    # One paragraph each: the rule, what to look at, each way out, what it costs here.
+    return "\n\n".join(slow_disk(top.name, _left_without(pool, top, leaf)))
 
 
 def _actions(pool: Pool, top: Vdev, leaf: Vdev) -> tuple[SuggestedAction, ...]:
+    """Look, then the two ways out, each a guided plan whose label says what it costs."""
     actions = []
-    if leaf.kind != "file":
-        actions.append(act(f"Look at {leaf.label}'s SMART data", None, "smartctl", "-a", leaf.label))
-    if leaf.state != "FAULTED" and margin(top, without=leaf, resilvering=resilver_running(pool)).left >= 1:
+    if is_device_path(leaf.label):  # smartctl needs the device itself, not a name zpool knows
+        actions.append(act(f"Look first: {leaf.label}'s SMART data", None, "smartctl", "-a", leaf.label))
+    left = _left_without(pool, top, leaf)
+    if leaf.state not in ("FAULTED", "OFFLINE") and left >= 0:
+        cost = (
+            f"{top.name} can still lose {plural(left, 'more disk')} while it is out"
+            if left >= 1
+            else f"a risk to accept: {top.name} is left with no redundancy while it is out"
+        )
         actions.append(
             act(
-                f"Offline {leaf.label} ({top.name} keeps running on its peers)",
+                f"Relief now: offline {leaf.label} (pool speed returns; {cost})",
                 "offline",
                 "zpool",
                 "offline",
@@ -449,14 +447,17 @@ def _actions(pool: Pool, top: Vdev, leaf: Vdev) -> tuple[SuggestedAction, ...]:
                 leaf.label,
             )
         )
+    safe = (
+        "ZFS has already stopped using it"
+        if leaf.state == "FAULTED"
+        else "it stays in: no redundancy lost, the pool stays slow until the resilver ends"
+    )
     actions.append(
-        act(
-            f"Replace {leaf.label} (in place after swapping the disk, or name a new device)",
+        SuggestedAction(
+            f"Safe: replace {leaf.label} with a new disk ({safe})",
+            ("zpool", "replace", pool.name, leaf.label),
             "replace",
-            "zpool",
-            "replace",
-            pool.name,
-            leaf.label,
+            new_device=None if leaf.state == "FAULTED" else "required",  # never pull it first
         )
     )
     return tuple(actions)

@@ -27,6 +27,10 @@ class SuggestedAction:
     label: str  # "Offline the slow disk"
     argv: tuple[str, ...]  # ("zpool", "offline", "tank", "/dev/sdb") - never a shell string
     action: str | None = None  # catalog name for guided actions: attach, replace, offline, scrub...
+    # Whether the plan asks for a new disk: "required", "optional", or None for the action's
+    # default (attach requires one; replace may go without: in place, after swapping the disk).
+    # A slow disk's safe replace requires one: in place would mean pulling the disk first.
+    new_device: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

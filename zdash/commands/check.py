@@ -14,7 +14,7 @@ JSON schema version 1 (documented in docs/check.md); fields are only ever added:
    "problems": [one-line messages of inputs that failed],
    "findings": [{"check", "severity": "info"|"warning"|"critical", "pool", "subject",
                  "subject_kind", "topic", "title", "why", "evidence": [[label, value]...],
-                 "actions": [{"label", "argv": [...], "action"}]}],
+                 "actions": [{"label", "argv": [...], "action", "new_device"}]}],
    "perfdata": [{"label", "value", "uom", "warn", "crit", "min", "max"}]}
 """
 
@@ -48,6 +48,7 @@ class ActionJson(TypedDict):
     label: str
     argv: list[str]
     action: str | None
+    new_device: str | None  # "required": the plan needs a new disk named (argv is its prefix)
 
 
 class FindingJson(TypedDict):
@@ -159,7 +160,10 @@ def finding_json(f: Finding) -> FindingJson:
         "title": f.title,
         "why": f.why,
         "evidence": [list(e) for e in f.evidence],
-        "actions": [{"label": a.label, "argv": list(a.argv), "action": a.action} for a in f.actions],
+        "actions": [
+            {"label": a.label, "argv": list(a.argv), "action": a.action, "new_device": a.new_device}
+            for a in f.actions
+        ],
     }
 
 

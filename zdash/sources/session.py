@@ -389,8 +389,20 @@ def read_session(
 def set_onset(path: str, onset: float) -> None:
     """Write `onset` into the header of the format-1 file at `path`, every tick's text left as it
     was. The header is written before the first tick, but a scenario learns when its fault
-    begins only while it records (fixtures/make_fixtures.py calls this at the end). The file is
-    replaced atomically (written beside it, then renamed)."""
+    begins only while it records (fixtures/make_fixtures.py calls this at the end)."""
+    set_header(path, onset=round(onset, 3))
+
+
+def set_description(path: str, description: str) -> None:
+    """Replace the description in the header of the format-1 file at `path` (a bundled
+    scenario's, when its story is retold: zdash.scenarios holds the words), every tick's text
+    left as it was."""
+    set_header(path, description=_text(description))
+
+
+def set_header(path: str, **fields: object) -> None:
+    """Set header fields of the format-1 file at `path`, every tick's text left as it was. The
+    file is replaced atomically (written beside it, then renamed)."""
     with open(path, "rb") as f:
         data = f.read()
     gz = data[:2] == b"\x1f\x8b"
@@ -410,7 +422,7 @@ def set_onset(path: str, onset: float) -> None:
     yaml = YAML()  # round trip: the description keeps its literal block
     yaml.width = 1 << 20
     head = yaml.load(docs[k])
-    head["onset"] = round(onset, 3)
+    head.update(fields)
     buf = io.StringIO()
     buf.write("---\n")
     yaml.dump(head, buf)
@@ -418,7 +430,7 @@ def set_onset(path: str, onset: float) -> None:
     text = "".join(docs).encode("utf-8")
     new = gzip.compress(text, mtime=0) if gz else text
     out = b"".join(new if i == at else raw for i, (raw, _) in enumerate(members))
-    tmp = f"{path}.onset-tmp"
+    tmp = f"{path}.header-tmp"
     with open(tmp, "wb") as f:
         f.write(out)
     os.replace(tmp, path)

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from zdash import fmt
-from zdash.actions import Mode
+from zdash.actions import Mode, needs_new_device
 from zdash.checks.finding import Finding, SuggestedAction
 from zdash.feed.frame import Frame
 from zdash.ui.app import ZdashApp
@@ -58,7 +58,9 @@ def finding_markup(
     for a in f.actions:
         mark = tag(f"{numbered.index(a) + 1}", "bold reverse $text-accent") if a in numbered else "•"
         lines.append(f"{mark} {tag(a.label)}")
-        lines.append(f"  {tag('$ ' + shlex.join(a.argv), 'bold $text-accent')}")
+        # A plan that asks for the new disk: its argv ends with it, so the command shows where.
+        new = " NEW_DISK" if needs_new_device(a) == "required" else ""
+        lines.append(f"  {tag('$ ' + shlex.join(a.argv) + new, 'bold $text-accent')}")
     if host is not None and f.actions:  # a pool of another host (--host): its commands run there
         lines.append(tag(f"These commands are for {host}: its pool is {f.pool}.", "bold $zd-warn"))
     if numbered:
