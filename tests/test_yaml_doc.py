@@ -29,3 +29,34 @@ def test_a_deep_config_or_settings_file_is_a_config_error(tmp_path):
         load_config(str(path))
     with pytest.raises(ConfigError, match="nested too deeply"):
         load_ui_settings(path)
+
+
+LAUGHS = 'a0: &a0 ["lol"]\n' + "".join(
+    f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10)
+)
+
+
+def test_aliases_are_refused_before_anything_is_built():
+    from zdash.yaml_doc import HasAliases
+
+    with pytest.raises(HasAliases, match=r"alias \*a0 \(line 2\)"):
+        load_yaml(LAUGHS)
+    assert load_yaml("note: 'R&D & ops'\nout: |\n  a & b *c\n") == {"note": "R&D & ops", "out": "a & b *c\n"}
+
+
+def test_a_config_of_aliases_is_one_line_naming_the_file(tmp_path):
+    path = tmp_path / "config.yaml"
+    path.write_text(LAUGHS + "checks:\n  scrub_max_age_days: *a9\n")
+    with pytest.raises(ConfigError, match=r"config\.yaml: holds a YAML alias"):
+        load_config(str(path))
+
+
+def test_every_yaml_read_has_a_size_cap(tmp_path):
+    from zdash.yaml_doc import TooLarge, load_yaml_file
+
+    path = tmp_path / "big.yaml"
+    path.write_text("# " + "x" * (2 << 20) + "\n")
+    with pytest.raises(TooLarge, match="larger than 1 MiB"):
+        load_yaml_file(str(path))
+    with pytest.raises(TooLarge):
+        load_yaml("a: 1\n" * 100, max_bytes=100)

@@ -150,20 +150,7 @@ def load_config(path: str | Path | None = None) -> CheckConfig:
         if path is not None:
             raise ConfigError(f"{file}: no such config file")
         return CheckConfig()
-    from ruamel.yaml import YAMLError  # only needed when a file exists
-
-    from zdash.yaml_doc import TooDeep, load_yaml
-
-    try:
-        if file.stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{file}: larger than {MAX_CONFIG_BYTES >> 20} MiB: not a zdash config file")
-        doc = load_yaml(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{file}: cannot read: {exc}") from None
-    except TooDeep:
-        raise ConfigError(f"{file}: nested too deeply to be a zdash config file") from None
-    except YAMLError as exc:
-        raise ConfigError(f"{file}: not valid YAML: {' '.join(str(exc).split())}") from None
+    doc = _read(file)
     if doc is None:
         return CheckConfig()
     if not isinstance(doc, dict):
@@ -186,13 +173,9 @@ def load_hosts(path: str | Path | None = None) -> tuple[str, ...]:
     file = Path(path).expanduser() if path is not None else default_path()
     if not file.exists():
         return ()
-    from ruamel.yaml import YAMLError
-
-    from zdash.yaml_doc import TooDeep, load_yaml
-
     try:
-        doc = load_yaml(file.read_text(encoding="utf-8")) if file.stat().st_size <= MAX_CONFIG_BYTES else None
-    except (OSError, UnicodeDecodeError, TooDeep, YAMLError):
+        doc = _read(file)
+    except ConfigError:
         return ()  # load_config, which runs first, has said what is wrong with the file
     hosts = doc.get("hosts") if isinstance(doc, dict) else None
     if hosts is None:
@@ -202,6 +185,25 @@ def load_hosts(path: str | Path | None = None) -> tuple[str, ...]:
     if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
         raise ConfigError(f"{file}: 'hosts' must be a list of [user@]host[:port] entries")
     return tuple(hosts)
+
+
+def _read(file: Path) -> object:
+    """The file's document; ConfigError naming the file and what is wrong (unreadable, not
+    YAML, larger than a config, nested too deeply, aliases)."""
+    from ruamel.yaml import YAMLError  # only needed when a file exists
+
+    from zdash.yaml_doc import TooLarge, YamlRefused, load_yaml_file
+
+    try:
+        return load_yaml_file(str(file), MAX_CONFIG_BYTES)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: cannot read: {exc}") from None
+    except TooLarge as exc:
+        raise ConfigError(f"{file}: {exc}: not a zdash config file") from None
+    except YamlRefused as exc:
+        raise ConfigError(f"{file}: {exc}") from None
+    except YAMLError as exc:
+        raise ConfigError(f"{file}: not valid YAML: {' '.join(str(exc).split())}") from None
 
 
 def config_from_mapping(values: dict[str, Any]) -> CheckConfig:

@@ -1,6 +1,11 @@
 """A bug's report: what zdash was asked to do, on which Python and zdash, and the traceback,
-saved to a file (under $XDG_STATE_HOME/zdash, else the temporary directory) so the terminal
-gets one line saying where it is, never the traceback itself."""
+saved to a file so the terminal gets one line saying where it is, never the traceback itself.
+
+Where: zdash's private state directory ($XDG_STATE_HOME/zdash, 0700, checked: see
+zdash.safe_files.private_dir), else a new private directory of its own in the temporary
+directory (mkdtemp: 0700, a random name). Never a shared fixed name such as /tmp/zdash, which
+another user may have made first. The file is 0600, created new (never through a link), and
+holds no secret: the serve token in argv or anywhere in the text is redacted."""
 
 from __future__ import annotations
 
@@ -11,7 +16,9 @@ import tempfile
 import time
 import traceback
 
-from zdash.resources import state_dir
+from zdash.redact import redact_argv, redact_text
+from zdash.resources import private_state_dir
+from zdash.safe_files import create_new
 
 
 def save_report(argv: list[str], error: BaseException | None = None) -> str | None:
@@ -20,18 +27,18 @@ def save_report(argv: list[str], error: BaseException | None = None) -> str | No
     from zdash import __version__
 
     trace = "".join(traceback.format_exception(error)) if error is not None else traceback.format_exc()
-    text = (
+    text = redact_text(
         f"zdash {__version__} crash report\n"
         f"time: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}\n"
-        f"argv: {argv!r}\n"
+        f"argv: {redact_argv(argv)!r}\n"
         f"python: {sys.version.split()[0]} on {platform.platform()}\n\n" + trace
     )
     name = f"crash-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{os.getpid()}.txt"
-    for folder in (state_dir(), os.path.join(tempfile.gettempdir(), "zdash")):
+    for folder in (private_state_dir, lambda: tempfile.mkdtemp(prefix="zdash-crash-")):
         try:
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-            path = os.path.join(folder, name)
-            with open(path, "w", encoding="utf-8", errors="replace") as f:
+            path = os.path.join(folder(), name)
+            fd = create_new(path, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
                 f.write(text)
             return path
         except OSError:
@@ -41,6 +48,6 @@ def save_report(argv: list[str], error: BaseException | None = None) -> str | No
 
 def crash_line(error: BaseException, path: str | None) -> str:
     """The one line a user sees instead of a traceback."""
-    what = " ".join(str(error).split())[:200]
+    what = " ".join(redact_text(str(error)).split())[:200]
     where = f"a report is in {path}, please attach it to a bug report" if path else "no report could be saved"
     return f"zdash: internal error ({type(error).__name__}: {what}); {where}"

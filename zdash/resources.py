@@ -7,7 +7,8 @@ wheel build maps them into the package as zdash/_bundled/{fixtures,themes} (pypr
 importlib.resources; a checkout or an editable install finds the top-level folders themselves.
 ZDASH_FIXTURES / ZDASH_THEMES point elsewhere (tests, packagers). No Textual here.
 
-Also where zdash keeps what it writes about itself (the audit log, crash reports): state_dir().
+Also where zdash keeps what it writes about itself (the audit log, crash reports, ssh's config):
+private_state_dir().
 """
 
 from __future__ import annotations
@@ -21,10 +22,41 @@ _CHECKOUT = Path(__file__).resolve().parents[1]
 _ENV = {"fixtures": "ZDASH_FIXTURES", "themes": "ZDASH_THEMES"}
 
 
+def state_dirs() -> list[str]:
+    """Where zdash's state may live, in order: $XDG_STATE_HOME/zdash, ~/.local/state/zdash, and
+    the same under this user's home from the password database (root under `sudo -E` keeps the
+    invoking user's HOME, which that user can fill with links)."""
+    from zdash.safe_files import own_home
+
+    bases = [os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")]
+    bases.append(os.path.join(own_home(), ".local", "state"))
+    return [os.path.join(b, "zdash") for b in dict.fromkeys(bases)]
+
+
 def state_dir() -> str:
-    """$XDG_STATE_HOME/zdash, else ~/.local/state/zdash (not created here)."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "zdash")
+    """Where zdash's state is: the first of state_dirs that is or can be made private (not
+    created here), for showing the audit log's path before anything is written."""
+    from zdash.safe_files import creation_problem
+
+    dirs = state_dirs()
+    return next((d for d in dirs if creation_problem(d) is None), dirs[0])
+
+
+def private_state_dir() -> str:
+    """zdash's state directory, created 0700 when missing: the first of state_dirs that is (or
+    can be made) a directory only this user can change. UnsafePath (an OSError, one line) when
+    none can."""
+    from zdash.safe_files import UnsafePath, private_dir
+
+    problems = []
+    for path in state_dirs():
+        try:
+            return private_dir(path)
+        except UnsafePath as e:
+            problems.append(str(e))
+        except OSError as e:
+            problems.append(f"{path}: {e.strerror or e}")
+    raise UnsafePath("no private state directory for zdash: " + "; ".join(problems))
 
 
 class ResourceError(RuntimeError):

@@ -30,3 +30,46 @@ def test_a_torn_last_line_is_skipped(tmp_path):
     assert [r["n"] for r in log.read()] == [1]
     assert AuditLog(str(tmp_path / "none.jsonl")).read() == []
     assert os.stat(log.path).st_size > 0
+
+
+def test_under_sudo_E_the_users_home_is_passed_over_for_roots_own(monkeypatch, tmp_path):
+    """Root keeps the invoking user's HOME under `sudo -E`: a home another user owns (where they
+    could plant links or read root's log) is not where root's audit log goes."""
+    if os.geteuid() != 0:
+        import pytest
+
+        pytest.skip("a home of another user's needs root to make")
+    alice = tmp_path / "alice"
+    alice.mkdir()
+    os.chown(alice, 65534, 65534)
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(alice))
+    path = default_path()
+    assert not path.startswith(str(alice)) and path.endswith("/.local/state/zdash/audit.jsonl")
+
+
+def test_a_planted_link_is_refused_and_nothing_is_written_through_it(tmp_path):
+    victim = tmp_path / "victim"
+    victim.write_text("root's\n")
+    (tmp_path / "state").mkdir(mode=0o700)
+    (tmp_path / "state" / "audit.jsonl").symlink_to(victim)
+    log = AuditLog(str(tmp_path / "state" / "audit.jsonl"))
+    try:
+        log.write({"action": "scrub"})
+    except OSError as e:
+        assert "cannot write the audit log" in str(e)
+    else:
+        raise AssertionError("the audit log was written through a link")
+    assert victim.read_text() == "root's\n"
+
+
+def test_a_token_never_reaches_the_log(tmp_path):
+    log = AuditLog(str(tmp_path / "audit.jsonl"))
+    rec = log.write(
+        {
+            "argv": ["zdash", "serve", "--token", "Sup3rSecretToken0123"],
+            "stderr": "GET /?token=Sup3rSecretToken0123",
+        }
+    )
+    raw = Path(log.path).read_text()
+    assert "Sup3rSecret" not in raw and rec["argv"] == ["zdash", "serve", "--token", "<redacted>"]

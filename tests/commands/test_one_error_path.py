@@ -68,3 +68,34 @@ def test_import_never_overwrites_without_force(tmp_path, capsys):
     assert out.read_text() == "yesterday\n" and "--force" in capsys.readouterr().err
     assert cli.main(["import", str(paste), "-o", str(out), "--force"]) == 0
     assert "zdash_session" in out.read_text()
+
+
+def test_a_crash_report_is_private_and_holds_no_token(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    monkeypatch.setattr("zdash.commands.serve.run", lambda _args: 1 / 0)
+    cli.main(["serve", "--token", "Sup3rSecretToken-abcdefgh", "--demo"])
+    capsys.readouterr()
+    (report,) = (tmp_path / "zdash").glob("crash-*.txt")
+    assert "Sup3rSecret" not in report.read_text() and "'--token', '<redacted>'" in report.read_text()
+    assert report.stat().st_mode & 0o077 == 0 and (tmp_path / "zdash").stat().st_mode & 0o077 == 0
+
+
+def test_no_crash_report_goes_into_a_shared_directory(monkeypatch, tmp_path, capsys):
+    """The state directory unusable: a fresh private directory of its own, never TMPDIR/zdash
+    (another user may have made that first)."""
+    shared = tmp_path / "tmp"
+    (shared / "zdash").mkdir(parents=True)
+    shared.chmod(0o1777)
+    (shared / "zdash").chmod(0o777)
+    monkeypatch.setenv("TMPDIR", str(shared))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "a-file"))
+    monkeypatch.setenv("HOME", str(tmp_path / "a-file"))
+    monkeypatch.setattr("zdash.safe_files.own_home", lambda: str(tmp_path / "a-file"))
+    (tmp_path / "a-file").write_text("not a directory")
+    monkeypatch.setattr("zdash.commands.summary.run", lambda _args: 1 / 0)
+    cli.main(["summary", "x.yaml"])
+    err = capsys.readouterr().err
+    report = Path(err.split("a report is in ")[1].split(",")[0])
+    assert report.parent.parent == shared and report.parent.name.startswith("zdash-crash-")
+    assert report.parent.stat().st_mode & 0o077 == 0 and list((shared / "zdash").iterdir()) == []

@@ -37,7 +37,7 @@ def test_check_of_a_remote_host_reads_its_pools_over_ssh(fake_ssh, capsys):
     assert doc["source"] == "ssh:nas1:2222"
     assert [p["name"] for p in doc["pools"]] == ["healthy"]
     calls = [json.loads(line) for line in (fake_ssh / "ssh.log").read_text().splitlines()]
-    assert calls and all(c[c.index("-p") + 1] == "2222" and c[c.index("--") - 1] == "nas1" for c in calls)
+    assert calls and all(c[c.index("-p") + 1] == "2222" and c[c.index("--") + 1] == "nas1" for c in calls)
 
 
 def test_check_waits_for_a_late_iostat_stream_instead_of_calling_a_healthy_pool_unseen(
@@ -60,7 +60,12 @@ def test_a_bad_host_is_one_line_and_a_documented_code(fake_ssh, capsys, spec):
     assert main(["check", f"--host={spec}"]) == 3
     assert main(["record", "-o", str(fake_ssh / "x.zdash"), f"--host={spec}"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 2 and all("expected [user@]host[:port]" in e or "port must be" in e for e in err)
+    assert len(err) == 2 and all(
+        w in e for e in err for w in ("host", spec) if w
+    )  # one line each, naming the host
+    assert all(
+        "expected [user@]host[:port]" in e or "port must be" in e or "starts with '-'" in e for e in err
+    )
     assert not (fake_ssh / "ssh.log").exists()  # nothing was run
 
 
@@ -92,7 +97,9 @@ def test_plan_for_another_host_is_checked_there_and_names_it(fake_ssh, capsys):
     assert code == 0, out
     assert "Scrub healthy on nas1:2222" in out and "nas1:2222$ zpool scrub healthy" in out
     calls = [json.loads(line) for line in (fake_ssh / "ssh.log").read_text().splitlines()]
-    assert any("status" in c and c[c.index("--") - 1] == "admin@nas1" for c in calls)
+    assert any(
+        "status" in c and c[c.index("--") + 1] == "nas1" and c[c.index("-l") + 1] == "admin" for c in calls
+    )
     assert main(["plan", "scrub", "healthy", "--host", "nas1", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["host"] == "nas1" and doc["pool"] == "healthy" and doc["argv"] == ["zpool", "scrub", "healthy"]

@@ -187,8 +187,10 @@ class Sandbox:
         )
 
     # -- the dashboard in a pseudo-terminal -------------------------------------------------------
-    def terminal(self, *argv: str, cols: int = 110, rows: int = 32, **env: str) -> Terminal:
-        return Terminal(self, list(argv), cols, rows, env)
+    def terminal(
+        self, *argv: str, cols: int = 110, rows: int = 32, cwd: str | Path | None = None, **env: str
+    ) -> Terminal:
+        return Terminal(self, list(argv), cols, rows, env, cwd)
 
     # -- children ----------------------------------------------------------------------------------
     def live_children(self) -> list[int]:
@@ -216,7 +218,15 @@ class Sandbox:
 class Terminal:
     """zdash in a pseudo-terminal of a fixed size: what a user's terminal receives, byte by byte."""
 
-    def __init__(self, sb: Sandbox, argv: list[str], cols: int, rows: int, env: dict[str, str]) -> None:
+    def __init__(
+        self,
+        sb: Sandbox,
+        argv: list[str],
+        cols: int,
+        rows: int,
+        env: dict[str, str],
+        cwd: str | Path | None = None,
+    ) -> None:
         self.sb, self.argv = sb, argv
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
@@ -231,7 +241,7 @@ class Terminal:
             stdin=slave,
             stdout=slave,
             stderr=slave,
-            cwd=sb.dir,
+            cwd=cwd or sb.dir,
             env=sb.env(TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows), **env),
             preexec_fn=controlling_terminal,
         )
@@ -271,6 +281,12 @@ class Terminal:
 
     def send(self, data: bytes) -> None:
         os.write(self.master, data)
+
+    def resize(self, cols: int, rows: int) -> None:
+        """The terminal window resized: the new size, then SIGWINCH, as a terminal emulator does."""
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        with contextlib.suppress(OSError):
+            os.killpg(self.proc.pid, signal.SIGWINCH)
 
     def signal(self, sig: int) -> None:
         self.proc.send_signal(sig)

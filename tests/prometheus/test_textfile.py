@@ -4,7 +4,6 @@ written atomically, beside the plugin output and exit code that stay what they w
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from tests.prometheus.helpers import parse, value
 from zdash.cli import main
@@ -37,21 +36,24 @@ def test_textfile_follows_a_pasted_diagnosis_too(capsys, tmp_path):
 
 def test_the_textfile_is_replaced_whole(capsys, tmp_path, monkeypatch):
     """A reader (node_exporter) sees the old file or the new one, never half of either: the new
-    text is complete in FILE.tmp before it is renamed over FILE."""
+    text is complete in a new file beside FILE (a random name, not *.prom, so node_exporter never
+    reads it and nothing can be planted at it) before it is renamed over FILE, 0644."""
     prom = tmp_path / "zdash.prom"
     prom.write_text('# the previous run\nzdash_pool_fill_ratio{pool="tank"} 0.5\n')
     renames = []
-    real_replace = os.replace
+    real_rename = os.rename
 
-    def watching_replace(src, dst):
-        renames.append((str(src), str(dst), prom.read_text(), Path(src).read_text()))
-        real_replace(src, dst)
+    def watching_rename(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
+        new = tmp_path / src
+        renames.append((src, dst, prom.read_text(), new.read_text(), os.stat(new).st_mode & 0o777))
+        real_rename(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
-    monkeypatch.setattr(os, "replace", watching_replace)
+    monkeypatch.setattr(os, "rename", watching_rename)
     assert main(["check", "--replay", "deranged-mirror", "--prometheus", str(prom)]) == 1
     capsys.readouterr()
-    [(src, dst, old_at_rename, new_at_rename)] = renames
-    assert (src, dst) == (f"{prom}.tmp", str(prom))
+    [(src, dst, old_at_rename, new_at_rename, mode)] = renames
+    assert dst == "zdash.prom" and src.startswith(".zdash.prom.") and not src.endswith(".prom")
+    assert mode == 0o644
     assert old_at_rename.startswith("# the previous run")  # untouched until the rename
     assert (
         value(parse(new_at_rename), "zdash_finding", check="deranged_disk", subject="/dev/mapper/sick") == 1
@@ -63,15 +65,15 @@ def test_a_failed_write_leaves_the_old_file_and_says_so(capsys, tmp_path, monkey
     prom = tmp_path / "zdash.prom"
     prom.write_text("old\n")
 
-    def full_disk(src, dst):
+    def full_disk(src, dst, **_dir_fds):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(os, "replace", full_disk)
+    monkeypatch.setattr(os, "rename", full_disk)
     code = main(["check", "--replay", "healthy", "--prometheus", str(prom)])
     err = capsys.readouterr().err
     assert code == 2
     assert err.strip() == f"zdash check: cannot write {prom}: No space left on device"
-    assert prom.read_text() == "old\n" and not os.path.exists(f"{prom}.tmp")
+    assert prom.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["zdash.prom"]
 
 
 def test_an_unwritable_path_is_one_line_before_any_work(capsys, tmp_path):

@@ -44,24 +44,34 @@ def test_host_spec(spec, host, user, port, label):
 
 
 @pytest.mark.parametrize(
-    "spec", ["", "-oProxyCommand=x", "nas1:0", "nas1:http", "a b", "us;er@nas1", "nas1;reboot"]
-)
+    "spec",
+    [
+        "", "-oProxyCommand=x", "nas1:0", "nas1:http", "a b", "us;er@nas1", "nas1;reboot",
+        # a user or host ssh would read as an option, a % token, whitespace, a control character
+        "-Fcfg@nas1", "-Epwned.log@nas1", "admin@-oProxyCommand=x", "%C@nas1", "admin@nas%h",
+        "ad min@nas1", "admin\n-F@nas1", "ad\x1bmin@nas1", "admin@nas1\x07", ".hidden@nas1",
+    ],
+)  # fmt: skip
 def test_bad_host_spec_is_one_line(spec):
-    with pytest.raises(HostError, match="host"):
+    with pytest.raises(HostError, match="host") as refused:
         SshHost.parse(spec)
+    assert "\n" not in str(refused.value) and "\x1b" not in str(refused.value)
 
 
-def test_ssh_argv_multiplexes_and_ends_options_before_the_remote_words(fake_ssh):
+def test_a_user_starting_with_a_dash_is_named_as_an_option():
+    with pytest.raises(HostError, match=r"the user '-Fcfg' starts with '-' \(ssh would read an option\)"):
+        SshHost.parse("-Fcfg@nas1")
+
+
+def test_ssh_argv_gives_the_host_as_data_after_its_options(fake_ssh):
     argv = ssh_argv(SshHost.parse("admin@nas1:2222"), ("zpool", "status", "-p", "tank"))
     cut = argv.index("--")
     assert (
-        argv[0] == "ssh"
-        and argv[cut - 1] == "admin@nas1"
-        and argv[cut + 1 :] == ("zpool", "status", "-p", "tank")
+        argv[0] == "ssh" and argv[cut + 1] == "nas1" and argv[cut + 2 :] == ("zpool", "status", "-p", "tank")
     )
-    opts = argv[1 : cut - 1]
+    opts = argv[1:cut]
     assert "ControlMaster=auto" in opts and "BatchMode=yes" in opts and "ControlPersist=60" in opts
-    assert opts[opts.index("-p") + 1] == "2222"
+    assert opts[opts.index("-p") + 1] == "2222" and opts[opts.index("-l") + 1] == "admin"
     path = next(o for o in opts if o.startswith("ControlPath="))[len("ControlPath=") :]
     assert path == f"{control_dir()}/%C"
     assert stat.S_IMODE(os.stat(control_dir()).st_mode) == 0o700
@@ -135,7 +145,7 @@ async def test_every_read_of_the_far_side_goes_through_ssh(fake_ssh):
     assert src.host == "nas1" and snaps[-1].host == "nas1"
     pool = snaps[-1].pool("deranged")
     assert pool is not None and any(v.io is not None for v in pool.leaves())
-    remote = [c[c.index("--") + 1 :] for c in _calls(fake_ssh)]
+    remote = [c[c.index("--") + 2 :] for c in _calls(fake_ssh)]
     commands = {
         tuple(w for w in r if "=" not in w and w not in ("env", "-u") and not w.startswith("ZPOOL_"))[:2]
         for r in remote

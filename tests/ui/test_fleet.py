@@ -148,9 +148,9 @@ async def test_a_guided_action_runs_on_its_pools_host_over_ssh(fleet, monkeypatc
         assert ran.read_text().split() == list(plan.argv[1:])  # zpool's own words, once
         calls = [json.loads(line) for line in log.read_text().splitlines()]
         action_calls = [c for c in calls if c[-len(plan.argv) :] == list(plan.argv)]
-        assert len(action_calls) == 1 and action_calls[0][action_calls[0].index("--") - 1] == "nas2"
+        assert len(action_calls) == 1 and action_calls[0][action_calls[0].index("--") + 1] == "nas2"
         # and it was checked against nas2's fresh state first (zpool status over nas2's ssh)
-        assert any(c[c.index("--") - 1] == "nas2" and "status" in c for c in calls)
+        assert any(c[c.index("--") + 1] == "nas2" and "status" in c for c in calls)
         record = json.loads(Path(audit.path).read_text().splitlines()[-1])
         assert record["target_host"] == "nas2" and record["outcome"] == "ok"
 

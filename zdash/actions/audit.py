@@ -6,6 +6,12 @@ with two zdash instances logging at once (one write() per line, well under PIPE_
 on local filesystems). fsync after each line: the log matters most right after something went
 wrong, which is also when the machine may go down.
 
+Where: zdash's private state directory (0700, this user's, checked before every use: see
+zdash.safe_files.private_dir), appended without following a link, only to a regular file of this
+user's with one name. Root under `sudo -E` keeps the invoking user's HOME: that home is passed
+over for root's own (zdash.resources.state_dirs), so the user can neither read root's log nor
+point it at another file. No secret is logged: every string field is redacted (zdash.redact).
+
 Fields (schema 1): time (ISO 8601 UTC), user, sudo_user, host (where zdash ran), mode, action,
 target_host (the host the command ran on over ssh, a fleet's pool; null: this host), pool, device,
 new_device, argv, shell, via, outcome (ok, failed, refused), refused_reason,
@@ -22,7 +28,9 @@ import os
 import socket
 from collections.abc import Mapping
 
+from zdash.redact import redact_argv, redact_text
 from zdash.resources import state_dir
+from zdash.safe_files import open_append, private_dir
 
 SCHEMA = 1
 
@@ -42,10 +50,10 @@ class AuditLog:
     def open(self) -> int:
         """Opened before anything runs: an action whose record cannot be written is refused."""
         try:
-            os.makedirs(os.path.dirname(self.path) or ".", mode=0o700, exist_ok=True)
-            return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            private_dir(os.path.dirname(os.path.abspath(self.path)))
+            return open_append(self.path, 0o600)
         except OSError as e:
-            raise AuditError(e.errno, f"cannot write the audit log {self.path}: {e.strerror}") from None
+            raise AuditError(e.errno, f"cannot write the audit log {self.path}: {e.strerror or e}") from None
 
     def write(self, record: Mapping[str, object], fd: int | None = None) -> dict[str, object]:
         """Appends `record` with the common fields (schema, time, user, sudo_user, host) in
@@ -56,7 +64,7 @@ class AuditLog:
             "user": _user(),
             "sudo_user": os.environ.get("SUDO_USER"),
             "host": socket.gethostname(),
-            **record,
+            **{k: _redacted(v) for k, v in record.items()},
         }
         line = (json.dumps(full, ensure_ascii=False, default=str) + "\n").encode()
         out = self.open() if fd is None else fd
@@ -84,6 +92,14 @@ class AuditLog:
         except FileNotFoundError:
             pass
         return out
+
+
+def _redacted(value: object) -> object:
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return redact_argv(value)
+    return value
 
 
 def _user() -> str:

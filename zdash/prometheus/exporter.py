@@ -4,14 +4,15 @@ CheckEngine the dashboard and `zdash check` use, and keeps only the latest (snap
 A scrape renders that latest pair and never waits for a zpool command; how old it is shows in
 `zdash_source_up` / `zdash_source_age_seconds`, aged to the scrape's clock.
 
-The textfile (node_exporter's textfile collector) is the same exposition, written to FILE.tmp
-and renamed over FILE, so node_exporter never reads half a file.
+The textfile (node_exporter's textfile collector) is the same exposition, written to a new file
+of a random name beside FILE and renamed over it (zdash.safe_files.write_atomic), so
+node_exporter never reads half a file, and nothing another user planted in its directory (which
+usually belongs to node_exporter's user) is ever written through.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import sys
 import threading
@@ -31,6 +32,7 @@ from zdash.config import CheckConfig
 from zdash.model import Snapshot
 from zdash.prometheus.metrics import families
 from zdash.raw import Tick
+from zdash.safe_files import write_atomic
 
 DEFAULT_PORT = 9134
 
@@ -109,6 +111,8 @@ def textfile_problem(path: str) -> str | None:
     directory = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         return f"{path} is a directory"
+    if os.path.islink(path):
+        return f"{path} is a symbolic link: zdash never writes through one (name the file itself)"
     if not os.path.isdir(directory):
         return f"no directory {directory}"
     if not os.access(directory, os.W_OK | os.X_OK):
@@ -117,22 +121,10 @@ def textfile_problem(path: str) -> str | None:
 
 
 def write_textfile(path: str, snap: Snapshot | None, findings: Sequence[Finding]) -> None:
-    """Write FILE.tmp, flush it to disk, rename it over FILE (atomic within one filesystem, as
-    node_exporter's textfile collector requires: it only reads *.prom, so FILE.tmp is never read).
-    Raises OSError; the temporary file is removed when anything fails."""
-    tmp = f"{path}.tmp"
-    data = exposition(snap, findings)
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)  # node_exporter usually runs as another user than cron's
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """The exposition as FILE: written beside it under a random name (node_exporter reads only
+    *.prom), flushed, made 0644 (node_exporter runs as another user) and renamed over FILE
+    (atomic within one filesystem). A FILE that is a link is refused. Raises OSError."""
+    write_atomic(path, exposition(snap, findings), mode=0o644)
 
 
 class Folder:

@@ -6,6 +6,14 @@ opens a ControlMaster (its socket in a private 0700 directory) that every later 
 long-lived streams go through, and ControlPersist keeps it 60 s past the last. BatchMode: a
 password prompt would hang a headless check, so a host without key access is a one-line error.
 
+A host string is data, never an option: `[user@]host[:port]` is parsed strictly (SshHost.parse:
+a user or host that starts with '-', holds whitespace, a control character or an ssh `%`
+token is refused with one line), and ssh gets `-l USER -p PORT -- HOST`, so whatever follows
+`--` is the host. ssh reads the config file zdash names with -F: one zdash writes in its private
+directory that includes, by absolute path, exactly what ssh reads without -F (this user's
+~/.ssh/config, then /etc/ssh/ssh_config): the admin's aliases and jump hosts apply, and no other
+file is ever read (`--host=-Fcfg@x` made ssh read ./cfg, whose ProxyCommand ran as root).
+
 ssh hands the remote side one string (the words after `--` joined by spaces), which the remote
 login shell parses. So every word must mean the same to a shell as it does here: RemoteRunner
 refuses a word with anything but the characters below (zpool/zfs/cat argv never have any), and
@@ -36,8 +44,10 @@ CONTROL_PERSIST_S = 60
 REMOTE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # A word a POSIX shell reads as itself: no spaces, quotes, $, `, ;, &, |, <, >, *, ?, [, ~, #...
 SAFE_WORD = re.compile(r"[A-Za-z0-9_@%+=:,./-]+\Z")
-_HOST = re.compile(r"[A-Za-z0-9_.-]+\Z")
-_USER = re.compile(r"[A-Za-z0-9_.-]+\Z")
+# A user or host name: letters, digits, _ . - and never a '-' first (ssh would read an option).
+_HOST = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+_USER = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}\Z")
+SSH_CONFIG = "ssh_config"  # zdash's -F file, in its private directory
 
 
 class HostError(ValueError):
@@ -54,12 +64,21 @@ class SshHost:
 
     @classmethod
     def parse(cls, spec: str) -> SshHost:
+        """HostError (one line, the spec shown with its control characters escaped) for anything
+        but `[user@]host[:port]`, `[user@][ipv6]:port` or an alias."""
         text = spec.strip()
         user = None
         if "@" in text:
-            user, text = text.split("@", 1)
+            user, text = text.rsplit("@", 1)
+            if user.startswith("-"):
+                raise HostError(
+                    f"host {spec!r}: the user {user!r} starts with '-' (ssh would read an option)"
+                )
             if not _USER.match(user):
-                raise HostError(f"host {spec!r}: bad user name {user!r}")
+                raise HostError(
+                    f"host {spec!r}: bad user name {user!r} (letters, digits, _ . - only; no spaces, "
+                    "control characters or %)"
+                )
         port = None
         if text.startswith("["):  # [2001:db8::1]:2222
             close = text.find("]")
@@ -74,8 +93,9 @@ class SshHost:
             host, _, port_text = text.partition(":")
             port_text = port_text or None
             ok = bool(_HOST.match(host))
-        # A host starting with '-' would be read by ssh as an option.
-        if not host or not ok or host.startswith("-"):
+        if host.startswith("-"):
+            raise HostError(f"host {spec!r}: the host starts with '-' (ssh would read an option)")
+        if not host or not ok:
             raise HostError(f"host {spec!r}: expected [user@]host[:port] or an ssh config alias")
         if port_text is not None:
             if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
@@ -88,10 +108,6 @@ class SshHost:
         """How zdash names the host on screen and in pool names: host[:port], no user."""
         name = f"[{self.host}]" if ":" in self.host else self.host
         return f"{name}:{self.port}" if self.port else name
-
-    @property
-    def target(self) -> str:
-        return f"{self.user}@{self.host}" if self.user else self.host
 
 
 # A unix socket's path must fit in sockaddr_un.sun_path: 108 bytes with its NUL on Linux, 104 on
@@ -138,6 +154,39 @@ def control_dir() -> str | None:
     return None
 
 
+def config_file() -> str:
+    """zdash's -F file: this user's ssh config and the system's, included by absolute path in
+    the order ssh reads them without -F (files that do not exist are skipped by ssh). Written in
+    zdash's private directory (the masters' one, else the state directory); "none" (no config at
+    all) only when no private directory can be had."""
+    from zdash.resources import private_state_dir
+    from zdash.safe_files import UnsafePath, own_home, write_atomic
+
+    user_config = os.path.join(own_home(), ".ssh", "config")  # ssh's ~ is the password entry's
+    text = (
+        "# Written by zdash, given to ssh with -F: what ssh reads by default, and nothing else.\n"
+        f'Include "{user_config}"\n'
+        'Include "/etc/ssh/ssh_config"\n'
+    )
+    for directory in (control_dir, private_state_dir):
+        try:
+            where = directory()
+            if where is None:
+                continue
+            path = os.path.join(where, SSH_CONFIG)
+            try:
+                with open(path, encoding="utf-8") as f:
+                    if f.read() == text:
+                        return path
+            except OSError:
+                pass
+            write_atomic(path, text.encode(), mode=0o600, force=True)
+            return path
+        except (UnsafePath, OSError):
+            continue
+    return "none"
+
+
 def control_options() -> tuple[str, ...]:
     directory = control_dir()
     if directory is None:
@@ -159,18 +208,21 @@ def ssh_argv(
                 f"{host.label}: refusing to send {word!r} over ssh: the remote shell would "
                 "interpret it (only letters, digits and _@%+=:,./- are sent)"
             )
+    user = ("-l", host.user) if host.user else ()
     port = ("-p", str(host.port)) if host.port else ()
     return (
         "ssh",
+        "-F", config_file(),
         *control_options(),
         "-o", "BatchMode=yes",
         "-o", f"ConnectTimeout={max(1, round(connect_timeout))}",
         # A connection that stops answering (the host is off the network) ends in ~15 s.
         "-o", "ServerAliveInterval=5",
         "-o", "ServerAliveCountMax=3",
+        *user,
         *port,
-        host.target,
         "--",
+        host.host,
         *remote,
     )  # fmt: skip
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import codecs
 import datetime as _dt
-import fcntl
 import gzip
 import io
 import os
@@ -30,13 +29,13 @@ import stat
 import zlib
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Literal
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
 from zdash.raw import RawSample, Tick
+from zdash.safe_files import create_stream, write_atomic
 from zdash.yaml_doc import load_yaml
 
 FORMAT_VERSION = 1
@@ -99,12 +98,6 @@ def _text(s: str) -> str:
     return DoubleQuotedScalarString(s) if _NOT_LITERAL.search(s) else LiteralScalarString(s)
 
 
-def _open(path: str, mode: Literal["r", "w"]) -> IO[str]:
-    if path.endswith(".gz"):
-        return io.TextIOWrapper(gzip.open(path, "rb" if mode == "r" else "wb"), encoding="utf-8")
-    return open(path, mode, encoding="utf-8")
-
-
 class SessionWriter:
     def __init__(
         self,
@@ -122,21 +115,15 @@ class SessionWriter:
 
         self.path = path
         self._gz = path.endswith(".gz")
-        # Opened without truncating: a file another zdash is writing must stay whole when this
-        # one is refused the lock; emptied only once the lock is ours. O_EXCL without force: no
-        # window between "does it exist" and creating it.
+        # zdash.safe_files.create_stream: never through a link; with force a fresh file renamed
+        # over the old one, unless another zdash still writes that one (its lock is held).
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | (0 if force else os.O_EXCL), 0o666)
+            fd = create_stream(
+                path, force=force, busy=f"{path} is being written by another zdash: refusing a second writer"
+            )
         except FileExistsError:
             raise FileExistsError(exists_message(path)) from None
         self._f = os.fdopen(fd, "wb")
-        try:
-            fcntl.flock(self._f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._f.close()
-            raise OSError(f"{path} is being written by another zdash: refusing a second writer") from None
-        if stat.S_ISREG(os.fstat(self._f.fileno()).st_mode):
-            self._f.truncate()
         self._yaml = YAML()
         self._yaml.width = 1 << 20  # never fold long lines (status JSON is one line)
         self._raw(f"# zdash session, format {FORMAT_VERSION} (see docs/recordings.md)\n")
@@ -323,7 +310,7 @@ def _has_content(doc: str) -> bool:
 
 
 def _load(text: str) -> object:
-    return load_yaml(text)
+    return load_yaml(text, MAX_DOCUMENT)
 
 
 def read_session(
@@ -430,7 +417,4 @@ def set_header(path: str, **fields: object) -> None:
     text = "".join(docs).encode("utf-8")
     new = gzip.compress(text, mtime=0) if gz else text
     out = b"".join(new if i == at else raw for i, (raw, _) in enumerate(members))
-    tmp = f"{path}.header-tmp"
-    with open(tmp, "wb") as f:
-        f.write(out)
-    os.replace(tmp, path)
+    write_atomic(path, out, mode=0o644)

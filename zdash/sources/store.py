@@ -22,6 +22,11 @@ Schema:
   ticks(seq INTEGER PRIMARY KEY, t REAL, samples BLOB)
   keyframes(seq INTEGER PRIMARY KEY, t REAL, fold INTEGER, builder BLOB, checks BLOB)
 
+Nothing is written through a link (zdash.safe_files): the file and its lock are created without
+following one, leftover SQLite journals (-wal, -shm, -journal) are refused (with --force
+removed, links and all, never followed), and once SQLite has opened the file by its name zdash
+checks that it holds the very file zdash created, before anything is written into it.
+
 A second writer is refused (an exclusive flock for the writer's life on a sidecar, FILE-lock:
 on NFS and 9p the kernel emulates flock with the same byte-range locks SQLite takes, so a
 flock on the database itself made every write there fail with "database is locked"); an
@@ -42,6 +47,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from zdash.raw import RawSample, Tick
+from zdash.safe_files import UnsafePath, create_new, lexists, open_lock, opened_elsewhere, unlink
 from zdash.sources.session import exists_message
 
 FORMAT = "zdash-recording"
@@ -53,6 +59,7 @@ KEYFRAME_EVERY = 60  # ticks: the most a seek ever folds
 # 1 h file's worst seek was 95 ms, at the edge of the 100 ms a seek should take.
 SEEK_BUDGET_S = 0.035
 KEYFRAME_SHARE = 0.2  # keyframes may add at most this fraction to the recorder's fold CPU
+JOURNALS = ("-wal", "-shm", "-journal")  # what SQLite keeps beside a database
 
 
 class KeyframePolicy:
@@ -141,25 +148,40 @@ class StoreWriter:
     ) -> None:
         from zdash import __version__
 
-        if os.path.exists(path) and not force:
+        if lexists(path) and not force:
             raise StoreError(exists_message(path))
         self.path = path
         self._lock_path = path + "-lock"
         try:
-            self._lock = open(self._lock_path, "ab")  # noqa: SIM115 - held for the writer's life
+            self._lock = open_lock(self._lock_path)
+        except UnsafePath as e:
+            raise StoreError(str(e)) from None
         except OSError as e:
             raise StoreError(f"cannot write {path}: {e.strerror or e}") from None
         try:
             fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            self._lock.close()
+            os.close(self._lock)
             raise StoreError(f"{path} is being written by another zdash: refusing a second writer") from None
+        new_fd = -1
         try:
-            if force:
-                for suffix in ("", "-wal", "-shm"):
-                    if os.path.exists(path + suffix):
-                        os.unlink(path + suffix)
+            for suffix in ("", *JOURNALS):
+                if force:
+                    unlink(path + suffix)  # a link itself, never what it points to
+                elif suffix and lexists(path + suffix):
+                    raise StoreError(
+                        f"{path}{suffix} exists (left by another recording): remove it, or record with --force"
+                    )
+            try:
+                new_fd = create_new(path)
+            except FileExistsError:
+                raise StoreError(exists_message(path)) from None
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            if not opened_elsewhere(new_fd):
+                self._db.close()
+                raise StoreError(f"{path} was replaced while it was being opened: refusing to write it")
+            os.close(new_fd)
+            new_fd = -1
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
             self._db.executescript(
@@ -182,9 +204,14 @@ class StoreWriter:
             self._db.executemany(
                 "INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()]
             )
+        except StoreError:
+            self._release(new_fd)
+            raise
         except (sqlite3.Error, OSError) as e:
-            self._release()
-            raise StoreError(f"cannot write {path}: {e}") from None
+            self._release(new_fd)
+            raise StoreError(
+                f"cannot write {path}: {e.strerror if isinstance(e, OSError) and e.strerror else e}"
+            ) from None
         self.count = 0
         self.keyframes = KeyframePolicy()
         # Where each raw sample went (key, time) -> (tick, position): a keyframe refers to the
@@ -245,11 +272,13 @@ class StoreWriter:
         finally:
             self._release()
 
-    def _release(self) -> None:
+    def _release(self, new_fd: int = -1) -> None:
         """The sidecar goes before its lock: the next writer finds no stray file."""
+        if new_fd >= 0:
+            os.close(new_fd)
         with contextlib.suppress(OSError):
-            os.unlink(self._lock_path)
-        self._lock.close()
+            unlink(self._lock_path)
+        os.close(self._lock)
 
     def __enter__(self) -> StoreWriter:
         return self

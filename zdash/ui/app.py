@@ -134,6 +134,29 @@ class ZdashApp(App[None]):
 
         return DashboardScreen()
 
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """The palette's "Save screenshot": in a browser (zdash serve) Textual hands it to the
+        browser; on a terminal it is saved where `r` records (the working directory), as a new
+        file (zdash.safe_files.create_new: never through a link). Textual's own saves into
+        ~/Downloads, which under `sudo -E` is the invoking user's, links and all."""
+        if self.is_web:
+            return super().deliver_screenshot(filename, path, time_format)
+        from zdash.safe_files import create_new
+
+        name = filename or f"zdash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.svg"
+        target = os.path.join(path or self.record_dir, name)
+        try:
+            fd = create_new(target, 0o644)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(self.export_screenshot())
+        except OSError as e:
+            self.notify(f"screenshot not saved: {e.strerror or e}", severity="error", markup=False)
+            return None
+        self.notify(f"screenshot saved to {target}", title="Screenshot", markup=False)
+        return None
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's own (theme, keys, screenshot, quit), then the dashboard's: the screen that
         owns the actions lists them, so the palette offers only what works now."""

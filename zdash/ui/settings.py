@@ -26,11 +26,12 @@ def load_ui_settings(path: str | Path | None = None) -> UiSettings:
         return UiSettings()
     from ruamel.yaml import YAMLError
 
-    from zdash.yaml_doc import TooDeep, load_yaml
+    from zdash.config import MAX_CONFIG_BYTES
+    from zdash.yaml_doc import YamlRefused, load_yaml_file
 
     try:
-        doc = load_yaml(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, YAMLError, TooDeep) as e:
+        doc = load_yaml_file(str(file), MAX_CONFIG_BYTES)
+    except (OSError, UnicodeDecodeError, YAMLError, YamlRefused) as e:
         raise ConfigError(f"{file}: cannot read: {' '.join(str(e).split())}") from None
     ui = (doc or {}).get("ui") if isinstance(doc, dict) else None
     if ui is None:

@@ -10,7 +10,7 @@ from ruamel.yaml.error import YAMLError
 from textual.theme import Theme
 
 from zdash.resources import ResourceError, require_dir
-from zdash.yaml_doc import TooDeep, load_yaml
+from zdash.yaml_doc import YamlRefused, load_yaml_file
 
 _COLOURS = (
     "primary",
@@ -43,8 +43,8 @@ def themes_dir() -> Path:
 
 def load_theme(path: Path) -> Theme:
     try:
-        doc = load_yaml(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, YAMLError, TooDeep) as e:
+        doc = load_yaml_file(str(path))
+    except (OSError, UnicodeDecodeError, YAMLError, YamlRefused) as e:
         raise ResourceError(f"zdash: cannot read theme {path}: {e}") from None
     if not isinstance(doc, dict) or "name" not in doc or doc.get("primary") is None:
         raise ResourceError(f"zdash: {path} is not a theme (it needs at least name and primary)")
