@@ -83,7 +83,7 @@ EXAMPLES = {
 examples:
   zdash                          the dashboard on every pool of this host (root, or zfs allow)
   zdash tank --theme zdash-light one pool, light theme
-  zdash --wall                   read-only wall display: big tiles, cycles through the pools
+  zdash --wall                   read-only wall, read across a room: a big verdict per pool
   zdash --demo                   the bundled demo recording (also what runs without ZFS)
   zdash --host nas1 --host admin@nas2:2222 --wall   a fleet wall: every host's pools, over ssh
   zdash completion bash > ~/.local/share/bash-completion/completions/zdash
@@ -400,7 +400,7 @@ def _dashboard_options(p: argparse.ArgumentParser, live: bool) -> None:
     p.add_argument(
         "--wall",
         action="store_true",
-        help="wall mode: read-only, big per-pool tiles, cycles through the pools",
+        help="wall mode: read-only, a big verdict per pool, read across a room",
     )
     p.add_argument("--theme", metavar="NAME", help="zdash-dark (default), zdash-light, zdash-wall")
     p.add_argument(

@@ -228,7 +228,7 @@ def write_recording(
     one opens paused in the dashboard (its description read first), as users' recordings do."""
     from zdash.builder import SnapshotBuilder
     from zdash.checks.registry import CheckEngine
-    from zdash.commands.record import write_tick
+    from zdash.feed.fold import write_tick
     from zdash.sources.store import StoreWriter
 
     host = host_for(leaves)

@@ -70,6 +70,25 @@ async def test_replay_plays_on_the_clock_and_stops_at_the_end(sessions):
     await gen.aclose()
 
 
+async def test_a_looping_replay_starts_its_charts_over_with_the_data(sessions):
+    """Issue 27: when the demo loops, the chart's history starts again with the first tick;
+    it kept the previous loop (the frame cache served tick 0 beside the old fold's history)."""
+    clock = ManualClock()
+    feed = ReplayFeed(sessions["scrub"], CheckEngine, loop=True, clock=clock)
+    gen = feed.frames()
+    first = await _next(gen)
+    assert len(first.series) == 1
+    count = len(feed.times)
+    for _ in range(count - 1):
+        played = await _played(gen, clock)
+    assert played.position.index == count - 1 and len(played.series) == count
+    again = await _played(gen, clock)
+    assert again.position.index == 0
+    assert len(again.series) == 1 and again.series.end == feed.times[0]
+    assert again.findings == first.findings  # the data starts over as well
+    await gen.aclose()
+
+
 async def test_replay_does_not_move_until_the_clock_does(sessions):
     clock = ManualClock()
     feed = ReplayFeed(sessions["scrub"], CheckEngine, clock=clock)
@@ -178,7 +197,7 @@ async def test_a_long_zdash_replay_holds_no_copies_of_the_fold_in_memory(tmp_pat
     anyway, a 64x replay of a 1 h file grew by 15 MB over 1,100 ticks). A jump back still gives
     the fold from the start."""
     from zdash.builder import SnapshotBuilder
-    from zdash.commands.record import write_tick
+    from zdash.feed.fold import write_tick
     from zdash.sources.store import StoreWriter
 
     path = str(tmp_path / "long.zdash")

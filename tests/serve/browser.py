@@ -82,7 +82,17 @@ async def chromium_page(browser: str, width: int = 1280, height: int = 800) -> A
                     targets = await r.json()
                 url = next(t["webSocketDebuggerUrl"] for t in targets if t["type"] == "page")
                 async with session.ws_connect(url, max_msg_size=0) as ws:
-                    yield Page(ws)
+                    page = Page(ws)
+                    # The page exactly width x height (--window-size counts the window's own
+                    # frame: a 1080-high window left a 937-high page).
+                    await page.call(
+                        "Emulation.setDeviceMetricsOverride",
+                        width=width,
+                        height=height,
+                        deviceScaleFactor=1,
+                        mobile=False,
+                    )
+                    yield page
         finally:
             proc.terminate()
             try:

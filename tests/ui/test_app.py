@@ -15,7 +15,7 @@ from zdash.checks.registry import CheckEngine
 from zdash.feed.live import LiveFeed
 from zdash.resources import ResourceError
 from zdash.ui.app import ZdashApp
-from zdash.ui.big_word import big_rows
+from zdash.ui.big_word import big_lines
 from zdash.ui.screens.dashboard import DashboardScreen
 from zdash.ui.screens.datasets import DatasetsScreen
 from zdash.ui.screens.finding import FindingScreen
@@ -243,7 +243,8 @@ async def test_wall_mode_binds_no_action(recordings):
         await wait_frame(pilot)
         assert isinstance(app.screen, WallScreen) and app.theme == "zdash-wall"
         actions = {b.binding.action for b in app.screen.active_bindings.values()}
-        assert actions <= {"quit", "help_quit", "help"}, actions  # the App's ctrl+q / ctrl+c, and ?
+        # the App's ctrl+q / ctrl+c, ? and g (the chart: a view, never an action on a pool)
+        assert actions <= {"quit", "help_quit", "help", "chart"}, actions
         assert not app.use_command_palette
         frame = app.frame
         assert frame.position.playing and frame.position.speed == 1.0
@@ -257,8 +258,9 @@ async def test_wall_mode_binds_no_action(recordings):
         assert app.return_code is None
         # no key reached the replay: still playing at 1x where it was (it moves only with the clock)
         assert app.feed.playing and app.feed.speed == 1.0 and app.frame is frame
-        state = str(app.screen.query_one("PoolTile .tile-state").render())
-        assert any(state.startswith(big_rows(word)[0]) for word in ("ONLINE", "DEGRADED")), state
+        tile = app.screen.query_one("PoolTile")
+        # the verdict, big: the tile's first rows are its word in block letters
+        assert tile.text.startswith("\n".join(big_lines(tile.view.word, tile.scale))), tile.text
 
 
 async def test_wall_banner_when_data_is_stale(sessions):
@@ -269,9 +271,15 @@ async def test_wall_banner_when_data_is_stale(sessions):
         await pilot.pause()
         banner = app.screen.query_one("#wall-banner")
         assert banner.has_class("-failed") and "FAILED" in str(banner.render())
+        # nothing on the wall is current: a big STALE across it, and every tile says STALE
+        assert str(banner.render()).startswith("\n".join(big_lines("? STALE", 1)))
+        tile = app.screen.query_one("PoolTile")
+        assert tile.view.word == "? STALE" and tile.view.subject.startswith("data collection failed")
+        assert tile.view.why.startswith("last seen ● OK")
         app.feed_error = None
         await pilot.pause()
         assert not banner.has_class("-failed") and not banner.has_class("-stale")
+        assert tile.view.word == "● OK"
 
 
 async def test_demo_starts_where_there_is_no_zpool(sessions, monkeypatch, capsys):
@@ -432,5 +440,5 @@ async def test_the_wall_survives_its_tiles_reordering_on_every_frame():
         tiles = list(app.screen.query("PoolTile"))
         assert [t.border_title for t in tiles] == ["b", "a"]  # b is the sick one now: first
         assert tiles[0].view is not None and tiles[0].view.level == "crit"
-        await until(pilot, lambda: tiles[0].query_one("Digits").value.endswith("%"), what="drawn")
+        await until(pilot, lambda: "CAP" in tiles[0].text, what="drawn")
     assert app.return_code in (None, 0)

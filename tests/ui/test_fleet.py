@@ -71,7 +71,12 @@ async def test_wall_shows_every_hosts_pools_and_which_host_is_unreachable(fleet)
 
         def nas2_tile_alarms():
             tile = next(t for t in app.screen.query("PoolTile") if t.border_title == "nas2:2222:deranged")
-            return tile.view is not None and tile.view.level == "crit" and "unreachable" in tile.view.verdict
+            return (
+                tile.view is not None
+                and tile.view.level == "crit"
+                and tile.view.word == "? STALE"
+                and "unreachable" in tile.view.subject
+            )
 
         await until(pilot, nas2_tile_alarms, timeout=BOUND, what="nas2's tile red, saying unreachable")
         banner = str(app.screen.query_one("#wall-banner").render())

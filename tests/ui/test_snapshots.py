@@ -90,6 +90,10 @@ def test_wall_two_pools_80x24(snap_compare):
     assert snap_compare(_two_pool_wall(), terminal_size=(80, 24), run_before=_ready())
 
 
+def test_wall_two_pools_120x40(snap_compare):
+    assert snap_compare(_two_pool_wall(), terminal_size=(120, 40), run_before=_ready())
+
+
 def test_wall_two_pools_200x60(snap_compare):
     assert snap_compare(_two_pool_wall(), terminal_size=(200, 60), run_before=_ready())
 

@@ -10,6 +10,7 @@ from tests.actions.helpers import snap, two_way
 from tests.feed.clock import ManualClock
 from tests.ui.conftest import SnapFeed, replay_app, table_text, until, wait_frame
 from zdash.ui.app import WallApp, ZdashApp
+from zdash.ui.big_word import big_lines
 from zdash.ui.widgets.pool_tabs import PoolTabs
 
 TWO_POOLS = snap(two_way("tank"), two_way("backup", states=("ONLINE", "FAULTED")))
@@ -97,24 +98,68 @@ async def test_a_theme_switch_recolours_the_table_cells(sessions):
         assert state_colour() != dark
 
 
-async def test_the_wall_moves_to_the_next_pool_on_the_clock_worst_first():
+async def test_the_wall_shows_every_pool_that_fits_worst_first_and_the_sickest_in_detail():
     clock = ManualClock()
     app = WallApp(SnapFeed(TWO_POOLS), clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_frame(pilot)
         header = lambda: _render(app, "#wall-detail-header")  # noqa: E731
-        # backup lost a mirror side: its tile comes first, leads with CRIT, and is shown first
-        await until(pilot, lambda: header().startswith("backup"), what="the sick pool in detail first")
+        # backup lost a mirror side: its tile comes first, leads with CRIT, and is in detail
+        await until(pilot, lambda: header().startswith("backup"), what="the sick pool in detail")
         tiles = {str(t.border_title): t for t in app.screen.query("PoolTile")}
         assert list(tiles) == ["backup", "tank"]
-        verdict = str(tiles["backup"].query_one(".tile-verdict").render())
-        assert verdict.strip().startswith("✖ CRIT") and "mirror-0" in verdict
-        assert str(tiles["tank"].query_one(".tile-verdict").render()).strip().startswith("● OK")
-        await until(pilot, lambda: clock.waiting >= 2, what="the wall's and the silence timers")
+        backup, tank = tiles["backup"].view, tiles["tank"].view
+        assert (backup.word, backup.subject) == ("✖ CRIT", "mirror-0 has no redundancy left")
+        assert backup.why.startswith("runs on sda alone")  # device paths by their last part
+        assert (tank.word, tank.subject, tank.why) == ("● OK", "ONLINE", "nothing above INFO")
+        await until(pilot, lambda: clock.waiting >= 3, what="the wall's, the clock's and the silence timers")
+        clock.advance(app.settings.wall_cycle_s)  # both fit: nothing cycles
+        await pilot.pause()
+        assert header().startswith("backup")
+        assert [t.border_title for t in app.screen.query("PoolTile")] == ["backup", "tank"]
+        assert not app.screen.query_one("#wall-paging").display
+
+
+async def test_the_wall_cycles_pools_only_when_they_do_not_fit_and_never_hides_a_sick_one():
+    pools = [
+        two_way(f"p{i:02d}", states=("ONLINE", "FAULTED") if i in (4, 9) else ("ONLINE", "ONLINE"))
+        for i in range(30)
+    ]
+    clock = ManualClock()
+    app = WallApp(SnapFeed(snap(*pools)), clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_frame(pilot)
+        names = lambda: [t.border_title for t in app.screen.query("PoolTile")]  # noqa: E731
+        await until(pilot, lambda: len(names()) > 2, what="tiles")
+        first = names()
+        assert 2 < len(first) < 30 and first[:2] == ["p04", "p09"]  # the sick ones first
+        paging = str(app.screen.query_one("#wall-paging").render())
+        assert f"{len(first)} of 30 pools shown" in paging
+        await until(pilot, lambda: clock.waiting >= 3, what="the wall's timers")
         clock.advance(app.settings.wall_cycle_s)
-        await until(pilot, lambda: header().startswith("tank"), what="the next pool in detail")
-        focused = [t.has_class("-focused") for t in app.screen.query("PoolTile")]
-        assert focused == [False, True]
+        app.feed.send(app.frame.snapshot)  # data kept coming meanwhile: no NO DATA banner
+        await until(pilot, lambda: app.silence is None and names() != first, what="the next page")
+        second = names()
+        assert second[:2] == ["p04", "p09"] and not set(second[2:]) & set(first[2:])
+
+
+async def test_the_verdict_is_the_biggest_text_on_the_wall_at_every_size():
+    """At 80x24, 120x40 and 200x60, one pool or two: each tile leads with its verdict in block
+    letters several rows tall (everything else on the wall is one row per line)."""
+    for pools in (snap(two_way("tank", states=("ONLINE", "FAULTED"))), TWO_POOLS):
+        for size in ((80, 24), (120, 40), (200, 60)):
+            app = WallApp(SnapFeed(pools), clock=ManualClock())
+            async with app.run_test(size=size) as pilot:
+                await wait_frame(pilot)
+                await until(
+                    pilot, lambda a=app: all(t.view for t in a.screen.query("PoolTile")), what="tiles"
+                )
+                for tile in app.screen.query("PoolTile"):
+                    assert tile.scale >= 1, (size, tile.border_title, tile.scale)
+                    big = big_lines(tile.view.word, tile.scale)
+                    assert big is not None and len(big) >= 4
+                    assert tile.text.startswith("\n".join(big)), (size, tile.text)
+                    assert tile.region.width <= size[0] and tile.region.bottom <= size[1]
 
 
 async def test_the_wall_cycle_firing_while_the_screen_is_torn_down_does_not_crash_the_exit():
@@ -129,33 +174,3 @@ async def test_the_wall_cycle_firing_while_the_screen_is_torn_down_does_not_cras
         clock.advance(app.settings.wall_cycle_s)
         await pilot.pause()
         assert app.return_code is None  # still running: the worker did not fail
-
-
-async def test_a_wall_tile_draws_the_state_word_big_when_it_fits_and_plain_when_not():
-    from zdash.ui.big_word import big_rows
-
-    def states(app) -> dict[str, str]:
-        return {
-            str(t.border_title): str(t.query_one(".tile-state").render()).rstrip()
-            for t in app.screen.query("PoolTile")
-        }
-
-    from dataclasses import replace
-
-    sick = replace(two_way("backup", states=("ONLINE", "FAULTED")), state="DEGRADED")
-    pools = snap(two_way("tank"), sick)
-    app = WallApp(SnapFeed(pools), clock=ManualClock())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await wait_frame(pilot)
-        await until(pilot, lambda: "\n" in states(app).get("backup", ""), what="big letters")
-        wide = states(app)
-        assert wide["backup"] == "\n".join(big_rows("DEGRADED")).rstrip()
-        assert wide["tank"] == "\n".join(big_rows("ONLINE")).rstrip()
-    app = WallApp(SnapFeed(pools), clock=ManualClock())
-    async with app.run_test(size=(60, 30)) as pilot:
-        await wait_frame(pilot)
-        await until(pilot, lambda: len(states(app)) == 2, what="two tiles")
-        narrow = states(app)
-        # 26 columns inside a tile: ONLINE (23) still big, DEGRADED (31) in plain bold.
-        assert narrow["backup"] == "DEGRADED"
-        assert narrow["tank"] == "\n".join(big_rows("ONLINE")).rstrip()

@@ -13,7 +13,8 @@ from argparse import Namespace
 
 from zdash.builder import SnapshotBuilder
 from zdash.checks.registry import CheckEngine
-from zdash.commands.record import open_writer, write_tick
+from zdash.commands.record import open_writer
+from zdash.feed.fold import write_tick
 from zdash.sources.recording import open_recording
 from zdash.sources.session import SessionError
 from zdash.sources.store import StoreError

@@ -15,12 +15,10 @@ import time
 from argparse import Namespace
 
 from zdash.builder import QUIET_EVERY_S, SnapshotBuilder
-from zdash.checks.finding import Finding
 from zdash.checks.registry import CheckEngine
 from zdash.commands.summary import line
-from zdash.feed.fold import keyframe_of
+from zdash.feed.fold import write_tick
 from zdash.model import Snapshot
-from zdash.raw import Tick
 from zdash.sources.live import LiveSource
 from zdash.sources.remote import HostError, RemoteRunner, SshHost
 from zdash.sources.session import SessionWriter
@@ -40,26 +38,6 @@ def open_writer(
     if path.endswith(SUFFIX):
         return StoreWriter(path, host, interval, description, force=force, created=created)
     return SessionWriter(path, host, interval, description, created=created, force=force)
-
-
-def write_tick(
-    writer: SessionWriter | StoreWriter, tick: Tick, builder: SnapshotBuilder, engine: CheckEngine
-) -> tuple[Snapshot, tuple[Finding, ...]]:
-    """Write a tick (into a .zdash file with a keyframe of the fold's state before it when the
-    writer's policy says one is due), then fold it, timing the fold for that policy."""
-    if isinstance(writer, StoreWriter):
-        writer.write(tick, keyframe_of(writer, builder, engine) if writer.keyframes.due() else None)
-    else:
-        writer.write(tick)
-    # CPU time, not wall: the keyframe policy weighs fold against keyframe cost, and a busy
-    # machine stretching one keyframe's wall time spaced keyframes 56 ticks apart (a 24 h file
-    # written under load: seeks there took 190-220 ms against ~50 elsewhere).
-    started = time.thread_time()
-    snap = builder.feed(tick)
-    findings = engine.update(snap)
-    if isinstance(writer, StoreWriter):
-        writer.keyframes.observe(time.thread_time() - started)
-    return snap, findings
 
 
 async def record(

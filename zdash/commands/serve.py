@@ -118,7 +118,7 @@ def run(args: Namespace) -> int:
         return _refuse(str(e).removeprefix("zdash: "))
 
     command = shlex.join([sys.executable, "-m", "zdash", *served_args(args)])
-    server = ZdashServer(command, host, port, token)
+    server = ZdashServer(command, host, port, token, fit_font=args.wall)
     what = "the wall" if args.wall else "the dashboard"
     mode = "actions allowed" if args.allow_actions else "read-only"
 

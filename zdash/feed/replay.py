@@ -253,6 +253,9 @@ class ReplayFeed(Feed):
                 continue
             dt = self._times[self._index + 1] - self._times[self._index] if not last else 1.0
             if await self._sleep_unless_woken(min(max(dt, 0.05), 10.0) / self.speed):
+                if last:  # a loop starts over: the charts' history too, not only the data
+                    self._cursor = None
+                    self._cache.clear()
                 self._index = 0 if last else self._index + 1
                 return
 

@@ -22,12 +22,32 @@ MAX_SESSIONS = 10
 # A Host header the page may repeat in its websocket URL: a name or address and a port.
 _HOST = re.compile(r"[A-Za-z0-9.\-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
 STOP_S = 5.0  # the most a stop waits for the browsers' sessions to end
+# The wall's page sizes its letters to the screen, so a TV needs no ?fontsize=: about 80 columns
+# by 22 rows on any 16:9 screen, 1080p or 4K alike (xterm's cell is ~0.6 x 1.17 of the font
+# size): a line of text then stands over 1/40 of the screen high, capitals included, and the
+# wall lays itself out as on an 80x24 terminal. An explicit ?fontsize= wins; a window resized by
+# more than a tenth reloads to refit (xterm.js takes its font size once, when the page loads).
+FIT_FONT = """<script>
+(function () {
+  if (new URLSearchParams(location.search).has("fontsize")) return;
+  var fit = function () { return Math.max(12, Math.floor(Math.min(innerHeight / 27, innerWidth / 48))); };
+  var size = fit();
+  document.getElementById("terminal").dataset.fontSize = String(size);
+  var timer;
+  addEventListener("resize", function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () { if (Math.abs(fit() - size) > size / 10) location.reload(); }, 1000);
+  });
+})();
+</script>
+"""
 
 
 class ZdashServer(Server):
-    def __init__(self, command: str, host: str, port: int, token: str | None) -> None:
+    def __init__(self, command: str, host: str, port: int, token: str | None, fit_font: bool = False) -> None:
         super().__init__(command, host=host, port=port, title="zdash")
         self.token = token
+        self.fit_font = fit_font  # the wall: letters sized to the screen (FIT_FONT)
         self.sessions: set[asyncio.Task[object]] = set()
 
     async def _make_app(self) -> web.Application:
@@ -51,7 +71,10 @@ class ZdashServer(Server):
         host = request.host if _HOST.fullmatch(request.host) else f"{self.host}:{self.port}"
         https = request.headers.get("X-Forwarded-Proto", request.scheme) == "https"
         self.public_url = f"{'https' if https else 'http'}://{host}"
-        return await super().handle_index(request)
+        page = await super().handle_index(request)
+        if self.fit_font and isinstance(page, web.Response) and page.text is not None:
+            page.text = page.text.replace("</body>", FIT_FONT + "</body>", 1)
+        return page
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         if len(self.sessions) >= MAX_SESSIONS:

@@ -234,6 +234,11 @@ class ZdashApp(App[None]):
         if not self.wall and (notice := self.feed.take_notice()):
             self.notify(notice, severity="error")
 
+    @property
+    def frame_age(self) -> float:
+        """Seconds (on the app's clock) since the current frame arrived."""
+        return self.clock.now() - self._last_frame_at
+
     def on_feed_failed(self, message: FeedFailed) -> None:
         self.feed_error = message.error
 
@@ -335,4 +340,4 @@ class WallApp(ZdashApp):
     def get_default_screen(self) -> Screen[None]:
         from zdash.ui.screens.wall import WallScreen
 
-        return WallScreen(self.settings.wall_cycle_s)
+        return WallScreen(self.settings.wall_cycle_s, self.settings.wall_chart)

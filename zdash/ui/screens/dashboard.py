@@ -241,7 +241,7 @@ class DashboardScreen(Screen[None]):
     def open_wall(self) -> None:
         from zdash.ui.screens.wall import WallView
 
-        self.app.push_screen(WallView(self.app.settings.wall_cycle_s))
+        self.app.push_screen(WallView(self.app.settings.wall_cycle_s, self.app.settings.wall_chart))
 
     def action_focus_panel(self, panel: str) -> None:
         widget = self.query_one(f"#{panel}")

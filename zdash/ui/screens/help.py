@@ -94,11 +94,12 @@ pre-flight checks against the pool as it is now. PASS / WARN / FAIL per check; a
 A failed check that only names a risk (taking away a vdev's last redundancy) runs once you
 accept it with A; the pool is checked once more right before the command runs. Replay, demo
 and wall never run anything. Every run is written to the audit log."""
-WALL_TEXT = """Wall mode is read-only: no key acts on a pool (ctrl+q quits).
-Tiles: one per pool, sickest first, each leading with its worst finding (CRIT / WARN / ? STALE
-on a field of its colour, OK when nothing is above INFO), the state word and the capacity.
-Below: findings no tile shows; the pool in detail changes on its own, worst first, with its
-worst row kept in view. A banner says when data is stale or a command failed."""
+WALL_TEXT = """Wall mode is read-only: no key acts on a pool (ctrl+q quits; g shows the chart).
+Tiles: one per pool, sickest first, each led by its verdict in big letters (OK / WARN / CRIT /
+STALE), then the subject and why of its worst finding, then the capacity. When the pools do not
+all fit, the healthy ones take turns. Below: findings no tile shows, then the sickest pool's
+vdevs with its worst row kept in view. The top line has a clock and when the data is from; when
+no data comes, a big STALE and every tile says so."""
 
 
 def _key_lines(extra: tuple[tuple[str, str], ...]) -> str:

@@ -1,30 +1,41 @@
-"""A wall tile: one pool, readable across the room. It leads with the verdict, the worst
-finding's word, glyph and title on a field of its severity's colour (OK when nothing is above
-INFO), then the state word in big letters and the level's colour beside the capacity in big
-digits (stacked when the tile is too narrow for both; ordinary bold text when even the word
-alone does not fit), and the running scan. Tiles share the screen's width (no fixed box)."""
+"""A wall tile: one pool, read from across the room. Its largest element is the verdict, the
+severity word and glyph (OK / WARN / CRIT / STALE) in big letters of the level's colour, then
+the subject and the one-line why ("sick is dragging mirror-1" / "%util 82 % vs 2 % on its
+peers"), then the capacity (with the writable headroom, the pool's state and a running scan).
+
+The wall decides the letters' scale for all tiles at once (zdash.ui.wall_layout); a tile only
+draws. One piece of content drawn by render(), built as Content (names are data, never markup).
+"""
 
 from __future__ import annotations
 
-import contextlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.css.query import NoMatches
+from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Digits, Static
+from textual.widget import Widget
 
+from zdash import fmt
+from zdash.checks.capacity import headroom
 from zdash.checks.finding import Finding, Severity
-from zdash.model import Pool
-from zdash.ui.big_word import big_rows, big_width
-from zdash.ui.markup import tag
+from zdash.model import Pool, Snapshot
+from zdash.ui.big_word import big_lines
 from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role, state_role
-from zdash.ui.widgets.pool_header import BADGE, pool_findings
+from zdash.ui.vdev_rows import fill_role
+from zdash.ui.widgets.pool_header import pool_findings
 
 Level = Literal["ok", "warn", "crit"]
+LEVEL_ORDER: dict[Level, int] = {"crit": 0, "warn": 1, "ok": 2}
+OK_WORD = "● OK"
+STALE_WORD = SEVERITY_ICON[Severity.UNKNOWN]  # "? STALE"
+# The widest word a tile normally shows: the wall sizes its letters for it, so a pool going from
+# OK to WARN does not shrink every tile (STALE, wider, does when it comes).
+WIDEST_USUAL = SEVERITY_ICON[Severity.WARNING]
+# A device path in a title, read across a room by its last part: /dev/mapper/sick -> sick.
+_DEVICE = re.compile(r"/dev/(?:[\w.+-]+/)*([\w.:+-]+)")
 
 
 def tile_level(pool: Pool, findings: Sequence[Finding]) -> Level:
@@ -39,7 +50,11 @@ def tile_level(pool: Pool, findings: Sequence[Finding]) -> Level:
     return "ok"
 
 
-LEVEL_ORDER: dict[Level, int] = {"crit": 0, "warn": 1, "ok": 2}
+def split_title(title: str) -> tuple[str, str]:
+    """(subject, why): a finding's title up to its first colon and the rest, device paths by
+    their last part ("sick is dragging mirror-1", "%util 82.3 % vs 2.0 % on its peers")."""
+    head, _, rest = title.partition(": ")
+    return _DEVICE.sub(r"\1", head).strip(), _DEVICE.sub(r"\1", rest).strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +62,21 @@ class TileView:
     """What a tile shows; compared by value, so an unchanged tile is not redrawn."""
 
     level: Level
-    focused: bool
-    verdict: str  # markup: the worst finding (word, glyph, title) or OK
+    word: str  # "▲ WARN": glyph and severity word, drawn big
+    subject: str  # the worst finding's subject, or the pool's state word when all is well
+    why: str  # the rest of its title (may be empty)
+    more: int  # further findings above INFO on this pool
     state: str  # the pool's state word
-    state_style: str  # its markup style: bold and the level's colour
-    fill: float | None
-    scan: str
+    fill: float | None  # capacity, %
+    writable: float | None  # bytes still writable (the capacity check's figure)
+    scan: str  # "resilver 45%", "scrub paused" or ""
 
 
-def tile_view(pool: Pool, findings: Sequence[Finding], focused: bool) -> TileView:
+def tile_view(
+    pool: Pool, findings: Sequence[Finding], snap: Snapshot | None = None, stale: str | None = None
+) -> TileView:
+    """`stale`: why the data is old (no frame for a while, collection failed): the tile then
+    says STALE and what it last showed, never an OK that may no longer be true."""
     mine = pool_findings(pool, findings)
     scan = pool.scan
     if scan is not None and scan.state == "scanning" and scan.pct_done is not None:
@@ -67,64 +88,80 @@ def tile_view(pool: Pool, findings: Sequence[Finding], focused: bool) -> TileVie
     level = tile_level(pool, findings)
     if mine:
         worst = mine[0]
-        more = tag(f"  +{len(mine) - 1} more", "$foreground-muted") if len(mine) > 1 else ""
-        verdict = f"{tag(f' {SEVERITY_ICON[worst.severity]} ', BADGE[severity_role(worst.severity)])} {tag(worst.title, 'bold')}{more}"
+        word = SEVERITY_ICON[worst.severity]
+        subject, why = split_title(worst.title)
     else:
-        verdict = tag(" ● OK ", BADGE["info"]) + " " + tag("nothing above INFO", "$foreground-muted")
-    # The state word in the tile's level colour: never a green ONLINE inside a red or amber tile.
-    state_colour = ROLE_VAR[state_role(pool.state)] if level == "ok" else ROLE_VAR[level]
-    return TileView(level, focused, verdict, pool.state, "bold " + state_colour, pool.fill_pct, scan_text)
+        word, subject, why = OK_WORD, pool.state, "nothing above INFO"
+    if stale is not None:
+        last = f"last seen {word}: {subject}"
+        level, word, subject, why = "crit", STALE_WORD, stale, last
+    room = headroom(snap, pool)[0] if snap is not None else None
+    return TileView(
+        level, word, subject, why, max(len(mine) - 1, 0), pool.state, pool.fill_pct, room, scan_text
+    )
 
 
-_DIGITS_WIDTH = 13  # "100%" in Digits' three-column glyphs, and the gap before it
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
-class PoolTile(Vertical):
-    view: reactive[TileView | None] = reactive(None, layout=False, repaint=False)
+def tile_content(view: TileView, scale: int, width: int, lines: int = 3) -> Content:
+    """The tile's text `width` columns wide: the verdict at `scale` (plain bold at 0 or when
+    the word has no big form), then subject, why (when `lines` is 3) and capacity."""
+    colour = ROLE_VAR[view.level]
+    big = big_lines(view.word, scale)
+    out: list[Content] = [Content.styled(line, f"bold {colour}") for line in big or (view.word,)]
+    more = f"  +{view.more} more" if view.more else ""
+    subject = _fit(view.subject, width - (len(more) if lines < 3 else 0))
+    out.append(Content.assemble((subject, "bold"), (more if lines < 3 else "", "$foreground-muted")))
+    if lines >= 3:
+        why = _fit(view.why, width - len(more))
+        out.append(Content.assemble((why, "$foreground-muted"), (more, "$foreground-muted")))
+    out.append(_capacity(view, width))
+    return Content("\n").join(out)
+
+
+def _capacity(view: TileView, width: int) -> Content:
+    # The state, unless the subject line says it already (a pool with nothing to report).
+    tail = ([view.state] if view.subject != view.state else []) + ([view.scan] if view.scan else [])
+    if view.writable is not None:
+        tail.insert(0, f"{fmt.fmt_bytes(max(view.writable, 0))} writable")
+    text = " · ".join(tail)
+    if view.fill is None:
+        return Content.assemble(("CAP", "$foreground-muted"), " ?  ", _fit(text, width - 7))
+    pct = f"{view.fill:.0f}%"
+    role = fill_role(view.fill)
+    bar_w = max(0, min(20, width - len(pct) - len(text) - 7))
+    filled, empty = fmt.bar_cells(view.fill / 100, bar_w)
+    parts: list[tuple[str, str] | str] = [("CAP ", "$foreground-muted"), (pct, f"bold {ROLE_VAR[role]}")]
+    if bar_w >= 5:
+        parts += [" ", (filled, ROLE_VAR[role]), (empty, "$zd-bar-free")]
+    parts += ["  ", _fit(text, width - len(pct) - 6 - (bar_w + 1 if bar_w >= 5 else 0))]
+    return Content.assemble(*parts)
+
+
+class PoolTile(Widget):
+    """One pool's tile; the wall sets `view`, `scale` and `lines` (every tile the same scale)."""
+
+    view: reactive[TileView | None] = reactive(None)
+    scale: reactive[int] = reactive(1)
+    lines: reactive[int] = reactive(3)
 
     def __init__(self, name: str) -> None:
         super().__init__()
         self.pool_name = name
         self.border_title = name
 
-    def compose(self) -> ComposeResult:
-        yield Static(classes="tile-verdict")
-        with Horizontal(classes="tile-main"):
-            yield Static(classes="tile-state")
-            with Vertical(classes="tile-cap"):
-                yield Static(tag("CAP", "$foreground-muted"), classes="tile-cap-label")
-                yield Digits("")
-        yield Static(classes="tile-scan")
-
-    def on_mount(self) -> None:
-        self._show(self.view)
-
-    def on_resize(self) -> None:
-        self._show(self.view)
-
     def watch_view(self, view: TileView | None) -> None:
-        if self.is_mounted:
-            self._show(view)
-
-    def _show(self, view: TileView | None) -> None:
-        if view is None:
-            return
-        # Not while its children are not (or no longer) there: a tile the wall re-sorts can get
-        # its Mount after its removal began (seen when a fleet host went down and its tile moved
-        # first), and a failed query there would end the wall. The next view draws it.
-        with contextlib.suppress(NoMatches):
-            self._draw(view)
-
-    def _draw(self, view: TileView) -> None:
         for level in ("ok", "warn", "crit"):
-            self.set_class(level == view.level, f"-{level}")
-        self.set_class(view.focused, "-focused")
-        self.query_one(".tile-verdict", Static).update(view.verdict)
-        room = self.size.width  # inside border and padding
-        rows = big_rows(view.state) if big_width(view.state) <= room else None
-        state = "\n".join(rows) if rows else view.state
-        self.query_one(".tile-state", Static).update(tag(state, view.state_style))
-        # Side by side when both fit, else the capacity below the state word.
-        self.query_one(".tile-main").set_class(big_width(view.state) + _DIGITS_WIDTH > room, "-stacked")
-        self.query_one(Digits).update(f"{view.fill:.0f}%" if view.fill is not None else "-")
-        self.query_one(".tile-scan", Static).update(tag(view.scan, "bold"))
+            self.set_class(view is not None and view.level == level, f"-{level}")
+
+    def render(self) -> Content:
+        if self.view is None:
+            return Content()
+        return tile_content(self.view, self.scale, self.content_region.width or self.size.width, self.lines)
+
+    @property
+    def text(self) -> str:
+        """What the tile shows, as plain text."""
+        return self.render().plain

@@ -76,11 +76,15 @@ class StatusBar(Widget):
     def _changed(self) -> None:
         self.refresh()
 
-    def render(self) -> Content:
+    def left(self) -> Content:
+        return Content.from_markup(left_markup(self.app.frame, self.app.loading_text))
+
+    def right(self) -> Content:
         app = self.app
-        left = Content.from_markup(left_markup(app.frame, app.loading_text))
-        right = Content.from_markup(right_markup(app.frame, app.silence, app.feed_error))
-        return status_line(left, right, self.size.width)
+        return Content.from_markup(right_markup(app.frame, app.silence, app.feed_error))
+
+    def render(self) -> Content:
+        return status_line(self.left(), self.right(), self.size.width)
 
     @property
     def text(self) -> str:
