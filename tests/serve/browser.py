@@ -46,6 +46,17 @@ class Page:
                 return reply["result"]
         raise RuntimeError("the browser closed the DevTools connection")
 
+    async def set_size(self, width: int, height: int) -> None:
+        """The page exactly width x height CSS pixels, one device pixel each (--window-size
+        counts the window's own frame: a 1080-high window left a 937-high page)."""
+        await self.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+
     async def screenshot(self) -> bytes:
         return base64.b64decode((await self.call("Page.captureScreenshot", format="png"))["data"])
 
@@ -83,15 +94,7 @@ async def chromium_page(browser: str, width: int = 1280, height: int = 800) -> A
                 url = next(t["webSocketDebuggerUrl"] for t in targets if t["type"] == "page")
                 async with session.ws_connect(url, max_msg_size=0) as ws:
                     page = Page(ws)
-                    # The page exactly width x height (--window-size counts the window's own
-                    # frame: a 1080-high window left a 937-high page).
-                    await page.call(
-                        "Emulation.setDeviceMetricsOverride",
-                        width=width,
-                        height=height,
-                        deviceScaleFactor=1,
-                        mobile=False,
-                    )
+                    await page.set_size(width, height)
                     yield page
         finally:
             proc.terminate()

@@ -60,13 +60,7 @@ async def test_the_browser_wall_reads_across_a_room(serve, tmp_path, scenario): 
     folder = Path(os.environ.get("ZDASH_SCREENSHOT_DIR", tmp_path))
     async with chromium_page(find_chromium(), *SIZES[0]) as page:
         for width, height in SIZES:
-            await page.call(
-                "Emulation.setDeviceMetricsOverride",
-                width=width,
-                height=height,
-                deviceScaleFactor=1,
-                mobile=False,
-            )
+            await page.set_size(width, height)
             shot = folder / f"wall-browser-{scenario}-{width}x{height}.png"
             # The wall replays from the start: wait for the fault's verdict (two-pools: 7 s in,
             # deranged-mirror: 15 s), bounded by a few loops of the recording. The page is
