@@ -11,6 +11,7 @@ Times come from the snapshot (never now(): a replay shows the recording's clock)
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 
@@ -45,6 +46,20 @@ def fmt_ms(ns: float | None) -> str:
 
 def fmt_pct(pct: float | None) -> str:
     return "unknown" if pct is None else f"{pct:.1f} %"
+
+
+def fill_figure(pct: float, digits: int = 1) -> float:
+    """How full a pool or vdev is, as shown: rounded *down* to `digits` decimals, as zpool's own
+    CAP is (floor(alloc x 100 / size)). One rule for every place that shows it (the finding, the
+    pager line, the header, perfdata, the tables), so they show the same figure to the precision
+    each shows, and a pool at 89.96 % (a warning) never reads "90.0 %" (critical)."""
+    q: float = 10.0**digits
+    return math.floor(pct * q + 1e-9) / q  # + 1e-9: 85.1 is 85.0999...; still 85.1
+
+
+def fmt_fill(pct: float | None) -> str:
+    """A fill in prose: "85.1 %"."""
+    return "unknown" if pct is None else f"{fill_figure(pct):.1f} %"
 
 
 def fmt_duration(seconds: float | None) -> str:
@@ -130,6 +145,11 @@ def ms(ns: float | None) -> str:
 
 def pct(v: float | None, digits: int = 0) -> str:
     return "-" if v is None else f"{v:.{digits}f}%"
+
+
+def fill(v: float | None, digits: int = 0) -> str:
+    """A fill in a column: "85%", rounded down like every fill figure (fill_figure)."""
+    return "-" if v is None else f"{fill_figure(v, digits):.{digits}f}%"
 
 
 def duration(s: float | None) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zdash.config import CheckConfig
+from zdash.fmt import fill_figure
 from zdash.model import Snapshot
 
 _PLAIN_LABEL = re.compile(r"^[A-Za-z0-9_.:/-]+$")
@@ -72,7 +73,7 @@ def perfdata(snap: Snapshot, cfg: CheckConfig) -> list[PerfDatum]:
             out.append(
                 PerfDatum(
                     f"{p}_cap",
-                    round(cap, 1),
+                    fill_figure(cap),
                     "%",
                     cfg.capacity_pool_warn_pct,
                     cfg.capacity_pool_crit_pct,
@@ -86,7 +87,7 @@ def perfdata(snap: Snapshot, cfg: CheckConfig) -> list[PerfDatum]:
         out.extend(
             PerfDatum(
                 f"{p}_{v.name.rsplit('/', 1)[-1]}_fill",
-                round(fill, 1),
+                fill_figure(fill),
                 "%",
                 cfg.capacity_vdev_warn_pct,
                 cfg.capacity_vdev_crit_pct,

@@ -44,7 +44,7 @@ def parse_plugin_output(out: str) -> tuple[str, str, dict[str, dict], list[str]]
     "scenario,status,names",
     [
         ("healthy", "OK", ["tank ONLINE"]),
-        ("capacity-85", "WARNING", ["tank", "85.1 % full"]),
+        ("capacity-85", "WARNING", ["tank", "85.0 % full"]),  # 85.07 %: rounded down, as zpool's CAP (85)
         ("capacity-93", "CRITICAL", ["tank", "93.0 % full"]),
         ("deranged-mirror", "WARNING", ["tank", "/dev/mapper/sick", "mirror-1"]),
     ],

@@ -7,12 +7,25 @@ unchanged) and the audit log has the refusal.
 """
 
 import asyncio
+import dataclasses
 import time
 
 import pytest
 
-from tests.zfs.lab import sh
-from zdash.actions import AuditLog, Request, confirmation_ok, execute, fresh_snapshot, plan_now, progress
+from tests.zfs.lab import set_delay, sh
+from tests.zfs.verdicts import check, found
+from zdash.actions import (
+    AuditLog,
+    Request,
+    confirmation_ok,
+    execute,
+    fresh_snapshot,
+    needs_new_device,
+    plan_now,
+    progress,
+    request_from_suggestion,
+)
+from zdash.checks.finding import SuggestedAction
 from zdash.commands.plan import render
 
 MiB = 1 << 20
@@ -236,3 +249,72 @@ def test_a_device_that_vanished_before_confirmation(lab, audit):
     fresh = {c["name"]: c for c in audit.read()[-1]["preflight_fresh"]}
     assert fresh["target exists"]["ok"] is False
     assert leaves("actvanish") == {l0: "ONLINE"}
+
+
+def _pool_write_wait_ms(pool: str) -> float:
+    """The pool's own write latency over 3 s (zpool iostat -l: total_wait write, ns)."""
+    row = sh("zpool", "iostat", "-H", "-p", "-l", "-y", pool, "3", "1").split()
+    return int(row[8]) / 1e6 if row[8] not in ("-", "0") else 0.0
+
+
+def _suggestion(action: dict) -> SuggestedAction:
+    return SuggestedAction(action["label"], tuple(action["argv"]), action["action"], action["new_device"])
+
+
+def test_a_slow_disk_relief_now_then_the_safe_way_out_from_its_own_finding(lab, audit):
+    """The slow-disk finding's two ways out, taken as it offers them (its argv, its plans, their
+    pre-flight) on a real 2-way mirror whose second disk turns slow under load. Relief now: the
+    offline is a risk to accept (the mirror keeps no redundancy), and once accepted the pool's
+    write wait falls back to the healthy disk's. Safe: the replace asks for a new disk and keeps
+    the sick one in the pool (a replacing vdev) until the resilver ends."""
+    a, new = lab.loop("sa"), lab.loop("snew")
+    slow = lab.slow("sick", 0)
+    lab.pool("actslow", "mirror", a, slow)
+    lab.fill("/actslow/data", 32)
+    load = lab.load("/actslow", 120)
+    try:
+        set_delay("sick", 40)
+        doc = check("actslow", samples=10, interval=1.0)
+        hits = found(doc, "deranged_disk", subject=slow)
+        assert hits, doc["findings"]
+        relief = _suggestion(next(x for x in hits[0]["actions"] if x["action"] == "offline"))
+        safe = _suggestion(next(x for x in hits[0]["actions"] if x["action"] == "replace"))
+        assert "a risk to accept" in relief.label and needs_new_device(safe) == "required"
+        slow_wait = _pool_write_wait_ms("actslow")
+
+        request = request_from_suggestion(relief)
+        needs_acceptance(asyncio.run(plan_now(request)), audit, "actslow")
+        off = asyncio.run(plan_now(dataclasses.replace(request, accept_risk=True)))
+        assert "no redundancy left" in off.summary
+        out = confirm_and_run(off, audit)
+        wait_done(off, out, 30)
+        assert leaves("actslow")[slow] == "OFFLINE"
+        relieved_wait = _pool_write_wait_ms("actslow")
+        assert relieved_wait < slow_wait / 3, (slow_wait, relieved_wait)  # its pace is gone
+
+        sh("zpool", "online", "actslow", slow)  # back in (still slow), for the safe way
+        sh("zpool", "wait", "-t", "resilver", "actslow")
+    finally:
+        load.kill()
+        load.wait()
+
+    rep = asyncio.run(plan_now(request_from_suggestion(safe, new)))
+    assert rep.argv == ("zpool", "replace", "actslow", slow, new)
+    _suspend(1)  # hold the resilver: what the pool looks like while it runs
+    try:
+        out = confirm_and_run(rep, audit)
+        during = asyncio.run(fresh_snapshot("actslow")).pool("actslow")
+        (top,) = during.top_level
+        replacing = next(v for v in top.children if v.kind == "replacing")
+        assert [c.path for c in replacing.children] == [slow, new]
+        assert replacing.children[0].state == "ONLINE" and during.state == "ONLINE"  # sick one still in
+    finally:
+        _suspend(0)
+    wait_done(rep, out)
+    sh("zpool", "wait", "-t", "resilver,replace", "actslow")
+    assert leaves("actslow") == {a: "ONLINE", new: "ONLINE"}
+    assert [(r["action"], r["outcome"]) for r in audit.read()] == [
+        ("offline", "refused"),
+        ("offline", "ok"),
+        ("replace", "ok"),
+    ]

@@ -10,7 +10,7 @@ from zdash.checks import tracker
 from zdash.checks._common import act, linear_slope
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
-from zdash.fmt import fmt_bytes, fmt_duration, fmt_pct, fmt_rate
+from zdash.fmt import fmt_bytes, fmt_duration, fmt_fill, fmt_rate
 from zdash.model import DATA_CLASSES, Pool, Snapshot
 
 ID = "capacity"
@@ -111,7 +111,7 @@ def _findings(
                     pool.name,
                     v.name,
                     "vdev",
-                    title=f"{v.name} is {fmt_pct(pct)} full (pool {fmt_pct(pool.fill_pct)})",
+                    title=f"{v.name} is {fmt_fill(pct)} full (pool {fmt_fill(pool.fill_pct)})",
                     why=(
                         f"Each block lives on one top-level vdev, so {v.name} can fill up long before "
                         "the pool does. The allocator steers new writes away from it, leaving the "
@@ -126,11 +126,11 @@ def _findings(
                         + WHY
                     ),
                     evidence=(
-                        ("Vdev capacity", fmt_pct(pct)),
+                        ("Vdev capacity", fmt_fill(pct)),
                         ("Vdev allocated", fmt_bytes(v.alloc)),
                         ("Vdev free", fmt_bytes(v.free)),
                         ("Class", v.vclass),
-                        ("Pool capacity", fmt_pct(pool.fill_pct)),
+                        ("Pool capacity", fmt_fill(pool.fill_pct)),
                     ),
                 )
             )
@@ -162,21 +162,21 @@ def _pool_finding(
     if level is None:
         return None
     if full:
-        title = f"{pool.name} is out of space: writes fail (CAP {fmt_pct(pct)})"
+        title = f"{pool.name} is out of space: writes fail (CAP {fmt_fill(pct)})"
     elif soon and (pct is None or pct < cfg.capacity_pool_warn_pct):
         title = f"{pool.name} is filling: full in about {fmt_duration(ttf)} at this rate"
     else:
-        title = f"{pool.name} is {fmt_pct(pct)} full" + (
+        title = f"{pool.name} is {fmt_fill(pct)} full" + (
             f", full in about {fmt_duration(ttf)}" if ttf else ""
         )
     evidence = [
-        ("Capacity", fmt_pct(pct)),
+        ("Capacity", fmt_fill(pct)),
         ("Allocated", fmt_bytes(pool.alloc)),
         ("Size", fmt_bytes(pool.size)),
         ("Writable headroom", fmt_bytes(None if room is None else max(room, 0))),
     ]
     if from_datasets:
-        evidence[0] = ("Capacity", f"{fmt_pct(pct)} of the writable space (zfs list: used / (used + avail))")
+        evidence[0] = ("Capacity", f"{fmt_fill(pct)} of the writable space (zfs list: used / (used + avail))")
     if pool.frag_pct is not None:
         evidence.append(("Fragmentation", f"{pool.frag_pct} %"))
     if rate:

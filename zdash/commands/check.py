@@ -10,7 +10,7 @@ Exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the pool could not be read a
 JSON schema version 1 (documented in docs/check.md); fields are only ever added:
   {"schema": 1, "zdash_version", "time", "source": "live" | "ssh:<host>" | "replay:<file>",
    "status": "OK"|"WARNING"|"CRITICAL"|"UNKNOWN", "exit_code", "summary": <line 1's text>,
-   "pools": [{"name", "state", "cap_pct"}],
+   "pools": [{"name", "state", "cap_pct", "fill_pct"}],
    "problems": [one-line messages of inputs that failed],
    "findings": [{"check", "severity": "info"|"warning"|"critical", "pool", "subject",
                  "subject_kind", "topic", "title", "why", "evidence": [[label, value]...],
@@ -33,7 +33,8 @@ from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding, Severity
 from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
-from zdash.model import Snapshot
+from zdash.fmt import fill_figure
+from zdash.model import UNSEEN, Pool, Snapshot
 
 if TYPE_CHECKING:
     from zdash.sources.remote import SshHost
@@ -66,8 +67,9 @@ class FindingJson(TypedDict):
 
 class PoolJson(TypedDict):
     name: str
-    state: str
-    cap_pct: int | None
+    state: str  # as zpool printed it; UNSEEN when the input did not show it (a paste of iostat)
+    cap_pct: int | None  # fill_pct rounded down, as zpool's CAP column is
+    fill_pct: float | None  # ALLOC/SIZE to one decimal, rounded down: perfdata's `_cap`
 
 
 class UnreadJson(TypedDict):
@@ -193,12 +195,15 @@ def summary(
         more = f" (+{len(serious) - 1} more)" if len(serious) > 1 else ""
         return _cause(serious[0]) + more
     shown = [p for p in (last.pools if last else ()) if not pools or p.name in pools]
-    return (
-        ", ".join(
-            f"{p.name} {p.state}" + (f", {p.cap_pct}% full" if p.cap_pct is not None else "") for p in shown
-        )
-        or "no pools"
-    )
+    return ", ".join(_pool_line(p) for p in shown) or "no pools"
+
+
+def _pool_line(p: Pool) -> str:
+    """'tank ONLINE, 27.9% full': the state zpool printed (or that the input did not show it),
+    and the fill from ALLOC/SIZE by the one rounding rule, the figure perfdata's `_cap` gives."""
+    state = "(health not shown)" if p.state == UNSEEN else p.state
+    fill = p.fill_pct
+    return f"{p.name} {state}" + (f", {fill_figure(fill):.1f}% full" if fill is not None else "")
 
 
 def perf_of(history: Sequence[Snapshot], cfg: CheckConfig, pools: tuple[str, ...] = ()) -> list[PerfDatum]:
@@ -227,7 +232,13 @@ def report(
         "exit_code": code,
         "summary": summary(history, findings, code, pools),
         "pools": [
-            {"name": p.name, "state": p.state, "cap_pct": p.cap_pct} for p in (last.pools if last else ())
+            {
+                "name": p.name,
+                "state": p.state,
+                "cap_pct": None if p.fill_pct is None else int(fill_figure(p.fill_pct, 0)),
+                "fill_pct": None if p.fill_pct is None else fill_figure(p.fill_pct),
+            }
+            for p in (last.pools if last else ())
         ],
         "problems": [s.message for s in (last.problems if last else ()) if s.message],
         "findings": [finding_json(f) for f in findings],

@@ -12,6 +12,7 @@ import time
 from argparse import Namespace
 from collections.abc import Sequence
 
+from zdash import fmt
 from zdash.checks.finding import Finding, Severity
 from zdash.fmt import fmt_rate
 from zdash.model import Pool, Snapshot
@@ -35,7 +36,7 @@ def _scan(pool: Pool) -> str:
 
 
 def _pool_part(pool: Pool, findings: Sequence[Finding]) -> str:
-    cap = f" {pool.fill_pct:.0f}%" if pool.fill_pct is not None else ""
+    cap = f" {fmt.fill(pool.fill_pct)}" if pool.fill_pct is not None else ""
     mine = [f for f in findings if f.pool == pool.name or f.pool is None]
     worst = mine[0] if mine else None  # findings come worst first
     verdict = (

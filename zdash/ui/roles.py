@@ -15,7 +15,7 @@ from rich.style import Style
 from textual.widget import Widget
 
 from zdash.checks.finding import Severity
-from zdash.model import BAD_STATES
+from zdash.model import BAD_STATES, UNSEEN
 
 Role = Literal[
     "ok", "warn", "crit", "info", "muted", "text", "bar", "bar-free", "mark", "bold", "crit-bold", "warn-bold"
@@ -61,6 +61,12 @@ def role_styles(widget: Widget) -> dict[Role, Style]:
             style += Style(color=(background + css.color).rich_color)
         styles[role] = style
     return styles
+
+
+def state_word(state: str) -> str:
+    """A pool's or device's state as shown: zpool's word, "-" where the input did not show it
+    (UNSEEN, zdash's own name for that, as in a paste of `zpool iostat`, is not a public word)."""
+    return "-" if state == UNSEEN else state
 
 
 def state_role(state: str) -> Role:

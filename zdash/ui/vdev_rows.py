@@ -12,7 +12,7 @@ from zdash import fmt
 from zdash.feed.history import pool_key
 from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev
 from zdash.ui.markup import merge_runs
-from zdash.ui.roles import Cell, Role, state_role
+from zdash.ui.roles import Cell, Role, state_role, state_word
 
 RowKind = Literal["pool", "top", "interior", "leaf"]
 # (label, width in a wide table, width at 80 columns); the name column takes what is left.
@@ -96,7 +96,7 @@ def _errors(v: Vdev) -> Cell:
 def _state(v: Vdev, resilvering: bool = False) -> Cell:
     """↻: the disk a running resilver writes to (zpool marks it "(resilvering)" in text
     output; in JSON only its place under replacing-N/spare-N tells)."""
-    text = v.state + (" ↻" if resilvering or (v.aux and "resilver" in v.aux) else "")
+    text = state_word(v.state) + (" ↻" if resilvering or (v.aux and "resilver" in v.aux) else "")
     return _c(text, state_role(v.state))
 
 
@@ -117,7 +117,7 @@ def _fill_cell(pct: float | None, mean: float | None, wide: bool) -> Cell:
     if pct is None:
         return _c("")
     cell = bar(pct / 100, fill_role(pct), mean / 100 if mean is not None else None, 8 if wide else 6)
-    cell += ((f" {pct:3.0f}%", fill_role(pct) if pct >= 80 else "text"),)
+    cell += ((f" {fmt.fill(pct):>4}", fill_role(pct) if pct >= 80 else "text"),)
     if mean is not None and wide:  # the tick in the bar is the mean; the figure is the gap
         delta = round(pct - mean)  # an int: no "-0"
         cell += ((f" {delta:+3d}", "warn" if abs(delta) >= 10 else "muted"),)

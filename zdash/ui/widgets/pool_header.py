@@ -23,7 +23,7 @@ from zdash.feed.frame import Frame, ScanRates
 from zdash.model import Pool, Scan, Snapshot
 from zdash.ui.app import ZdashApp
 from zdash.ui.markup import cell_markup, merge_runs, tag
-from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, Cell, Role, severity_role, state_role
+from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, Cell, Role, severity_role, state_role, state_word
 from zdash.ui.vdev_rows import fill_role, shown_pool
 
 MARKS: tuple[tuple[int, Role], ...] = ((80, "warn"), (90, "crit"))
@@ -58,7 +58,8 @@ def verdict_line(pool: Pool, findings: Sequence[Finding], width: int) -> str:
 
 
 def health_line(pool: Pool) -> str:
-    state = tag(f"● {pool.state}", "bold " + ROLE_VAR[state_role(pool.state)])
+    shown = "health not shown" if state_word(pool.state) == "-" else pool.state
+    state = tag(f"● {shown}", "bold " + ROLE_VAR[state_role(pool.state)])
     io = pool.root.io
     parts = [tag(pool.name, "bold"), state, fmt.fmt_bytes(pool.size), f"frag {fmt.pct(pool.frag_pct)}"]
     if pool.dedup_ratio and pool.dedup_ratio != 1.0:
@@ -83,7 +84,7 @@ def gauge_line(pool: Pool, width: int, snap: Snapshot | None = None) -> str:
     chars: list[tuple[str, Role]] = [(c, role) for c in filled] + [(c, "bar-free") for c in empty]
     for mark, mark_role in MARKS:  # the 80 % and 90 % lines, drawn over the bar
         chars[min(width * mark // 100, width - 1)] = ("┃", mark_role)
-    figure = tag(f"{pct:3.0f}%", "bold " + ROLE_VAR[role] if pct >= 80 else "bold")
+    figure = tag(f"{fmt.fill(pct):>4}", "bold " + ROLE_VAR[role] if pct >= 80 else "bold")
     used = tag(f"{fmt.fmt_bytes(pool.alloc)} used, {fmt.fmt_bytes(pool.free)} free", "$foreground-muted")
     room = headroom(snap, pool)[0] if snap is not None else None
     # Raw free is not what can be written: ZFS holds back slop space, and the root dataset's

@@ -23,7 +23,7 @@ from zdash.checks.capacity import headroom
 from zdash.checks.finding import Finding, Severity
 from zdash.model import Pool, Snapshot
 from zdash.ui.big_word import big_lines
-from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role, state_role
+from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role, state_role, state_word
 from zdash.ui.vdev_rows import fill_role
 from zdash.ui.widgets.pool_header import pool_findings
 
@@ -91,13 +91,21 @@ def tile_view(
         word = SEVERITY_ICON[worst.severity]
         subject, why = split_title(worst.title)
     else:
-        word, subject, why = OK_WORD, pool.state, "nothing above INFO"
+        word, subject, why = OK_WORD, state_word(pool.state), "nothing above INFO"
     if stale is not None:
         last = f"last seen {word}: {subject}"
         level, word, subject, why = "crit", STALE_WORD, stale, last
     room = headroom(snap, pool)[0] if snap is not None else None
     return TileView(
-        level, word, subject, why, max(len(mine) - 1, 0), pool.state, pool.fill_pct, room, scan_text
+        level,
+        word,
+        subject,
+        why,
+        max(len(mine) - 1, 0),
+        state_word(pool.state),
+        pool.fill_pct,
+        room,
+        scan_text,
     )
 
 
@@ -129,7 +137,7 @@ def _capacity(view: TileView, width: int) -> Content:
     text = " · ".join(tail)
     if view.fill is None:
         return Content.assemble(("CAP", "$foreground-muted"), " ?  ", _fit(text, width - 7))
-    pct = f"{view.fill:.0f}%"
+    pct = fmt.fill(view.fill)
     role = fill_role(view.fill)
     bar_w = max(0, min(20, width - len(pct) - len(text) - 7))
     filled, empty = fmt.bar_cells(view.fill / 100, bar_w)
