@@ -65,10 +65,10 @@ def test_status_json_is_judged_as_its_text_twin(scenario, phase, json_name):
     assert [p.name for p in from_json.pools] == [p.name for p in from_text.pools]
     if phase == ".cap93":
         # The text twin's `zpool list` has CAP 93 %, which bounds its rounded 2.09G / 2.25G
-        # (92.9 %) to 93.0 (exact bytes: 93.03 %); status -j has no CAP, only the rounded pair.
-        # Same verdicts, the figure a tenth apart.
+        # (92.88 %, shown as 92.8) to 93.0 (exact bytes: 93.03 %); status -j has no CAP, only the rounded pair.
+        # Same verdicts, the figure two tenths apart.
         assert [f[:2] for f in _findings(from_json)] == [f[:2] for f in _findings(from_text)]
-        assert "cap93 is 92.9 % full" in _findings(from_json)[0][2]
+        assert "cap93 is 92.8 % full" in _findings(from_json)[0][2]
         assert "cap93 is 93.0 % full" in _findings(from_text)[0][2]
         return
     assert _findings(from_json) == _findings(from_text)
@@ -92,11 +92,13 @@ def test_a_degraded_pool_pasted_as_json_is_critical_and_named():
 
 
 def test_capacity_comes_from_status_json_alone_and_list_json_wins_over_it():
-    status = _capture("capacity", "zpool-status-j.cap93.txt")  # "2.09G" of "2.25G": 92.9 %
+    status = _capture(
+        "capacity", "zpool-status-j.cap93.txt"
+    )  # "2.09G" of "2.25G": 92.88 %, shown rounded down: 92.8
     listed = _capture("capacity", "zpool-list-v-j.cap93.txt")  # --json-int: exact, 93.0 %
     alone, imported = snapshot(status)
     together, _ = snapshot(status + listed)
-    assert [f.title for f in _checks(alone) if f.check == "capacity"] == ["cap93 is 92.9 % full"]
+    assert [f.title for f in _checks(alone) if f.check == "capacity"] == ["cap93 is 92.8 % full"]
     assert [f.title for f in _checks(together) if f.check == "capacity"] == ["cap93 is 93.0 % full"]
     assert any("alloc_space/total_space" in n for n in imported.notes)
 

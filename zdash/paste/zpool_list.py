@@ -11,6 +11,7 @@ Human sizes are nicenum (3 significant digits), so converted bytes are that prec
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -260,7 +261,7 @@ def _alloc_within_cap(v: ListValues, token: str) -> int | None:
     if alloc is None or not total or cap is None:
         return alloc
     half = size_step(decimal(token)) / 2 + 1
-    low = max(alloc - half, cap / 100.0 * total)
+    low = max(alloc - half, math.ceil(cap / 100.0 * total))  # at CAP itself, not a byte under
     high = min(alloc + half, (cap + 1) / 100.0 * total - 1)
     if half <= 1.5 or low > high:  # exact bytes, or no rounding explains the disagreement
         return alloc
