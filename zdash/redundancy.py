@@ -243,6 +243,19 @@ def margins(pool: Pool, classes: tuple[str, ...] = ("normal", "special", "dedup"
     ]
 
 
+def unshown_losses(pool: Pool) -> list[tuple[Vdev, tuple[Vdev, ...]]]:
+    """Each vdev the source did not show, with the devices under it that serve nothing: its
+    layout, and so what it can still survive, is unknown (a paste of bare device rows)."""
+    out = []
+    for top in pool.top_level:
+        if top.vclass in ("cache", "spare") or not _unshown(top):
+            continue
+        lost = tuple(leaf for leaf in top.leaves() if leaf.state in NOT_SERVING)
+        if lost:
+            out.append((top, lost))
+    return out
+
+
 def _unshown(top: Vdev) -> bool:
     """A vdev the source did not show (a paste of one device row): its layout, and so its
     redundancy, is unknown."""

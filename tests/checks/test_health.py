@@ -22,7 +22,7 @@ from tests.checks.builders import (
 from zdash.checks import health
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
-from zdash.model import Vdev
+from zdash.model import UNSEEN, Vdev
 
 CFG = CheckConfig()
 
@@ -507,3 +507,24 @@ def test_a_special_vdev_down_to_one_side_names_its_class_and_is_critical():
     assert f.severity == Severity.CRITICAL
     assert f.title.startswith("special mirror-1 has no redundancy left: runs on /dev/nvme0 alone"), f.title
     assert "metadata" in f.why
+
+
+def _unshown(*leaves: Vdev) -> Vdev:
+    """The vdev a paste of bare device rows does not show (zdash.paste: '(vdev-not-pasted)')."""
+    return Vdev(name="(vdev-not-pasted)", kind="disk", state=UNSEEN, children=leaves, guid="g-unshown")
+
+
+def test_devices_out_of_service_in_a_vdev_not_shown_are_judged_without_its_layout():
+    """Corpus 211: two sibling rows, `sdj UNAVAIL 253 3 0` and `sdk FAULTED ... too many
+    errors`, with no vdev row. The layout is unknown, but two members of one vdev out leaves no
+    redundancy in any vdev short of triple parity or a 4-way mirror: critical, both named. It
+    was two warnings about their error counts."""
+    sdj = leaf("sdj", state="UNAVAIL", errors=(253, 3, 0))
+    sdk = leaf("sdk", state="FAULTED", errors=(255, 3, 0), aux="too many errors")
+    (f,) = check_now(pool("(pool-not-pasted)", _unshown(sdj, sdk), state=UNSEEN))
+    assert f.severity == Severity.CRITICAL and "sdj" in f.title and "sdk" in f.title
+    assert "not shown" in f.title or "not pasted" in f.title
+    one = check_now(pool("(pool-not-pasted)", _unshown(leaf("sda"), sdk), state=UNSEEN))
+    (g,) = one
+    assert g.severity == Severity.WARNING and "sdk" in g.title and "2-way mirror" in g.why
+    assert check_now(pool("(pool-not-pasted)", _unshown(leaf("sda"), leaf("sdb")), state=UNSEEN)) == []

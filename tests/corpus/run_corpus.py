@@ -9,7 +9,11 @@ For every NNN-slug.txt with a NNN-slug.yaml next to it the script compares zdash
 the expert verdict in the YAML (see README.md in this folder):
 
   parsed         at least one pool was read (`pools` non-empty) and the exit code is not 3;
-                 when the expected severity is `unknown`, exit code 3 (with or without a pool)
+                 when the expected severity is `unknown`, exit code 3 (with or without a pool);
+                 a paste of zfs output alone (no pool in it) is parsed when it gave findings
+                 and the exit code is not 3
+  pools          when expected.pools is given, the pools read are exactly those (`[]`: a
+                 dataset listing yields no pool, so no pool-health verdict)
   severity right status OK/WARNING/CRITICAL/UNKNOWN mapped to ok/warning/critical/unknown equals
                  expected.severity (ok = nothing above info)
   subjects named every expected subject occurs (substring, case-sensitive) in some finding's
@@ -143,6 +147,7 @@ def score(case_id: str, meta: dict, rc: int | None, doc: dict | None, err: str) 
     subjects = [str(s) for s in (exp.get("subjects") or [])]
     must_not = [str(s) for s in (exp.get("must_not") or [])]
     checks = [str(s) for s in (exp.get("checks") or [])]
+    want_pools = exp.get("pools")
     res = {"case": case_id, "expected": expected, "got": "error", "exit_code": rc,
            "parsed": False, "severity_right": False, "under": False, "over": False,
            "subjects": subjects, "subjects_missing": subjects[:], "must_not_hits": [],
@@ -160,7 +165,7 @@ def score(case_id: str, meta: dict, rc: int | None, doc: dict | None, err: str) 
     got = STATUS.get(str(doc.get("status")), "error")
     res["got"] = got
     # expected unknown: nothing to judge a pool by, so exit 3 is right even when no pool was read
-    res["parsed"] = (bool(pools) and rc != 3) or (expected == "unknown" and rc == 3)
+    res["parsed"] = ((bool(pools) or bool(findings)) and rc != 3) or (expected == "unknown" and rc == 3)
     res["severity_right"] = got == expected
     res["under"] = RANK.get(got, -1) < RANK.get(expected, 0)
     res["over"] = RANK.get(got, -1) > RANK.get(expected, 0)
@@ -182,6 +187,8 @@ def score(case_id: str, meta: dict, rc: int | None, doc: dict | None, err: str) 
         res["why_failed"].append("must_not: " + "; ".join(res["must_not_hits"]))
     if res["checks_missing"]:
         res["why_failed"].append("no finding from: " + ", ".join(res["checks_missing"]))
+    if want_pools is not None and sorted(res["pools"]) != sorted(str(p) for p in want_pools):
+        res["why_failed"].append(f"pools read {res['pools']}, expected {list(want_pools)}")
     res["ok"] = not res["why_failed"]
     return res
 

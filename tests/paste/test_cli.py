@@ -167,3 +167,51 @@ def test_check_text_and_replay_are_exclusive(tmp_path, capsys):
         main(["check", "--text", "a", "--replay", "b"])
     assert e.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+ORIGIN_CHAIN = (
+    "zfs list -r -o origin,name backup01/files\n"
+    "ORIGIN                     NAME\n"
+    "-                          backup01/files\n"
+    "-                          backup01/files/a\n"
+    "backup01/files/a@ro        backup01/files/b\n"
+    "backup01/files/b@ro        backup01/files/c\n"
+)
+
+
+def test_check_text_zfs_list_alone_is_judged_for_its_clones_without_a_pool_health_verdict(tmp_path, capsys):
+    """A `zfs list -o origin,name` clone chain (corpus 202; ORIGIN before NAME): no pool row and
+    no space, but the clones are what it shows. Issue 26: judged for that (OK with the clone
+    notes), the line saying pool health is not in it; it was UNKNOWN "no pool could be read"."""
+    code, out, _ = _check(capsys, _write(tmp_path, ORIGIN_CHAIN), "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["status"] == "OK" and doc["pools"] == []
+    assert {f["subject"] for f in doc["findings"]} == {"backup01/files/a@ro", "backup01/files/b@ro"}
+    assert all(f["check"] == "clones" and f["severity"] == "info" for f in doc["findings"])
+    assert doc["summary"].startswith("zfs list only: backup01/files/a@ro has 1 clone")
+    assert doc["summary"].endswith("(+1 more); pool health not in this output")
+
+
+def test_check_text_zfs_list_alone_with_space_names_the_fill_not_a_state(tmp_path, capsys):
+    """The root dataset's USED/AVAIL give the pool's fill (corpus 286): the line says that
+    figure and that the pool's health is not in the paste (it said "vgraid UNSEEN")."""
+    text = "# zfs list\nNAME  USED  AVAIL  REFER  MOUNTPOINT\ntank  3.50T  6.50T  96K  /tank\n"
+    code, out, _ = _check(capsys, _write(tmp_path, text))
+    assert code == 0
+    assert out.splitlines()[0] == "ZDASH OK - zfs list only: tank 35.0% full; pool health not in this output"
+    full = "# zfs list\nNAME  USED  AVAIL  REFER  MOUNTPOINT\ntank  1.92T  3.62G  96K  /tank\n"
+    code, out, _ = _check(capsys, _write(tmp_path, full))
+    assert code == 2
+    assert out.splitlines()[0].endswith("full; zfs list only, pool health not in this output")
+
+
+def test_check_text_zfs_output_with_nothing_to_judge_stays_unknown(tmp_path, capsys):
+    """Names and a property zdash does not judge (corpus 168: mountpoints): UNKNOWN, and the
+    line says why rather than "no pool could be read"."""
+    text = "# zfs list -o name,mountpoint\nNAME  MOUNTPOINT\ntank/a  /tank/a\ntank/b  /tank/b\n"
+    code, out, _ = _check(capsys, _write(tmp_path, text))
+    assert code == 3
+    assert out.splitlines()[0] == (
+        "ZDASH UNKNOWN - zfs list only: nothing in it zdash judges (no space, no clones); "
+        "pool health not in this output"
+    )

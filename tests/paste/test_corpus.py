@@ -44,12 +44,6 @@ XFAIL = {
         "separated cells without its header row: zdash reads zpool's own outputs, not a script's "
         "table whose columns only the script knows (its 'ONLINEResilvered' cell glues two)"
     ),
-    "211-rows-only-raidz1-member-unavail-another-faulted-vdev-suspended-prose": (
-        "two bare device rows ('sdj UNAVAIL 253 3 0', 'sdk FAULTED 255 3 0 too many errors') with "
-        "no NAME header, pool or vdev row: a headless table is read only from a vdev row "
-        "(mirror-N, raidz...) or a device-only state, because a first row 'name UNAVAIL ...' could "
-        "as well be a pool's own row; zdash reads no pool (UNKNOWN) rather than guess one"
-    ),
     "214-iostat-v-named-cache-vdevs-vdev-header-details-status-x-healthy": (
         "the iostat reports are of named vdevs ('zpool iostat -v august gpt/cache1-august ...'): "
         "their header says 'vdev' and they carry no pool row, and 'all pools are healthy' names "

@@ -25,7 +25,7 @@ from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_bytes, fmt_list, fmt_time, plural
 from zdash.model import UNSEEN, Pool, Scan, Snapshot, Vdev
-from zdash.redundancy import Margin, margins, rebuilding, resilver_running
+from zdash.redundancy import Margin, margins, rebuilding, resilver_running, unshown_losses
 
 ID = "health"
 
@@ -157,6 +157,9 @@ class Tracker(tracker.StructuralTracker):
         pool_margins = margins(pool)
         vdev_findings = [f for m in pool_margins if (f := _redundancy(pool, m)) is not None]
         covered = {leaf.key for m in pool_margins if m.reduced for leaf in m.lost + m.degraded}
+        for top, lost in unshown_losses(pool):
+            vdev_findings.append(_unshown_vdev(pool, top, lost))
+            covered |= {leaf.key for leaf in lost}
         spare_findings = _spares(pool, pool_margins) + _stuck_replaces(pool, pool_margins)
         if (f := _pool_state(pool, explained=bool(vdev_findings or spare_findings))) is not None:
             out.append(f)
@@ -419,6 +422,53 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
         why=why,
         evidence=tuple(evidence),
         actions=_repairs(pool, m),
+    )
+
+
+def _unshown_vdev(pool: Pool, top: Vdev, lost: tuple[Vdev, ...]) -> Finding:
+    """Devices out of service in a vdev the input did not show (bare device rows pasted without
+    their vdev's row, corpus 211): what the vdev survives depends on a layout nobody pasted.
+    Two out of one vdev leave no redundancy short of triple parity or a 4-way mirror; one out
+    leaves none in a 2-way mirror or raidz1, one more failure in raidz2."""
+    two = len(lost) >= 2
+    gone = "; ".join(f"{leaf.known_as} {_state_text(leaf)}" for leaf in lost)
+    return Finding(
+        ID,
+        Severity.CRITICAL if two else Severity.WARNING,
+        pool.name,
+        lost[0].label if len(lost) == 1 else top.name,
+        "leaf" if len(lost) == 1 else "vdev",
+        title=(
+            f"{plural(len(lost), 'device')} of one vdev out of service ({gone}); the vdev's layout "
+            "is not shown"
+        ),
+        why=(
+            f"{fmt_list([leaf.label for leaf in lost])} "
+            + ("serve" if two else "serves")
+            + " no data, and the rows of the vdev above "
+            + ("them" if two else "it")
+            + " (mirror, raidz or draid, and its other members) are not in the input, so how much "
+            "redundancy is left is not known. "
+            + (
+                "Two members out of one vdev: a 2-way mirror or a raidz1 has lost data, a raidz2 "
+                "or a 3-way mirror runs without redundancy, only a raidz3 or a wider mirror can "
+                "lose one more disk. "
+                if two
+                else "One member out: a 2-way mirror or a raidz1 runs without redundancy (one "
+                "more failure loses data), a raidz2 or a 3-way mirror can lose one more disk. "
+            )
+            + "Look at the whole `zpool status -v` to know which, and replace the failed devices."
+        ),
+        evidence=tuple(
+            (
+                leaf.label,
+                _state_text(leaf) + (f", {_describe_counts(_counts(leaf))}" if any(_counts(leaf)) else ""),
+            )
+            for leaf in lost
+        ),
+        actions=(act("Show the whole pool", None, "zpool", "status", "-v", pool.name),)
+        if pool.name and not pool.name.startswith("(")
+        else (),
     )
 
 

@@ -143,9 +143,19 @@ async def live_history(
     return history
 
 
-def exit_code(history: Sequence[Snapshot], findings: Sequence[Finding], pools: tuple[str, ...]) -> int:
+def exit_code(
+    history: Sequence[Snapshot],
+    findings: Sequence[Finding],
+    pools: tuple[str, ...],
+    datasets_only: bool = False,
+) -> int:
+    """3 when no pool was read, unless the input is zfs output alone (datasets_only, a paste):
+    that is judged by the findings it supports (clones, space), and is UNKNOWN only when it
+    supports none."""
     last = history[-1] if history else None
-    if last is None or not last.pools or any(last.pool(p) is None for p in pools):
+    if last is None or any(last.pool(p) is None for p in pools):
+        return 3
+    if not last.pools and not (datasets_only and findings):
         return 3
     worst = max((f.severity for f in findings), default=Severity.INFO)
     return worst.exit_code
@@ -178,10 +188,20 @@ def _cause(f: Finding) -> str:
     return f"{f.pool}: {title}"
 
 
+# What the line adds when the input is zfs output alone: no zpool output, so no pool state.
+NO_POOL_HEALTH = "pool health not in this output"
+
+
 def summary(
-    history: Sequence[Snapshot], findings: Sequence[Finding], code: int, pools: tuple[str, ...] = ()
+    history: Sequence[Snapshot],
+    findings: Sequence[Finding],
+    code: int,
+    pools: tuple[str, ...] = (),
+    datasets_only: bool = False,
 ) -> str:
     """The text of the first line after "ZDASH <STATUS> - ": what a person on call reads."""
+    if datasets_only and not pools:
+        return _datasets_summary(history, findings, code)
     last = history[-1] if history else None
     serious = [f for f in findings if f.severity > Severity.INFO]
     if code == 3 and not any(f.severity == Severity.UNKNOWN for f in serious):
@@ -206,6 +226,30 @@ def _pool_line(p: Pool) -> str:
     return f"{p.name} {state}" + (f", {fill_figure(fill):.1f}% full" if fill is not None else "")
 
 
+def _datasets_summary(history: Sequence[Snapshot], findings: Sequence[Finding], code: int) -> str:
+    """A paste of zfs output alone (issue 26): what it shows (the worst finding, else each
+    pool's fill from its root dataset, else the first note), and that the pools' health is not
+    in it, which no dataset listing can say."""
+    from zdash.checks.capacity import dataset_fill_pct
+
+    serious = [f for f in findings if f.severity > Severity.INFO]
+    if serious:
+        more = f" (+{len(serious) - 1} more)" if len(serious) > 1 else ""
+        return f"{_cause(serious[0])}{more}; zfs list only, {NO_POOL_HEALTH}"
+    shown = []
+    last = history[-1] if history else None
+    for p in last.pools if last is not None else ():
+        pct = p.fill_pct if p.fill_pct is not None else dataset_fill_pct(history[-1], p)
+        if pct is not None:  # a pool known from a snapshot's USED alone says nothing here
+            shown.append(f"{p.name} {fill_figure(pct):.1f}% full")
+    if findings:
+        more = f" (+{len(findings) - 1} more)" if len(findings) > 1 else ""
+        shown.append(findings[0].title + more)
+    if code == 3 or not shown:
+        return f"zfs list only: nothing in it zdash judges (no space, no clones); {NO_POOL_HEALTH}"
+    return f"zfs list only: {', '.join(shown)}; {NO_POOL_HEALTH}"
+
+
 def perf_of(history: Sequence[Snapshot], cfg: CheckConfig, pools: tuple[str, ...] = ()) -> list[PerfDatum]:
     """The last snapshot's performance data, of the given pools only when some are named."""
     perf = perfdata(history[-1], cfg) if history else []
@@ -221,6 +265,7 @@ def report(
     source: str,
     perf: Sequence[PerfDatum] = (),
     pools: tuple[str, ...] = (),
+    datasets_only: bool = False,
 ) -> Report:
     last = history[-1] if history else None
     return {
@@ -230,7 +275,7 @@ def report(
         "source": source,
         "status": STATUS[code],
         "exit_code": code,
-        "summary": summary(history, findings, code, pools),
+        "summary": summary(history, findings, code, pools, datasets_only),
         "pools": [
             {
                 "name": p.name,
@@ -326,9 +371,10 @@ def run_check_text(
         cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, len(history)), one_look=True
     )
     findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]
-    code = exit_code(history, findings, pools)
+    only = imported.datasets_only
+    code = exit_code(history, findings, pools, only)
     perf = perf_of(history, cfg, pools)
-    doc = report(history, findings, code, f"text:{path}", perf, pools)
+    doc = report(history, findings, code, f"text:{path}", perf, pools, only)
     doc["unread"] = [{"line": u.line, "text": u.text, "why": u.why} for u in imported.unread]
     print(json.dumps(doc, indent=2) if as_json else text_report(doc, perf))
     return write_prometheus(prometheus, history, findings, code)

@@ -16,6 +16,7 @@ from zdash.parse.zpool_iostat import parse_iostat
 from zdash.parse.zpool_list import parse_list
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.parse.zpool_status.text import parse_status_text
+from zdash.paste.depth import UNNAMED_POOL
 from zdash.paste.lineage import replay
 from zdash.paste.split import (
     IostatPaste,
@@ -138,7 +139,13 @@ def statuses(run: Run) -> dict[str, tuple[Pool, str | JsonObject]]:
             elif sp.name in out:
                 run.notes.append(f"pool {sp.name}: zpool status pasted twice, line {sp.first} is used")
             firsts[sp.name] = sp.first
-            if sp.headless:
+            if sp.headless and sp.name == UNNAMED_POOL:
+                run.notes.append(
+                    f"config rows (line {sp.first}) pasted without their pool's row: shown in a "
+                    f"pool named {UNNAMED_POOL}; the pool's state, and the layout of a vdev not "
+                    "pasted, are unknown"
+                )
+            elif sp.headless:
                 run.notes.append(
                     f"pool {sp.name}: its config table (line {sp.first}) was pasted without "
                     "the pool:/state: lines; the state is its pool row's"

@@ -53,6 +53,10 @@ class Imported:
     newest: float | None  # the latest time printed in the paste (scan, -T), if any
     doc: PastedDoc
     used: set[int] = field(default_factory=set)
+    # Only zfs output was read (zfs list/get, a transcript's zfs snapshot/clone/promote): no
+    # zpool output, so nothing in the paste says how the pools are (issue 26: judged for what
+    # it shows, its clones and space, never for the pools' health).
+    datasets_only: bool = False
 
     @property
     def ok(self) -> bool:
@@ -94,6 +98,7 @@ def import_paste(text: str) -> Imported:
             )
     # Configured ashift (zdb, zpool get ... all-vdevs): a sample per pool, and the tree of a pool
     # pasted only that way.
+    pooled = bool(status or lists or iostats)
     ashift = ashift_samples(run, texts, lists, {name: pool for name, (pool, _) in status.items()})
     samples = _samples(_one_dialect(run, texts, status), lists, iostats, found) + ashift
     if doc.added:  # the transcript's `zpool add` lines, as `zpool history` prints commands
@@ -114,6 +119,7 @@ def import_paste(text: str) -> Imported:
         max(times) if times else None,
         doc,
         run.used,
+        datasets_only=bool(found) and not pooled and not ashift,
     )
 
 

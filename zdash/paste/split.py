@@ -60,6 +60,7 @@ from zdash.paste.zpool_list import (
 from zdash.paste.zpool_status import (
     StatusPool,
     is_config_header,
+    starts_device_rows,
     starts_fragment,
     starts_leaf_fragment,
     starts_status,
@@ -182,7 +183,12 @@ def _block_at(lines: list[str], i: int) -> BlockKind | None:
         return "list"
     if is_zfs_header(line):
         return "zfs"
-    if is_config_header(line) or starts_fragment(line) or starts_leaf_fragment(lines, i):
+    if (
+        is_config_header(line)
+        or starts_fragment(line)
+        or starts_leaf_fragment(lines, i)
+        or starts_device_rows(lines, i)
+    ):
         return "config"
     if _TABLE.fullmatch(line.strip()):
         return "table"

@@ -74,10 +74,12 @@ _ZPOOL_ONLY = frozenset(
 
 
 def is_zfs_header(line: str) -> bool:
+    """`zfs list [-o ...]` headers: NAME first by default, anywhere with `-o origin,name`
+    (corpus 202); every word a column `zfs list` prints, none of them zpool's alone."""
     words = line.split()
     return (
         len(words) >= 2
-        and words[0] == "NAME"
+        and words.count("NAME") == 1
         and not (_ZPOOL_ONLY & set(words))
         and all(w in HEADERS or w in _OTHER for w in words)
     )
@@ -99,12 +101,13 @@ class ZfsRows:
 def take_zfs(lines: list[str], i: int, ends: Callable[[int], bool]) -> tuple[int, ZfsRows, list[Unreadable]]:
     """Header at lines[i]: {dataset: {property: value}} in paste order, and unread lines."""
     header = lines[i].split()
+    at = header.index("NAME")
     out = ZfsRows()
     unread: list[Unreadable] = []
     j = i + 1
     while j < len(lines) and lines[j].strip() and not ends(j):
         words = lines[j].split()
-        if len(words) < 2 or not _NAME.fullmatch(words[0]):
+        if len(words) < 2 or len(words) <= at or not _NAME.fullmatch(words[at]):
             break  # prose after the table: not part of it
         if len(words) > len(header) and header[-1] in ("MOUNTPOINT", "ORIGIN", "CLONES"):
             words = words[: len(header) - 1] + [" ".join(words[len(header) - 1 :])]

@@ -245,14 +245,61 @@ _FRAGMENT_ROW = re.compile(
 
 
 def is_fragment(words: list[str]) -> bool:
-    """The first row of a headless config table is no pool row: a vdev, a class header or a
-    state only devices have."""
+    """The first row of a headless config table is no pool row: a vdev, a class header, a
+    state only devices have, or a name or annotation no pool can have."""
     return bool(words) and (
         is_top_name(words[0])
         or words[0] in _CLASS
         or re.fullmatch(r"(?:spare|replacing)-[0-9]{1,6}", words[0]) is not None
         or (len(words) > 1 and words[1] in _DEVICE_ONLY)
+        or _NO_POOL_NAME.fullmatch(words[0]) is not None
+        or _DEVICE_NOTE.fullmatch(" ".join(words[5:])) is not None
     )
+
+
+# Names zpool refuses for a pool (pool_namecheck: a '/', a first character that is no letter,
+# 'c' and a digit, reserved for disks) and a vdev's GUID: a row so named is a device's.
+_NO_POOL_NAME = re.compile(r"[^A-Za-z].*|.*/.*|c[0-9].*")
+# What zpool prints after a device's counters and never after a pool's (vdev_aux and the
+# activity marks of a leaf).
+_DEVICE_NOTE = re.compile(
+    r"too many errors|was /\S+|cannot open|\((?:resilvering|repairing|awaiting resilver)\)"
+)
+# Names the kernels give disks (Linux sdX/vdX/xvdX/nvmeXnY, FreeBSD adaN/daN/nvdN, macOS
+# diskN, partitions, by-id links): a pool so named is possible but would be perverse, so rows
+# pasted without their table's header read as devices when every name is one (corpus 211).
+_DISK_NAME = re.compile(
+    r"(?:x?v|s|h)d[a-z]{1,3}[0-9]{0,3}|nvme[0-9]{1,3}n[0-9]{1,3}(?:p[0-9]{1,3})?"
+    r"|(?:a?da|nvd|nda|mfid|mfisyspd)[0-9]{1,4}(?:p[0-9]{1,3})?|disk[0-9]{1,4}(?:s[0-9]{1,2})?"
+    r"|(?:ata|scsi|wwn|nvme|usb|virtio|dm-uuid|pci)-\S+|\S+-part[0-9]{1,3}"
+)
+_BARE_ROW = re.compile(
+    r"(\S+)\s+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED)(?:\s+[0-9.]{1,8}[KMGTPE]?){3}"
+    r"(?:\s+(.*))?"
+)
+
+
+def _bare_device(line: str) -> bool:
+    """A config row with its counters that only a device can be: a disk's name or a name no
+    pool may have, and nothing after the counters but what zpool prints there for a device."""
+    m = _BARE_ROW.fullmatch(line.strip())
+    if m is None or (m[3] and _DEVICE_NOTE.fullmatch(m[3]) is None):
+        return False
+    return _DISK_NAME.fullmatch(m[1]) is not None or _NO_POOL_NAME.fullmatch(m[1]) is not None
+
+
+def starts_device_rows(lines: list[str], i: int) -> bool:
+    """Device rows pasted with no header, pool or vdev row (corpus 211: `sdj UNAVAIL 253 3 0`
+    over `sdk FAULTED ... too many errors`). Read only as a run of two or more such rows at one
+    indentation, or one row indented as a table's: words that merely look like zpool's (prose,
+    word salad) make no pool."""
+    if not _bare_device(lines[i]) or (i > 0 and _bare_device(lines[i - 1])):
+        return False
+    w = width(lines[i])
+    run = 1
+    while i + run < len(lines) and _bare_device(lines[i + run]) and width(lines[i + run]) == w:
+        run += 1
+    return run >= 2 or w > 0
 
 
 def starts_fragment(line: str) -> bool:
@@ -309,7 +356,10 @@ def _flush_rows(pool: StatusPool) -> None:
         pool.out[:0] = [f"  pool: {pool.name}", f" state: {UNSEEN}", "config:"]
     elif pool.name is None and pool.rows:  # headless: the pool row names the pool
         words = pool.rows[0][1].split()
-        if is_fragment(words):
+        # the table opens at a row, not at a NAME STATE header, and every row is a device's
+        # (corpus 211)
+        bare = pool.rows[0][0] == pool.first and all(_bare_device(line) for _, line in pool.rows)
+        if is_fragment(words) or bare:
             above = [f"{UNNAMED_POOL}  {UNSEEN}"]
             if not is_top_name(words[0]):
                 above.append(f"  {UNSHOWN_VDEV}  {UNSEEN}")
