@@ -11,6 +11,11 @@ vdev-tree change (a replacing vdev detached, a disk added): zpool's deltas acros
 from wrapped counters (8x10^12 MB/s). Such a report, and one whose rates no device could
 produce, gives "no rate" for that tick: never shown, charted or used by a check.
 
+Outside text is made visible here, where it enters the model (zdash.visible): every raw
+sample's outputs, error and argv, live, recorded or pasted, have their control characters shown
+as escapes before any parser reads them, so no name, error text or output in a snapshot can
+drive a terminal (an OSC 52 in a device name wrote the clipboard through the dashboard).
+
 Sources that never answered count too: after a few ticks without a single `zpool status`,
 `zpool list` or iostat report, the source is reported as missing, not silently absent.
 """
@@ -35,6 +40,7 @@ from zdash.parse.zpool_list import parse_list
 from zdash.parse.zpool_status import parse_status
 from zdash.parse.zpool_version import parse_version
 from zdash.raw import RawSample, Tick
+from zdash.visible import visible, visible_text
 
 # How long a slow command's last good result is shown before it counts as stale, in ticks.
 # Faster than any single device can move data or complete operations: a leaf row beyond these
@@ -144,6 +150,17 @@ PARSERS: dict[str, Callable[[RawSample], Any]] = {
 }
 
 
+def visible_sample(s: RawSample) -> RawSample:
+    """The sample as the model may hold it: outputs, error and argv with every control shown
+    escaped (zdash.visible); the same object when nothing needed it (the usual case)."""
+    stdout, stderr = visible_text(s.stdout), visible_text(s.stderr)
+    error = visible(s.error) if s.error else s.error
+    argv = tuple(visible(a) for a in s.argv)
+    if stdout is s.stdout and stderr is s.stderr and error is s.error and argv == s.argv:
+        return s
+    return dataclasses.replace(s, stdout=stdout, stderr=stderr, error=error, argv=argv)
+
+
 @dataclasses.dataclass
 class _Slot:
     value: Any = None
@@ -179,7 +196,7 @@ def stale_limit(key: str, interval: float) -> float:
 class SnapshotBuilder:
     def __init__(self, interval: float = 1.0, host: str | None = None) -> None:
         self.interval = interval or 1.0
-        self.host = host
+        self.host = visible(host) if host else host
         self._slots: dict[str, _Slot] = {}
         self._prev_disk: tuple[float, dict] | None = None
         self._disk_rates: dict[str, DiskIo] = {}
@@ -202,6 +219,7 @@ class SnapshotBuilder:
         self._structure_made_with: tuple[object, object] = ((), ())
 
     def _take(self, s: RawSample) -> None:
+        s = visible_sample(s)
         kind = s.key.split(":", 1)[0]
         slot = self._slots.setdefault(s.key, _Slot())
         if not s.ok:
@@ -324,7 +342,7 @@ class SnapshotBuilder:
         # devices first: diskstats is parsed for the devices they name, as it was when fed
         for key, saved in sorted(state["slots"].items(), key=lambda kv: kv[0] != "devices"):
             slot = b._slots.setdefault(key, _Slot())
-            raw = _sample_from(saved["raw"]) if saved.get("raw") else None
+            raw = visible_sample(_sample_from(saved["raw"])) if saved.get("raw") else None
             if raw is not None:
                 kind = key.split(":", 1)[0]
                 value = (

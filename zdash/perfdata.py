@@ -4,7 +4,9 @@ the numbers a graph or a threshold wants, per pool and per data vdev, from one S
 Format, per the Nagios plugin guidelines (nagios-plugins.org/doc/guidelines.html#AEN200):
   'label'=value[UOM];[warn];[crit];[min];[max]
 UOM is one of '', s/ms/us, %, B/KB/MB/TB, c (a continuous counter). Labels are quoted when
-they hold anything but letters, digits and _ . : / -; trailing empty fields are dropped.
+they hold anything but letters, digits and _ . : / -; trailing empty fields are dropped. A label
+never holds '=' (the guidelines forbid it: '_' instead) or '|' (Nagios splits the output there:
+'¦' instead), and a quote in it is doubled; plugin_text keeps '|' out of the text as well.
 Labels are prefixed with the pool, so several pools (and vdev names repeated across pools,
 mirror-0 in each) never collide. No Textual, no I/O.
 """
@@ -18,8 +20,17 @@ from dataclasses import dataclass
 from zdash.config import CheckConfig
 from zdash.fmt import fill_figure
 from zdash.model import Snapshot
+from zdash.visible import visible
 
 _PLAIN_LABEL = re.compile(r"^[A-Za-z0-9_.:/-]+$")
+PIPE_SHOWN = "¦"  # what a '|' of a name reads as in plugin output
+
+
+def plugin_text(text: str) -> str:
+    """Text for a plugin's output line: one line (controls shown escaped, zdash.visible) with no
+    '|', which would end the text and start performance data (a device named `d | x=1` injected
+    a metric)."""
+    return visible(text).replace("|", PIPE_SHOWN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +44,8 @@ class PerfDatum:
     max: float | None = None
 
     def text(self) -> str:
-        label = self.label if _PLAIN_LABEL.match(self.label) else "'" + self.label.replace("'", "''") + "'"
+        label = plugin_text(self.label).replace("=", "_")
+        label = label if _PLAIN_LABEL.match(label) else "'" + label.replace("'", "''") + "'"
         fields = [f"{_num(self.value)}{self.uom}"] + [
             "" if v is None else _num(v) for v in (self.warn, self.crit, self.min, self.max)
         ]

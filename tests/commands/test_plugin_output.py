@@ -95,3 +95,18 @@ def test_json_carries_the_same_summary_and_perfdata(capsys):
     assert {d["label"] for d in doc["perfdata"]} == set(perf)
     cap = next(d for d in doc["perfdata"] if d["label"] == "tank_cap")
     assert cap["value"] == float(perf["tank_cap"]["value"]) and cap["warn"] == 80
+
+
+def test_names_cannot_end_the_text_inject_perfdata_or_forge_a_line():
+    """A device named `d1 | injected=1` or holding a newline, a pool with a quote and '=': the
+    output stays one status line, the text holds no '|', every label follows the grammar."""
+    from zdash.perfdata import PerfDatum, plugin_text
+
+    assert plugin_text("d1 | injected=1;2;3\nZDASH OK - fine") == "d1 ¦ injected=1;2;3\\x0aZDASH OK - fine"
+    for label, expected in (
+        ("ta'nk=1_cap", "'ta''nk_1_cap'=1"),
+        ("mirror-1|x=9_fill", "'mirror-1¦x_9_fill'=1"),
+        ("tank\x1b]0;T\x07_cap", "'tank\\x1b]0;T\\x07_cap'=1"),
+    ):
+        text = PerfDatum(label, 1).text()
+        assert text == expected and DATUM.match(text), text

@@ -72,7 +72,7 @@ def test_a_whole_report_without_a_scan_line_is_a_pool_never_scrubbed():
 def test_a_config_table_alone_says_nothing_about_scrubs():
     titles, pool = _scrub_history(TABLE)
     assert titles == [] and not pool.scans_known
-    assert "not known" in scan_line(pool, {}, 60)
+    assert "not known" in scan_line(pool, {}, 60).plain
 
 
 def test_a_report_cut_before_its_scan_line_says_nothing_about_scrubs():
@@ -83,7 +83,7 @@ def test_a_report_cut_before_its_scan_line_says_nothing_about_scrubs():
 def test_a_scan_line_zdash_cannot_read_is_not_read_as_no_scrub():
     titles, pool = _scrub_history(UNREADABLE_SCAN)
     assert titles == [] and not pool.scans_known
-    assert "no scrub on record" not in scan_line(pool, {}, 60)
+    assert "no scrub on record" not in scan_line(pool, {}, 60).plain
 
 
 STATUS_X = """\

@@ -254,7 +254,8 @@ def test_pool_header_eta_is_the_scan_checks():
     for s in h:
         engine.update(s)
     line = scan_line(h[-1].pools[0], engine.scan_rates(), 120)  # what the feed hands the frame
-    assert f"ETA [bold]{fmt.duration(819.2)}[/]" in line and "20.0%" in line
+    assert f"ETA {fmt.duration(819.2)}" in line.plain and "20.0%" in line.plain
+    assert _style_of(line, fmt.duration(819.2)) == "bold"
 
 
 def test_the_plan_screen_colours_every_preflight_mark():
@@ -271,7 +272,7 @@ def test_the_plan_screen_colours_every_preflight_mark():
 def test_replay_bar_markers_glyphs_come_from_the_theme_and_the_most_telling_wins():
     from zdash.feed.frame import Position
     from zdash.feed.timeline import Event, Timeline
-    from zdash.ui.widgets.replay_bar import bar_markup
+    from zdash.ui.widgets.replay_bar import bar_content
 
     pos = Position(0, 101, 0.0, 100.0, 0.0, False, 1.0)
     events = (
@@ -282,19 +283,19 @@ def test_replay_bar_markers_glyphs_come_from_the_theme_and_the_most_telling_wins
         Event(90, 90.0, "state", "tank ONLINE"),
     )
     timeline = Timeline(events, 101, 101)
-    plain = _bar_plain(bar_markup(pos, 140, timeline, {}))
+    plain = bar_content(pos, 140, timeline, {}).plain
     assert [c for c in plain if c in "◆▲✓●"] == ["◆", "▲", "✓", "●"]
     themed = {"zd-mark-onset": '"O"', "zd-mark-raised": '"R"', "zd-mark-cleared": "C", "zd-mark-state": '"S"'}
-    plain = _bar_plain(bar_markup(pos, 140, timeline, themed))
+    plain = bar_content(pos, 140, timeline, themed).plain
     assert [c for c in plain if c in "ORCS"] == ["O", "R", "C", "S"] and "◆" not in plain
-    markup = bar_markup(pos, 140, timeline, {})
-    assert "[bold $zd-crit]▲" in markup and "[$zd-ok]✓" in markup  # colour by kind and severity
+    bar = bar_content(pos, 140, timeline, {})
+    assert _style_of(bar, "▲") == "bold $zd-crit" and _style_of(bar, "✓") == "$zd-ok"  # by kind and severity
 
 
-def _bar_plain(markup: str) -> str:
-    from textual.content import Content
-
-    return Content.from_markup(markup).plain
+def _style_of(content, text: str) -> str:
+    """The style of the span that covers `text`'s first occurrence in `content`."""
+    at = content.plain.index(text)
+    return next(span.style for span in content.spans if span.start <= at < span.end)
 
 
 def test_peer_overlay_the_sick_disk_against_its_peers_median():
@@ -318,3 +319,22 @@ def test_peer_overlay_the_sick_disk_against_its_peers_median():
     assert out["util"] == [90.0, 95.0] and out["util-peers"] == [6.0, 6.0]  # the median, not the mean
     assert out["wait"] == [50.0, 55.0] and out["wait-peers"] == [2.0, 2.0]
     assert out["mbs"] == out["mbs-peers"] == [2.0, 3.0]  # the same MiB/s
+
+
+def test_a_name_with_brackets_is_text_at_every_width():
+    """`/dev/disk[slot=3]/d2` in a finding's title, cut to the header's width: as markup, a cut
+    inside the bracket raised MarkupError and ended the dashboard. Content is never parsed."""
+    from textual.content import Content
+    from textual.style import Style
+
+    from zdash.ui.widgets.pool_header import verdict_line
+
+    pool = _pool(mirror(0, leaf("/dev/disk[slot=3]/d2"), leaf("[b]sdb[/b]")))
+    title = "/dev/disk[slot=3]/d2 in mirror-0: 70 read errors [/] [@click=app.quit]x[/]"
+    finding = Finding("health", Severity.WARNING, "tank", "/dev/disk[slot=3]/d2", "leaf", title, "why")
+    for width in range(10, 120):
+        line = verdict_line(pool, [finding], width)
+        shown = line.plain.split("  ", 1)[1].removesuffix("…")  # after the badge: the title, cut
+        assert isinstance(line, Content) and title.startswith(shown) and shown.startswith("/dev")
+        list(line.render_segments(Style()))  # every span renders: no markup was ever parsed
+    assert verdict_line(pool, [finding], 200).plain.endswith("[@click=app.quit]x[/]")

@@ -38,7 +38,7 @@ from zdash.model import UNSEEN, Pool, Snapshot
 
 if TYPE_CHECKING:
     from zdash.sources.remote import SshHost
-from zdash.perfdata import PerfDatum, perfdata, perfdata_text
+from zdash.perfdata import PerfDatum, perfdata, perfdata_text, plugin_text
 
 # The status word line 1 starts with, by exit code (Nagios plugin guidelines).
 Status: TypeAlias = Literal["OK", "WARNING", "CRITICAL", "UNKNOWN"]
@@ -292,11 +292,15 @@ def report(
 
 
 def text_report(doc: Report, perf: Sequence[PerfDatum]) -> str:
-    """Plugin output: status line with perfdata, then the long text (Nagios 3+ reads it all)."""
+    """Plugin output: status line with perfdata, then the long text (Nagios 3+ reads it all).
+    Every piece of text is one line without '|' (plugin_text): a name cannot end the text early,
+    inject perfdata or forge a second status line."""
     perf_text = perfdata_text(list(perf))
-    lines = [f"ZDASH {doc['status']} - {doc['summary']}" + (f" | {perf_text}" if perf_text else "")]
-    lines += [f"! {msg}" for msg in doc["problems"]]
-    lines += [f"[{f['severity'].upper():8}] {f['title']}" for f in doc["findings"]]
+    lines = [
+        f"ZDASH {doc['status']} - {plugin_text(doc['summary'])}" + (f" | {perf_text}" if perf_text else "")
+    ]
+    lines += [f"! {plugin_text(msg)}" for msg in doc["problems"]]
+    lines += [f"[{f['severity'].upper():8}] {plugin_text(f['title'])}" for f in doc["findings"]]
     return "\n".join(lines)
 
 

@@ -10,6 +10,7 @@ import sys
 from argparse import Namespace
 
 from zdash.paste.front import describe, import_file, paste_tick
+from zdash.visible import visible
 
 
 def run(args: Namespace) -> int:
@@ -42,7 +43,7 @@ def run_import(path: str, output: str, description: str | None = None, force: bo
         print(f"zdash: cannot write {output}: {e.strerror or e}", file=sys.stderr)
         return 1
     for n in imported.notes:
-        print(f"zdash: {n}", file=sys.stderr)
+        print(f"zdash: {visible(n)}", file=sys.stderr)
     kinds = sorted({s.key for s in imported.samples})
     print(
         f"zdash: wrote {output}: one tick with {', '.join(kinds)}"

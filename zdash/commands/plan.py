@@ -114,6 +114,11 @@ def run_plan(
 
 
 def run(args: Namespace) -> int:
+    # The names as the model holds them (zdash.visible): a device pasted from elsewhere can hold
+    # escape sequences; the plan shows and matches the escaped name, which zpool will not find.
+    from zdash.visible import visible
+
+    device, new_device = (visible(d) if d else d for d in (args.device, args.new_device))
     return run_plan(
-        args.action, args.pool, args.device, args.new_device, args.json, args.accept_risk, args.host
+        args.action, visible(args.pool), device, new_device, args.json, args.accept_risk, args.host
     )

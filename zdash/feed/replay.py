@@ -31,6 +31,7 @@ from zdash.feed.timeline import Timeline, scan
 from zdash.model import Snapshot
 from zdash.sources.recording import Recording, open_recording
 from zdash.sources.session import SessionHeader
+from zdash.visible import visible
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 _CACHE = 128  # frames kept for stepping back and forth
@@ -91,7 +92,7 @@ class ReplayFeed(Feed):
         clock: Clock = REAL_CLOCK,
     ) -> None:
         self.path, self._new_engine, self._opener, self._clock = path, checks, opener, clock
-        self.label = label or os.path.basename(path)
+        self.label = visible(label or os.path.basename(path))  # a file name can hold anything
         self.mode = "demo" if demo else "replay"
         self.speed = min(SPEEDS, key=lambda s: abs(s - speed))
         self.loop, self.playing, self._index = loop, playing, start

@@ -24,6 +24,7 @@ import time
 
 from zdash.paste.samples import Imported, import_paste
 from zdash.raw import Tick
+from zdash.visible import visible
 
 
 class PasteError(Exception):
@@ -90,7 +91,7 @@ def import_file(path: str) -> tuple[Imported, float] | None:
         return None
     imported = import_paste(text)
     for u in imported.unread[:MAX_UNREAD_SHOWN]:
-        line = str(u)
+        line = visible(str(u))  # the paste's own text, on the admin's terminal
         print(line if len(line) <= MAX_LINE_SHOWN else line[: MAX_LINE_SHOWN - 1] + "…", file=sys.stderr)
     if len(imported.unread) > MAX_UNREAD_SHOWN:
         print(f"… and {len(imported.unread) - MAX_UNREAD_SHOWN} more lines not read", file=sys.stderr)

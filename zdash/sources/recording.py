@@ -10,7 +10,14 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from zdash.raw import Tick
-from zdash.sources.session import SessionError, SessionHeader, SessionReport, onset_of, read_session
+from zdash.sources.session import (
+    SessionError,
+    SessionHeader,
+    SessionReport,
+    onset_of,
+    read_session,
+    visible_header,
+)
 from zdash.sources.store import StoreError, StoreReader, is_store
 
 Keyframe = tuple[int, dict[str, Any], "dict[str, Any] | None"]
@@ -60,6 +67,10 @@ class YamlRecording:
         self._ticks = []
 
 
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
 class StoreRecording:
     """Format 2: ticks and keyframes read on demand."""
 
@@ -67,14 +78,16 @@ class StoreRecording:
         self._store = StoreReader(path)
         self.report = SessionReport()
         m = self._store.meta
-        self.header = SessionHeader(
-            2,
-            str(m.get("created")),
-            m.get("host"),
-            m.get("interval"),
-            m.get("zdash_version"),
-            m.get("description"),
-            onset_of(m.get("onset"), path),
+        self.header = visible_header(
+            SessionHeader(
+                2,
+                str(m.get("created")),
+                _text(m.get("host")),
+                m.get("interval"),
+                _text(m.get("zdash_version")),
+                _text(m.get("description")),
+                onset_of(m.get("onset"), path),
+            )
         )
 
     def count(self) -> int:

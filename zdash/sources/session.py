@@ -28,7 +28,7 @@ import re
 import stat
 import zlib
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
@@ -36,6 +36,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarStri
 
 from zdash.raw import RawSample, Tick
 from zdash.safe_files import create_stream, write_atomic
+from zdash.visible import visible, visible_text
 from zdash.yaml_doc import load_yaml
 
 FORMAT_VERSION = 1
@@ -64,6 +65,18 @@ class SessionHeader:
     zdash_version: str | None = None
     description: str | None = None
     onset: float | None = None  # epoch s: when the recorded incident begins (training scenarios)
+
+
+def visible_header(h: SessionHeader) -> SessionHeader:
+    """The header's text as the model may hold it (zdash.visible): a recording may come from
+    anywhere, and its description and host are shown (the about panel, summary, the status bar)."""
+    return replace(
+        h,
+        created=visible(h.created),
+        host=visible(h.host) if h.host else h.host,
+        zdash_version=visible(h.zdash_version) if h.zdash_version else h.zdash_version,
+        description=visible_text(h.description) if h.description else h.description,
+    )
 
 
 @dataclass
@@ -337,14 +350,16 @@ def read_session(
         isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0 < interval < 86400
     ):
         raise SessionError(f"{path}: the header's interval {interval!r} is not a number of seconds")
-    header = SessionHeader(
-        FORMAT_VERSION,
-        str(head.get("created")),
-        _optional_str(head.get("host")),
-        float(interval) if interval is not None else None,
-        _optional_str(head.get("zdash_version")),
-        _optional_str(head.get("description")),
-        onset_of(head.get("onset"), path),
+    header = visible_header(
+        SessionHeader(
+            FORMAT_VERSION,
+            str(head.get("created")),
+            _optional_str(head.get("host")),
+            float(interval) if interval is not None else None,
+            _optional_str(head.get("zdash_version")),
+            _optional_str(head.get("description")),
+            onset_of(head.get("onset"), path),
+        )
     )
 
     def ticks() -> Generator[Tick, None, None]:

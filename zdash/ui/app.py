@@ -232,7 +232,7 @@ class ZdashApp(App[None]):
         self.silence = None
         self.feed_error = None
         if not self.wall and (notice := self.feed.take_notice()):
-            self.notify(notice, severity="error")
+            self.notify(notice, severity="error", markup=False)
 
     @property
     def frame_age(self) -> float:
@@ -253,13 +253,13 @@ class ZdashApp(App[None]):
         path = self.feed.recording
         if path:
             self.feed.toggle_recording("")
-            self.notify(f"recording stopped; {path} holds every tick so far")
+            self.notify(f"recording stopped; {path} holds every tick so far", markup=False)
             return
         host = (self.frame.snapshot.host if self.frame else None) or "host"
         name = f"zdash-{host}-{time.strftime('%Y%m%d-%H%M%S')}.zdash"
         path = os.path.join(self.record_dir, name)
         self.feed.toggle_recording(path)
-        self.notify(f"recording to {path} (replay it with: zdash replay {path})")
+        self.notify(f"recording to {path} (replay it with: zdash replay {path})", markup=False)
 
     # -- guided actions: the two doors --------------------------------------------------------
     @property

@@ -1,5 +1,12 @@
-"""Building Textual content markup from data: every dynamic string is escaped, every colour
-is a theme $variable, and a Cell of (text, role) runs converts to markup or to Rich Text."""
+"""Building Textual content from data: every dynamic string is text, never markup, and every
+colour a theme $variable.
+
+Names come from outside (a device path `/dev/disk[slot=3]/d2`, a dataset a `zfs allow` user
+made): parsed as markup, a bracket in one was a tag, and a name cut at the width of a title
+inside its bracket raised MarkupError and ended the dashboard. So content is assembled as
+Content objects (`tag` styles a piece of text, `join` and `lines` put pieces together): a name
+is never parsed at all. (Control characters never reach here: zdash.visible shows them escaped
+where outside text enters the model.)"""
 
 from __future__ import annotations
 
@@ -8,14 +15,27 @@ from collections.abc import Iterable, Mapping
 from rich.console import JustifyMethod
 from rich.style import Style
 from rich.text import Text
-from textual.markup import escape
+from textual.content import Content
 
 from zdash.ui.roles import ROLE_VAR, Cell, Role
 
+NEWLINE = Content("\n")
 
-def tag(text: str, style: str = "") -> str:
-    """`style` is markup style text: '$zd-crit', 'bold $primary', 'reverse $warning'."""
-    return f"[{style}]{escape(text)}[/]" if style else escape(text)
+
+def tag(text: str, style: str = "") -> Content:
+    """`text` styled `style` (markup style text: '$zd-crit', 'bold $primary', 'reverse $warning'),
+    taken literally whatever it holds."""
+    return Content.styled(text, style) if style else Content(text)
+
+
+def join(*parts: Content | str) -> Content:
+    """Pieces (content or plain text) one after the other."""
+    return Content.assemble(*parts)
+
+
+def lines(parts: Iterable[Content | str]) -> Content:
+    """Pieces one per line."""
+    return NEWLINE.join(parts)
 
 
 def merge_runs(chars: Iterable[tuple[str, Role]]) -> Cell:
@@ -29,8 +49,8 @@ def merge_runs(chars: Iterable[tuple[str, Role]]) -> Cell:
     return tuple(merged)
 
 
-def cell_markup(cell: Cell) -> str:
-    return "".join(tag(text, ROLE_VAR[role]) for text, role in cell)
+def cell_content(cell: Cell) -> Content:
+    return join(*(tag(text, ROLE_VAR[role]) for text, role in cell))
 
 
 def cell_text(cell: Cell, styles: Mapping[Role, Style], justify: JustifyMethod = "left") -> Text:

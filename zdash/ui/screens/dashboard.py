@@ -198,7 +198,7 @@ class DashboardScreen(Screen[None]):
                 continue
             name = _action_name(binding.action)
             if self.check_action(name, ()) is False:
-                self.notify(f"{binding.description}: {self._why_not(name)}", timeout=4)
+                self.notify(f"{binding.description}: {self._why_not(name)}", timeout=4, markup=False)
                 event.stop()
                 return
 
@@ -308,7 +308,7 @@ class DashboardScreen(Screen[None]):
         if index is None:
             where = "after" if step > 0 else "before"
             more = "" if timeline.complete or step < 0 else " yet (still looking)"
-            self.notify(f"no event {where} this tick{more}", severity="warning", timeout=3)
+            self.notify(f"no event {where} this tick{more}", severity="warning", timeout=3, markup=False)
             return
         self.app.feed.jump(index)
         variables = self.app.theme_variables

@@ -9,6 +9,7 @@ from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static, Tree
 
@@ -16,18 +17,18 @@ from zdash import fmt
 from zdash.feed.frame import Frame
 from zdash.ui.app import ZdashApp
 from zdash.ui.clonegraph import CloneGraph
-from zdash.ui.markup import tag
+from zdash.ui.markup import NEWLINE, join, tag
 from zdash.ui.widgets.clone_tree import CloneTree
 from zdash.ui.widgets.status_bar import StatusBar
 
 
-def detail_markup(graph: CloneGraph, name: str | None) -> str:
+def detail_content(graph: CloneGraph, name: str | None) -> Content:
     d = graph.by_name.get(name or "")
     if d is None:
         if not graph.by_name:
             return tag("No dataset list yet (zfs list runs about once a minute).", "$foreground-muted")
         return tag("Select a dataset or snapshot.", "$foreground-muted")
-    lines = [
+    lines: list[Content | str] = [
         tag(d.name, "bold"),
         tag(d.kind + (f", clone of {d.origin}" if d.origin else ""), "$foreground-muted"),
         "",
@@ -37,7 +38,7 @@ def detail_markup(graph: CloneGraph, name: str | None) -> str:
         facts.append(("own data", fmt.size(d.used_by_dataset)))
     if d.used_by_snapshots is not None:
         facts.append(("in snapshots", fmt.size(d.used_by_snapshots)))
-    lines.append("  ".join(f"{tag(k, '$foreground-muted')} {v}" for k, v in facts))
+    lines.append(Content("  ").join(join(tag(k, "$foreground-muted"), f" {v}") for k, v in facts))
     taken = graph.destroyed_by(d.name)
     lines += ["", tag(f"zfs destroy -R {d.name}", "bold $text-accent")]
     if "/" not in d.name and "@" not in d.name:
@@ -54,7 +55,7 @@ def detail_markup(graph: CloneGraph, name: str | None) -> str:
         lines.append(tag(f"  would also destroy {len(taken)}:", "$zd-warn"))
     for n in taken:
         kind = "clone" if graph.is_clone(n) else graph.by_name[n].kind
-        lines.append(f"    {tag(n)}  {tag(kind, '$foreground-muted')}")
+        lines.append(join("    ", tag(n), "  ", tag(kind, "$foreground-muted")))
     if d.origin:
         lines += [
             "",
@@ -64,7 +65,7 @@ def detail_markup(graph: CloneGraph, name: str | None) -> str:
                 "$foreground-muted",
             ),
         ]
-    return "\n".join(lines)
+    return NEWLINE.join(lines)
 
 
 class DatasetsScreen(Screen[None]):
@@ -106,7 +107,7 @@ class DatasetsScreen(Screen[None]):
     def _detail(self) -> None:
         tree = self.query_one(CloneTree)
         name = tree.cursor_node.data if tree.cursor_node is not None else None
-        self.query_one("#dataset-detail", Static).update(detail_markup(tree.graph, name))
+        self.query_one("#dataset-detail", Static).update(detail_content(tree.graph, name))
 
     def action_help(self) -> None:
         from zdash.ui.screens.help import DATASETS_KEYS, DATASETS_LEGEND, HelpScreen

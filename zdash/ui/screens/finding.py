@@ -12,6 +12,7 @@ from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -21,7 +22,7 @@ from zdash.actions import Mode, needs_new_device
 from zdash.checks.finding import Finding, SuggestedAction
 from zdash.feed.frame import Frame
 from zdash.ui.app import ZdashApp
-from zdash.ui.markup import tag
+from zdash.ui.markup import NEWLINE, join, tag
 from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role
 
 GUIDED_HINT: dict[Mode, str] = {
@@ -39,28 +40,30 @@ def guided(f: Finding) -> tuple[SuggestedAction, ...]:
     return tuple(a for a in f.actions if a.action is not None)[:9]
 
 
-def finding_markup(
+def finding_content(
     f: Finding, gone_at: float | None = None, mode: Mode = "wall", host: str | None = None
-) -> tuple[str, str]:
-    """(title, body) markup; mode "live" or "replay" numbers the guided actions, "wall" does not."""
+) -> tuple[Content, Content]:
+    """(title, body); mode "live" or "replay" numbers the guided actions, "wall" does not."""
     icon = tag(SEVERITY_ICON[f.severity], "bold " + ROLE_VAR[severity_role(f.severity)])
-    title = f"{icon}  {tag(f.title, 'bold')}"
-    lines = [tag(f"{f.check} · pool {f.pool or '-'} · {f.subject_kind} {f.subject}", "$foreground-muted")]
+    title = join(icon, "  ", tag(f.title, "bold"))
+    lines: list[Content | str] = [
+        tag(f"{f.check} · pool {f.pool or '-'} · {f.subject_kind} {f.subject}", "$foreground-muted")
+    ]
     if gone_at is not None:
         lines.append(tag(f"No longer reported as of {fmt.clock(gone_at)}.", "bold $zd-ok"))
     lines += ["", tag("Why", "bold $text-primary"), tag(f.why)]
     if f.evidence:
         width = max(len(k) for k, _ in f.evidence)
         lines += ["", tag("Evidence", "bold $text-primary")]
-        lines += [f"  {tag(k.ljust(width), '$foreground-muted')}  {tag(v)}" for k, v in f.evidence]
+        lines += [join("  ", tag(k.ljust(width), "$foreground-muted"), "  ", tag(v)) for k, v in f.evidence]
     lines += ["", tag("Suggested actions", "bold $text-primary")]
     numbered = guided(f) if mode in GUIDED_HINT else ()
     for a in f.actions:
         mark = tag(f"{numbered.index(a) + 1}", "bold reverse $text-accent") if a in numbered else "•"
-        lines.append(f"{mark} {tag(a.label)}")
+        lines.append(join(mark, " ", tag(a.label)))
         # A plan that asks for the new disk: its argv ends with it, so the command shows where.
         new = " NEW_DISK" if needs_new_device(a) == "required" else ""
-        lines.append(f"  {tag('$ ' + shlex.join(a.argv) + new, 'bold $text-accent')}")
+        lines.append(join("  ", tag("$ " + shlex.join(a.argv) + new, "bold $text-accent")))
     if host is not None and f.actions:  # a pool of another host (--host): its commands run there
         lines.append(tag(f"These commands are for {host}: its pool is {f.pool}.", "bold $zd-warn"))
     if numbered:
@@ -72,7 +75,7 @@ def finding_markup(
         lines.append(tag("Check them, then run them yourself.", "$foreground-muted"))
     else:
         lines.append(tag("none: this is for information", "$foreground-muted"))
-    return title, "\n".join(lines)
+    return title, NEWLINE.join(lines)
 
 
 class FindingScreen(ModalScreen[None]):
@@ -135,7 +138,7 @@ class FindingScreen(ModalScreen[None]):
 
     def _draw(self) -> None:
         mode = self.mode
-        title, body = finding_markup(self.finding, self._gone_at, mode, self._host())
+        title, body = finding_content(self.finding, self._gone_at, mode, self._host())
         self.query_one("#finding-title", Static).update(title)
         self.query_one("#finding-body", Static).update(body)
         self.plans = n = len(guided(self.finding)) if mode in GUIDED_HINT else 0

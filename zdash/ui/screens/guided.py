@@ -56,7 +56,7 @@ class NewDeviceScreen(ModalScreen[str | None]):
         event.stop()
         value = event.value.strip()
         if not value and self.need == "required":
-            self.query_one("#device-error", Static).update(f"{self.action} needs the new disk's path")
+            self.query_one("#device-error", Static).update(tag(f"{self.action} needs the new disk's path"))
             return
         self.dismiss(value)
 
@@ -75,7 +75,7 @@ def open_guided(app: ZdashApp, chosen: SuggestedAction, host: str | None = None)
         try:
             request = replace(request_from_suggestion(chosen, new_device or None), host=host)
         except NotGuided as e:
-            app.notify(str(e), severity="error")
+            app.notify(str(e), severity="error", markup=False)
             return
         app.push_screen(PlanScreen(request))
 

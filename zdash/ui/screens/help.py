@@ -9,10 +9,11 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from zdash.ui.markup import tag
+from zdash.ui.markup import NEWLINE, join, tag
 
 LEGEND = """\
 Vdev table: the pool, its top-level vdevs and their disks.
@@ -38,7 +39,7 @@ Chart: the pool or the selected row, the last minute up to 10 minutes: read and 
 class _TextScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "Close")]
 
-    def __init__(self, title: str, body: str) -> None:
+    def __init__(self, title: str, body: Content) -> None:
         super().__init__()
         self._title, self._body = title, body
 
@@ -49,7 +50,7 @@ class _TextScreen(ModalScreen[None]):
             yield Static("esc close", classes="hint")
 
 
-def keys_markup(screen: Screen[None]) -> str:
+def keys_content(screen: Screen[None]) -> Content:
     """The screen's own bindings whose action is enabled now, in the order they are declared
     (the tables' cursor keys and Textual's focus keys are summed up in one line instead)."""
     enabled = {
@@ -66,8 +67,10 @@ def keys_markup(screen: Screen[None]) -> str:
             continue
         seen.add(b.action)
         display = " ".join(screen.app.get_key_display(Binding(k, b.action)) for k in keys)
-        lines.append(f"  {tag(display.ljust(14), 'bold $text-accent')} {tag(b.tooltip or b.description)}")
-    return "\n".join(lines)
+        lines.append(
+            join("  ", tag(display.ljust(14), "bold $text-accent"), " ", tag(b.tooltip or b.description))
+        )
+    return NEWLINE.join(lines)
 
 
 DASHBOARD_KEYS = (
@@ -102,8 +105,8 @@ vdevs with its worst row kept in view. The top line has a clock and when the dat
 no data comes, a big STALE and every tile says so."""
 
 
-def _key_lines(extra: tuple[tuple[str, str], ...]) -> str:
-    return "\n".join(f"  {tag(k.ljust(14), 'bold $text-accent')} {tag(d)}" for k, d in extra)
+def _key_lines(extra: tuple[tuple[str, str], ...]) -> Content:
+    return NEWLINE.join(join("  ", tag(k.ljust(14), "bold $text-accent"), " ", tag(d)) for k, d in extra)
 
 
 class HelpScreen(_TextScreen):
@@ -116,5 +119,5 @@ class HelpScreen(_TextScreen):
         extra: tuple[tuple[str, str], ...] = DASHBOARD_KEYS,
         legend: str = LEGEND,
     ) -> None:
-        keys = "\n".join(x for x in (keys_markup(screen), _key_lines(extra)) if x)
-        super().__init__("Keys", "\n\n".join(x for x in (keys, tag(legend)) if x))
+        keys = NEWLINE.join(x for x in (keys_content(screen), _key_lines(extra)) if x)
+        super().__init__("Keys", Content("\n\n").join(x for x in (keys, tag(legend)) if x))

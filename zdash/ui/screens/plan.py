@@ -14,6 +14,7 @@ from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
@@ -21,13 +22,13 @@ from textual.widgets import Input, Static
 from zdash.actions import ActionPlan, Outcome, Request, confirmation_ok, progress, prompt
 from zdash.feed.fleet import qualified
 from zdash.ui.app import ZdashApp
-from zdash.ui.markup import tag
+from zdash.ui.markup import join, lines, tag
 from zdash.ui.plan_markup import (
     REPLAY_NOTE,
-    command_markup,
+    command_content,
+    outcome_content,
     outcome_line,
-    outcome_markup,
-    plan_markup,
+    plan_content,
     preflight_tally,
     progress_line,
 )
@@ -74,7 +75,7 @@ class PlanScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="plan-dialog"):
             yield Static(
-                f"Plan: {self.request.action} in {self.request.pool}{self._where}",
+                tag(f"Plan: {self.request.action} in {self.request.pool}{self._where}"),
                 classes="dialog-title",
                 id="plan-title",
             )
@@ -113,15 +114,17 @@ class PlanScreen(ModalScreen[None]):
             self._status(tag(f"Cannot build the plan: {e}", "bold $zd-crit"))
             return
         self.query_one("#plan-title", Static).update(tag(plan.title + self._where))
-        self.query_one("#plan-command", Static).update(command_markup(plan))
-        self.query_one("#plan-body", Static).update(plan_markup(plan, self._exact(plan)))
+        self.query_one("#plan-command", Static).update(command_content(plan))
+        self.query_one("#plan-body", Static).update(plan_content(plan, self._exact(plan)))
         if not self.live:
-            self._status(preflight_tally(plan) + " " + tag(REPLAY_NOTE, "bold $zd-warn"))
+            self._status(join(preflight_tally(plan), " ", tag(REPLAY_NOTE, "bold $zd-warn")))
             return
         if self._may_accept():
-            self._status(preflight_tally(plan) + " " + tag(ACCEPT_PROMPT, "bold $zd-crit"))
+            self._status(join(preflight_tally(plan), " ", tag(ACCEPT_PROMPT, "bold $zd-crit")))
             return
-        self._status(preflight_tally(plan) + " " + tag(prompt(plan), "bold" if plan.ok else "bold $zd-crit"))
+        self._status(
+            join(preflight_tally(plan), " ", tag(prompt(plan), "bold" if plan.ok else "bold $zd-crit"))
+        )
         if plan.ok and plan.confirm_token:
             token = self.query_one(Input)
             token.display = True
@@ -202,12 +205,14 @@ class PlanScreen(ModalScreen[None]):
             self.outcome = out = Outcome(plan, "refused", refused_reason=f"{type(e).__name__}: {e}")
         self.running = False
         if not self.is_attached:  # closed meanwhile: still tell the admin what happened
-            self.app.notify(outcome_line(out), severity="information" if out.ok else "error")
+            self.app.notify(
+                outcome_line(out).plain, severity="information" if out.ok else "error", markup=False
+            )
             return
         self.query_one(Input).display = False
         self._fit()
         self._status(outcome_line(out))
-        self.query_one("#plan-outcome", Static).update(outcome_markup(out, self.app.audit.path))
+        self.query_one("#plan-outcome", Static).update(outcome_content(out, self.app.audit.path))
         self._show_progress()
         self.query_one("#plan-scroll", VerticalScroll).scroll_end(animate=False)
 
@@ -216,7 +221,7 @@ class PlanScreen(ModalScreen[None]):
         if out is None or not out.ok or frame is None or not self.is_attached:
             return
         now = progress(as_shown(out.plan), frame.snapshot, since=out.started)
-        self._status(outcome_line(out) + "\n" + progress_line(now))
+        self._status(lines((outcome_line(out), progress_line(now))))
 
     def on_resize(self) -> None:
         self._fit()
@@ -228,5 +233,5 @@ class PlanScreen(ModalScreen[None]):
         fixed = 11 + (3 if self.query_one(Input).display else 0)
         self.query_one("#plan-scroll").styles.max_height = max(3, int(self.size.height * 0.9) - fixed)
 
-    def _status(self, markup: str) -> None:
-        self.query_one("#plan-status", Static).update(markup)
+    def _status(self, content: Content) -> None:
+        self.query_one("#plan-status", Static).update(content)

@@ -9,6 +9,7 @@ from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -50,7 +51,7 @@ class SeekScreen(ModalScreen[SeekTarget | None]):
         try:
             target = parse_seek(event.value, pos.time, pos.start, pos.end, pos.count)
         except SeekError as e:
-            self.query_one("#seek-error", Static).update(str(e))
+            self.query_one("#seek-error", Static).update(Content(str(e)))  # what was typed: text, not markup
             return
         self.dismiss(target)
 

@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from zdash.feed.frame import Frame
-from zdash.ui.markup import tag
+from zdash.ui.markup import lines, tag
 
 HINT = "space play · n / N next / previous event · i hide this"
 
@@ -29,4 +29,4 @@ class AboutPanel(Widget):
         self.text = " ".join((frame.description or "").split()) if frame is not None else ""
 
     def render(self) -> Content:
-        return Content.from_markup(f"{tag(self.text)}\n{tag(HINT, '$foreground-muted')}")
+        return lines((tag(self.text), tag(HINT, "$foreground-muted")))

@@ -17,6 +17,7 @@ from typing import ClassVar
 from textual import getters
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.reactive import var
 from textual_plotext import PlotextPlot
 
@@ -105,7 +106,8 @@ class HistoryChart(Horizontal):
             disk, top, peers = group
             label = f"{disk.name} against {_peers_name(peers)} in {top.name}"
         if f"History · {label}" != self._title:  # a border title repaints, changed or not
-            self.border_title = self._title = f"History · {label}"
+            self._title = f"History · {label}"
+            self.border_title = Content(self._title)  # names are text, never markup
         if not self.display or not self.screen.is_current:
             return  # hidden: drawn when shown again (on_show / screen resume)
         series = frame.series

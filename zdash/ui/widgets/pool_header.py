@@ -22,7 +22,7 @@ from zdash.config import CheckConfig
 from zdash.feed.frame import Frame, ScanRates
 from zdash.model import Pool, Scan, Snapshot
 from zdash.ui.app import ZdashApp
-from zdash.ui.markup import cell_markup, merge_runs, tag
+from zdash.ui.markup import cell_content, join, lines, merge_runs, tag
 from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, Cell, Role, severity_role, state_role, state_word
 from zdash.ui.vdev_rows import fill_role, shown_pool
 
@@ -44,24 +44,26 @@ def pool_findings(pool: Pool, findings: Sequence[Finding]) -> list[Finding]:
     return [f for f in findings if f.pool in (pool.name, None) and f.severity > Severity.INFO]
 
 
-def verdict_line(pool: Pool, findings: Sequence[Finding], width: int) -> str:
+def verdict_line(pool: Pool, findings: Sequence[Finding], width: int) -> Content:
     mine = pool_findings(pool, findings)
     if not mine:
-        return f"{tag(' ● OK ', BADGE['info'])} {tag('nothing above INFO', '$foreground-muted')}"
+        return join(tag(" ● OK ", BADGE["info"]), " ", tag("nothing above INFO", "$foreground-muted"))
     worst = mine[0]
     badge = f" {SEVERITY_ICON[worst.severity]} "
     more = f"  (+{len(mine) - 1} more, f)" if len(mine) > 1 else ""
     room = max(10, width - len(badge) - len(more) - 2)
     title = worst.title if len(worst.title) <= room else worst.title[: room - 1] + "…"
     role = severity_role(worst.severity)
-    return f"{tag(badge, BADGE[role])} {tag(title, 'bold')}{tag(more, '$foreground-muted')}"
+    return join(tag(badge, BADGE[role]), " ", tag(title, "bold"), tag(more, "$foreground-muted"))
 
 
-def health_line(pool: Pool) -> str:
+def health_line(pool: Pool) -> Content:
     shown = "health not shown" if state_word(pool.state) == "-" else pool.state
     state = tag(f"● {shown}", "bold " + ROLE_VAR[state_role(pool.state)])
     io = pool.root.io
-    parts = [tag(pool.name, "bold"), state, fmt.fmt_bytes(pool.size), f"frag {fmt.pct(pool.frag_pct)}"]
+    parts: list[Content | str] = [
+        tag(pool.name, "bold"), state, fmt.fmt_bytes(pool.size), f"frag {fmt.pct(pool.frag_pct)}"
+    ]  # fmt: skip
     if pool.dedup_ratio and pool.dedup_ratio != 1.0:
         parts.append(f"dedup {pool.dedup_ratio:.2f}×")
     if io is not None:
@@ -72,10 +74,10 @@ def health_line(pool: Pool) -> str:
                 "$foreground-muted",
             )
         )
-    return "  ".join(parts)
+    return Content("  ").join(parts)
 
 
-def gauge_line(pool: Pool, width: int, snap: Snapshot | None = None) -> str:
+def gauge_line(pool: Pool, width: int, snap: Snapshot | None = None) -> Content:
     pct = pool.fill_pct
     if pct is None:
         return tag("CAP  no space figures yet", "$foreground-muted")
@@ -89,11 +91,11 @@ def gauge_line(pool: Pool, width: int, snap: Snapshot | None = None) -> str:
     room = headroom(snap, pool)[0] if snap is not None else None
     # Raw free is not what can be written: ZFS holds back slop space, and the root dataset's
     # avail (reservations, raidz parity) is the truth. The capacity check's own figure.
-    writable = "" if room is None else "  " + tag(f"{fmt.fmt_bytes(max(room, 0))} writable", "bold")
-    return f"CAP {cell_markup(merge_runs(chars))} {figure}  {used}{writable}"
+    writable = "" if room is None else join("  ", tag(f"{fmt.fmt_bytes(max(room, 0))} writable", "bold"))
+    return join("CAP ", cell_content(merge_runs(chars)), " ", figure, "  ", used, writable)
 
 
-def scan_line(pool: Pool, rates: ScanRates, width: int) -> str:
+def scan_line(pool: Pool, rates: ScanRates, width: int) -> Content:
     scan = pool.scan
     if scan is None and not pool.scans_known:
         return tag("scrub history not known (not in what zdash read)", "$foreground-muted")
@@ -105,21 +107,23 @@ def scan_line(pool: Pool, rates: ScanRates, width: int) -> str:
     errors = scan.errors or 0
     done = f"{scan.function} {scan.state} {when}"
     tail = f"{errors} errors" + (f", repaired {fmt.size(scan.processed)}" if scan.processed else "")
-    return f"{tag(done, '$foreground-muted')}  {tag(tail, '$zd-crit' if errors else '$foreground-muted')}"
+    return join(
+        tag(done, "$foreground-muted"), "  ", tag(tail, "$zd-crit" if errors else "$foreground-muted")
+    )
 
 
-def _running(pool: Pool, scan: Scan, rates: ScanRates, width: int) -> str:
+def _running(pool: Pool, scan: Scan, rates: ScanRates, width: int) -> Content:
     rate, _span = rates.get((pool.name, scan.function, scan.start_time), (None, 0.0))  # the scan check's
     done, left = eta(scan, rate)
     pct = done if done is not None else 0.0
     role: Role = "warn" if scan.function != "scrub" else "info"
-    gauge = cell_markup(_bar(pct / 100, max(10, min(30, width - 60)), role))
+    gauge = cell_content(_bar(pct / 100, max(10, min(30, width - 60)), role))
     head = tag(f"{scan.function}{' (paused)' if scan.state == 'paused' else ''}", "bold " + ROLE_VAR[role])
-    out = f"{head} {gauge} {pct:5.1f}%"
+    out = join(head, " ", gauge, f" {pct:5.1f}%")
     if scan.state == "scanning":
         out += f"  {fmt.mbps(rate)} MiB/s" if rate is not None else "  measuring rate…"
         if left is not None:
-            out += f"  ETA {tag(fmt.duration(left), 'bold')}"
+            out += join("  ETA ", tag(fmt.duration(left), "bold"))
         if scan.zpool_eta_s is not None:
             out += tag(f" (zpool says {fmt.duration(scan.zpool_eta_s)})", "$foreground-muted")
     return out
@@ -146,9 +150,9 @@ def could_not_ask(frame: Frame) -> str | None:
     return f"cannot read the pools: {message} ({since}).{hint(message)}"
 
 
-def header_markup(
+def header_content(
     frame: Frame, pool_name: str | None, cfg: CheckConfig, width: int, empty: str | None, verdict: bool = True
-) -> str:
+) -> Content:
     pool = shown_pool(frame.snapshot, pool_name)
     if pool is None:
         if (failed := could_not_ask(frame)) is not None:
@@ -161,7 +165,7 @@ def header_markup(
             )
         return tag(empty, "$foreground-muted")
     width = max(width, 40)
-    return "\n".join(
+    return lines(
         (
             *((verdict_line(pool, frame.findings, width),) if verdict else ()),
             health_line(pool),
@@ -187,6 +191,6 @@ class PoolHeader(Widget):
     def render(self) -> Content:
         if self.frame is None:
             return Content()
-        return Content.from_markup(
-            header_markup(self.frame, self.pool_name, self.app.cfg, self.size.width, self.empty, self.verdict)
+        return header_content(
+            self.frame, self.pool_name, self.app.cfg, self.size.width, self.empty, self.verdict
         )

@@ -17,33 +17,33 @@ from textual.widget import Widget
 from zdash.feed.frame import Frame
 from zdash.model import Pool
 from zdash.ui.app import ZdashApp
-from zdash.ui.markup import tag
+from zdash.ui.markup import join, tag
 from zdash.ui.roles import ROLE_VAR, state_role
 
 
-def _tab(i: int, p: Pool, label: str, current: str | None) -> str:
+def _tab(i: int, p: Pool, label: str, current: str | None) -> Content:
     dot = tag("●", ROLE_VAR[state_role(p.state)])
     name = tag(f" {label} ", "reverse bold" if p.name == current else "")
-    return f"[@click=screen.select_pool({i})]{name}[/]{dot}"
+    return join(name.stylize_before(f"@click=screen.select_pool({i})"), dot)
 
 
-def tabs_markup(
+def tabs_content(
     pools: Sequence[Pool], current: str | None, hosts: Sequence[str] = (), down: Collection[str] = ()
-) -> str:
+) -> Content:
     """`hosts`: a fleet's hosts, whose pools are named HOST:POOL; `down`: those unreachable."""
     if not hosts:
-        return "  ".join(_tab(i, p, p.name, current) for i, p in enumerate(pools))
+        return Content("  ").join(_tab(i, p, p.name, current) for i, p in enumerate(pools))
     groups = []
     for host in hosts:
         mine = [(i, p) for i, p in enumerate(pools) if p.name.startswith(host + ":")]
         head = tag(host, "bold")
         if host in down:
-            head += " " + tag("✕ unreachable", "bold $zd-crit")
-        tabs = "  ".join(_tab(i, p, p.name[len(host) + 1 :], current) for i, p in mine)
+            head += join(" ", tag("✕ unreachable", "bold $zd-crit"))
+        tabs = Content("  ").join(_tab(i, p, p.name[len(host) + 1 :], current) for i, p in mine)
         groups.append(
-            f"{head} ▸ {tabs}" if mine else head + " " + tag("(no pools seen)", "$foreground-muted")
+            join(head, " ▸ ", tabs) if mine else join(head, " ", tag("(no pools seen)", "$foreground-muted"))
         )
-    return "   │   ".join(groups)
+    return Content("   │   ").join(groups)
 
 
 class PoolTabs(Widget):
@@ -63,4 +63,4 @@ class PoolTabs(Widget):
             return Content()
         snap, hosts = self.frame.snapshot, self.app.feed.hosts
         down = {h for h in hosts if any(s.key == f"{h} ssh" and not s.ok for s in snap.sources)}
-        return Content.from_markup(tabs_markup(snap.pools, self.pool_name, hosts, down))
+        return tabs_content(snap.pools, self.pool_name, hosts, down)

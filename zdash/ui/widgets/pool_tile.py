@@ -158,7 +158,7 @@ class PoolTile(Widget):
     def __init__(self, name: str) -> None:
         super().__init__()
         self.pool_name = name
-        self.border_title = name
+        self.border_title = Content(name)  # a name is text, never markup
 
     def watch_view(self, view: TileView | None) -> None:
         for level in ("ok", "warn", "crit"):

@@ -21,7 +21,7 @@ from zdash import fmt
 from zdash.checks.finding import Severity
 from zdash.feed.frame import Frame, Position
 from zdash.feed.timeline import Event, EventKind, Timeline
-from zdash.ui.markup import tag
+from zdash.ui.markup import join, tag
 from zdash.ui.roles import ROLE_VAR, severity_role
 from zdash.ui.themes import MARK_GLYPHS
 
@@ -100,11 +100,11 @@ def marker_columns(pos: Position, columns: int, events: Sequence[Event]) -> dict
     return out
 
 
-def bar_markup(
+def bar_content(
     pos: Position, width: int, timeline: Timeline | None = None, variables: Mapping[str, str] | None = None
-) -> str:
+) -> Content:
     state = tag("▶", "bold $zd-ok") if pos.playing else tag("❚❚", "bold $zd-warn")
-    head = f" {state} {pos.speed:g}×  {fmt.clock(pos.start)} "
+    head = join(" ", state, f" {pos.speed:g}×  {fmt.clock(pos.start)} ")
     _start, columns = bar_span(pos, width)
     at = _column(pos.time, pos, columns) if not pos.at_end else columns
     marks = marker_columns(pos, columns, timeline.events) if timeline is not None else {}
@@ -121,7 +121,7 @@ def bar_markup(
             runs[-1] = (runs[-1][0] + cell[0], cell[1])
         else:
             runs.append(cell)
-    return head + "".join(tag(text, style) for text, style in runs) + tag(_tail(pos), "$foreground-muted")
+    return join(head, *(tag(text, style) for text, style in runs), tag(_tail(pos), "$foreground-muted"))
 
 
 class ReplayBar(Widget):
@@ -146,7 +146,7 @@ class ReplayBar(Widget):
         pos = self.position
         if pos is None:
             return Content()
-        return Content.from_markup(bar_markup(pos, self.size.width, self.timeline, self.app.theme_variables))
+        return bar_content(pos, self.size.width, self.timeline, self.app.theme_variables)
 
     def on_click(self, event: events.Click) -> None:
         pos = self.position

@@ -15,7 +15,7 @@ from textual.widget import Widget
 from zdash import fmt
 from zdash.feed.frame import Frame, FrameMode
 from zdash.ui.app import ZdashApp
-from zdash.ui.markup import tag
+from zdash.ui.markup import join, tag
 
 BADGE: dict[FrameMode, tuple[str, str]] = {
     "live": ("LIVE", "reverse $success"),
@@ -24,35 +24,35 @@ BADGE: dict[FrameMode, tuple[str, str]] = {
 }
 
 
-def left_markup(frame: Frame | None, loading: str) -> str:
+def left_content(frame: Frame | None, loading: str) -> Content:
     if frame is None:
-        return f"{tag('zdash', 'bold')}  {tag(loading, '$foreground-muted')}"
+        return join(tag("zdash", "bold"), "  ", tag(loading, "$foreground-muted"))
     word, style = BADGE[frame.mode]
-    out = f"{tag('zdash', 'bold')} {tag(f' {word} ', style)} {tag(frame.source, 'bold')}"
+    out = join(tag("zdash", "bold"), " ", tag(f" {word} ", style), " ", tag(frame.source, "bold"))
     if frame.position is not None:
         pos = frame.position
         state = "▶" if pos.playing else "❚❚"
-        out += f" @ {tag(fmt.stamp(frame.time))}  {tag(f'{state} {pos.speed:g}×', '$text-primary')}"
+        out += join(" @ ", tag(fmt.stamp(frame.time)), "  ", tag(f"{state} {pos.speed:g}×", "$text-primary"))
     else:
-        out += f"  {tag(fmt.clock(frame.time), '$foreground-muted')}"
+        out += join("  ", tag(fmt.clock(frame.time), "$foreground-muted"))
     return out
 
 
-def right_markup(frame: Frame | None, silence: float | None, error: str | None) -> str:
-    parts = []
+def right_content(frame: Frame | None, silence: float | None, error: str | None) -> Content:
+    parts: list[Content] = []
     if error:
-        parts.append(f"{tag(' FAILED ', 'reverse $error')} {tag(error)}")
+        parts.append(join(tag(" FAILED ", "reverse $error"), " ", tag(error)))
     elif silence is not None:
-        parts.append(f"{tag(' NO DATA ', 'reverse $error')} for {fmt.duration(silence)}")
+        parts.append(join(tag(" NO DATA ", "reverse $error"), f" for {fmt.duration(silence)}"))
     elif frame is not None and frame.snapshot.problems:
         probs = frame.snapshot.problems
         worst = max(probs, key=lambda s: s.age_s or 0.0)
         age = f" {fmt.duration(worst.age_s)} old" if worst.age_s is not None else ""
         more = f" +{len(probs) - 1}" if len(probs) > 1 else ""
-        parts.append(f"{tag(' STALE ', 'reverse $warning')} {tag(worst.key + age + more)}")
+        parts.append(join(tag(" STALE ", "reverse $warning"), " ", tag(worst.key + age + more)))
     if frame is not None and frame.recording:
-        parts.append(f"{tag(' ● REC ', 'reverse $error')} {tag(os.path.basename(frame.recording))}")
-    return "  ".join(parts)
+        parts.append(join(tag(" ● REC ", "reverse $error"), " ", tag(os.path.basename(frame.recording))))
+    return Content("  ").join(parts)
 
 
 def status_line(left: Content, right: Content, width: int) -> Content:
@@ -77,11 +77,11 @@ class StatusBar(Widget):
         self.refresh()
 
     def left(self) -> Content:
-        return Content.from_markup(left_markup(self.app.frame, self.app.loading_text))
+        return left_content(self.app.frame, self.app.loading_text)
 
     def right(self) -> Content:
         app = self.app
-        return Content.from_markup(right_markup(app.frame, app.silence, app.feed_error))
+        return right_content(app.frame, app.silence, app.feed_error)
 
     def render(self) -> Content:
         return status_line(self.left(), self.right(), self.size.width)
