@@ -44,12 +44,6 @@ XFAIL = {
         "separated cells without its header row: zdash reads zpool's own outputs, not a script's "
         "table whose columns only the script knows (its 'ONLINEResilvered' cell glues two)"
     ),
-    "214-iostat-v-named-cache-vdevs-vdev-header-details-status-x-healthy": (
-        "the iostat reports are of named vdevs ('zpool iostat -v august gpt/cache1-august ...'): "
-        "their header says 'vdev' and they carry no pool row, and 'all pools are healthy' names "
-        "no pool either; zdash reads no pool (UNKNOWN) where the expert reads 'every pool is "
-        "healthy' (ok)"
-    ),
 }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from tests.paste.helpers import CAPTURES
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Severity
 from zdash.checks.registry import run_checks
@@ -115,3 +116,73 @@ def test_word_salad_makes_no_pool_of_bare_device_rows():
     lines += ["sda FAULTED 0 3 12", "sdb DEGRADED 12 0 3 0B in"]
     snap, _ = _snap("\n".join(lines) + "\n")
     assert UNNAMED_POOL not in [p.name for p in snap.pools]
+
+
+NAMED_VDEVS = """\
+  In the case below, I worked around by taking the cache device offline.
+
+    …
+                          capacity     operations     bandwidth
+    vdev                 alloc   free   read  write   read  write
+    -------------------  -----  -----  -----  -----  -----  -----
+
+    gpt/cache1-august    27.6G  1.20G      0      0  4.40K  22.4K
+    gpt/cache2-august    6.57G   722M      0      0  3.60K  12.0K
+    -------------------  -----  -----  -----  -----  -----  -----
+    ^C
+    % zpool status -x ; date
+    all pools are healthy
+    % zpool iostat -v august gpt/cache1-august gpt/cache2-august 10
+"""
+
+
+def test_iostat_of_named_vdevs_is_read_under_the_pool_the_command_names():
+    """Corpus 214: `zpool iostat -v POOL VDEV...` prints a 'vdev' header and the named vdevs
+    only, no pool row (and here a blank line under the dash rule). Before, nothing was read
+    (UNKNOWN). The vdevs are read for their I/O under the pool the command line names; their
+    place in the tree is unknown, so their alloc/free (cache devices fill by design) judge no
+    capacity; `zpool status -x`'s 'all pools are healthy' gives the pool its state."""
+    snap, imported = _snap(NAMED_VDEVS)
+    (pool,) = snap.pools
+    assert pool.name == "august" and pool.state == "ONLINE"
+    assert sorted(leaf.name for leaf in pool.leaves()) == ["gpt/cache1-august", "gpt/cache2-august"]
+    assert _findings(snap) == []
+    assert any("all pools are healthy" in n for n in imported.notes)
+    assert not any("all pools are healthy" in u.text for u in imported.unread)
+    anonymous, _ = _snap(NAMED_VDEVS.replace("august gpt/", "elsewhere gpt/").rsplit("%", 1)[0])
+    (pool,) = anonymous.pools
+    assert pool.name == UNNAMED_POOL and pool.state == "ONLINE"
+
+
+def _prompted(argv: str, path: str) -> str:
+    return f"root@lab:~# {argv}\n" + (CAPTURES / path).read_text()
+
+
+def test_iostat_H_with_latency_queue_and_vdev_columns_is_read_by_the_prompts_flags():
+    """`zpool iostat -H` rows carry one column group more than the plain -H layout for each of
+    -l (10 or 11 latencies) and -q (12 or 14 queues), and -v adds vdev rows without indentation:
+    they were refused whole ("no header to read it by"). The prompt's flags and the number of
+    columns say which; -v's depth comes from the names. Real 2.3.2 output (tests/captures)."""
+    snap, imported = _snap(
+        _prompted("zpool iostat -v -l -H -p healthy 1 2", "healthy/zpool-iostat-v-l-H-p-1-2.txt")
+    )
+    (pool,) = snap.pools
+    assert [v.name for v in pool.top_level] == ["mirror-0", "mirror-1"]
+    assert [leaf.name for leaf in pool.top_level[0].children] == ["/tmp/zl/healthy/d1", "/tmp/zl/healthy/d2"]
+    assert imported.unread == []
+    assert pool.alloc == 314938368  # the pool row's alloc (+ free = size), from -p
+    snap, imported = _snap(
+        _prompted("zpool iostat -vqHp deranged 1 2", "deranged-disk/zpool-iostat-v-q-H-p-1-2.txt")
+    )
+    (pool,) = snap.pools
+    assert pool.name == "deranged" and [v.name for v in pool.top_level] == ["mirror-0", "mirror-1"]
+    assert imported.unread == []
+
+
+def test_iostat_H_pool_rows_with_latency_and_a_column_count_no_layout_has():
+    rows = "tank\t100\t900\t1\t2\t3\t4" + "\t5000" * 11 + "\n"
+    snap, _ = _snap("$ zpool iostat -Hpl tank\n" + rows)
+    assert [p.name for p in snap.pools] == ["tank"]
+    snap, imported = _snap("$ zpool iostat -Hpl tank\n" + rows.replace("\t5000\n", "\t5000\t7\t7\n"))
+    assert snap.pools == ()
+    assert "columns" in imported.unread[0].why

@@ -268,6 +268,8 @@ def synthesised(
     run: Run, name: str, listed: list[ListEntry] | None, io: list[IostatEntry] | None
 ) -> str | None:
     state = listed[0].values.health if listed else None
+    if state is None and (said := all_healthy(run, name)) is not None:
+        state = said
     tree: Sequence[TreeRow]
     if listed and (len(listed) > 1 or not io):
         tree, states, source = listed, [e.values.health for e in listed], "zpool list"
@@ -282,6 +284,19 @@ def synthesised(
     text = synth_status(name, state, tree, states)
     ok = run.checked("the vdev tree", name, [e.n for e in tree], parse_status_text, text)
     return text if ok else None
+
+
+def all_healthy(run: Run, name: str) -> str | None:
+    """ONLINE when the paste holds `zpool status -x`'s "all pools are healthy" (every imported
+    pool ONLINE, no errors) and the pool's own state is not shown; the line is then used."""
+    if not run.doc.all_healthy:
+        return None
+    run.used.update(run.doc.all_healthy)
+    run.notes.append(
+        f"pool {name}: its state is not in the paste, but `zpool status -x` says all pools are "
+        f"healthy (line {run.doc.all_healthy[0]}): ONLINE"
+    )
+    return "ONLINE"
 
 
 def datasets(run: Run) -> dict[str, Props]:

@@ -23,6 +23,7 @@ from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.paste.merge import (
     Entry,
     Run,
+    all_healthy,
     datasets,
     latest_iostats,
     latest_lists,
@@ -92,7 +93,7 @@ def import_paste(text: str) -> Imported:
     spaced = (d for d, props in found.items() if props.keys() & {"used", "avail"})
     for name in dict.fromkeys(d.split("/", 1)[0].split("@", 1)[0] for d in spaced):
         if name not in texts:
-            texts[name] = synth_status(name, None, [], [])
+            texts[name] = synth_status(name, all_healthy(run, name), [], [])
             run.notes.append(
                 f"pool {name}: known only from its datasets (zfs list/get); its vdevs and state are unknown"
             )
@@ -111,6 +112,11 @@ def import_paste(text: str) -> Imported:
         for t in (s.start_time, s.end_time, s.pause_time)
         if t is not None
     ]
+    if not run.used & set(doc.all_healthy):
+        run.unread += [
+            Unread(n, doc.lines[n - 1], "`zpool status -x` summary: no details to import")
+            for n in doc.all_healthy
+        ]
     _account(run)
     return Imported(
         samples,
@@ -119,7 +125,7 @@ def import_paste(text: str) -> Imported:
         max(times) if times else None,
         doc,
         run.used,
-        datasets_only=bool(found) and not pooled and not ashift,
+        datasets_only=bool(found) and not pooled and not ashift and not doc.all_healthy,
     )
 
 

@@ -10,6 +10,7 @@ and why; nothing is dropped silently.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from zdash.paste.ashift import (
     take_all_vdevs,
     take_zdb,
 )
+from zdash.paste.depth import UNNAMED_POOL, UNSHOWN_VDEV
 from zdash.paste.json_docs import JsonFound, command_of, drop_cut, json_at, starts_json
 from zdash.paste.lines import MARKUP, clean_lines, flags, is_imported, prompt_command
 from zdash.paste.stray import stray_reason, timestamp
@@ -167,6 +169,12 @@ class PastedDoc:
     # Pools a transcript's command lines name (line, pool, a `zpool create` of it): whose the
     # `ashift:` lines of a `zdb | grep ashift` below them are, and which pool of a reused name.
     named: list[tuple[int, str, bool]] = field(default_factory=list)
+    # `zpool iostat` command lines (line, the names they give: pools, or a pool and its vdevs):
+    # whose pool a report of named vdevs is (corpus 214).
+    iostat_names: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+    # `zpool status -x`'s "all pools are healthy" (line numbers): pools the paste shows without
+    # a state read ONLINE (zdash.paste.samples).
+    all_healthy: list[int] = field(default_factory=list)
 
 
 def _block_at(lines: list[str], i: int) -> BlockKind | None:
@@ -239,6 +247,10 @@ def split_pasted(text: str) -> PastedDoc:
             doc.used.update(range(n, end + 1))
             i = end
             continue
+        if line.strip() == "all pools are healthy":
+            doc.all_healthy.append(n)  # used, or reported, once the pools are known
+            i += 1
+            continue
         if (healthy := _HEALTHY.fullmatch(line.strip())) is not None:
             out = [f"  pool: {healthy[1]}", " state: ONLINE"]
             pool = StatusPool(healthy[1], n, used=[n], out=out, healthy_line=True)
@@ -257,7 +269,33 @@ def split_pasted(text: str) -> PastedDoc:
             continue
         end = _take(doc, kind, lines, i, command, ends)
         i = max(end, i + 1)
+    _name_vdev_reports(doc)
     return doc
+
+
+def _name_vdev_reports(doc: PastedDoc) -> None:
+    """Reports of named vdevs (`zpool iostat -v POOL VDEV...`, no pool row) under the pool a
+    `zpool iostat` command line of the paste names with those vdevs: the block's own prompt,
+    else the nearest such line (an excerpt can keep the command below its output, corpus 214)."""
+    for b in doc.blocks:
+        if not isinstance(b, IostatPaste):
+            continue
+        for k, report in enumerate(b.reports):
+            if report[0].name != UNNAMED_POOL:
+                continue
+            shown = {e.name for e in report[1:]} - {UNSHOWN_VDEV}
+            given = [(0, _positional(b.command))] if b.command else []
+            given += sorted(((abs(n - b.first), names) for n, names in doc.iostat_names), key=lambda x: x[0])
+            pool = next(
+                (
+                    names[0]
+                    for _, names in given
+                    if len(names) > 1 and shown <= set(names[1:]) and _POOL.fullmatch(names[0])
+                ),
+                None,
+            )
+            if pool is not None:
+                b.reports[k] = [dataclasses.replace(report[0], name=pool), *report[1:]]
 
 
 def _take_get(
@@ -286,18 +324,45 @@ def _take_get(
 
 
 def _scripted_iostat(command: tuple[str, ...] | None) -> bool:
-    return command is not None and command[:2] == ("zpool", "iostat") and scripted_layout(flags(command))
+    return (
+        command is not None
+        and command[:2] == ("zpool", "iostat")
+        and scripted_layout(flags(command)) is not None
+    )
 
 
 def _take_scripted(doc: PastedDoc, lines: list[str], i: int, command: tuple[str, ...] | None) -> int:
-    """`zpool iostat -H` rows after its prompt (corpus 175): the prompt says the columns the
-    header would have. 0 when lines[i] is not such a row."""
-    end, reports = take_scripted_iostat(lines, i)
-    if not reports:
+    """`zpool iostat -H` rows after its prompt (corpus 175): the prompt's flags say the columns
+    the header would have. 0 when lines[i] is not such a row."""
+    layout = scripted_layout(flags(command))
+    assert command is not None and layout is not None
+    end, reports, unread = take_scripted_iostat(lines, i, layout, frozenset(_positional(command)))
+    if not reports and not unread:
         return 0
-    doc.used.update(range(i + 1, end + 1))
-    doc.blocks.append(IostatPaste(i + 1, end, command, reports))
+    refused = {n for n, _, _ in unread}
+    doc.unread += [Unread(n, t, w) for n, t, w in unread]
+    doc.used.update(n for n in range(i + 1, end + 1) if lines[n - 1].strip() and n not in refused)
+    if reports:
+        doc.blocks.append(IostatPaste(i + 1, end, command, reports))
     return end
+
+
+def _positional(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """The names a zpool command line gives (pools, or a pool and its vdevs), in order, without
+    its options, their values and the interval and count."""
+    valued, skip, out = "oTc", False, []
+    for word in argv[2:]:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = not word.startswith("--") and word[-1] in valued
+        elif not re.fullmatch(r"[0-9.]+", word):
+            out.append(word)
+    return tuple(out)
+
+
+# A pool's name as zpool allows it: a letter first, then letters, digits, _ - . : (no '/').
+_POOL = re.compile(r"[A-Za-z][\w.:-]{0,255}")
 
 
 def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | None) -> tuple[str, ...] | None:
@@ -305,6 +370,8 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
     is_cmd, argv = prompt_command(line)
     if is_cmd:
         _name_pool(doc, n, line, argv)
+        if argv is not None and argv[:2] == ("zpool", "iostat"):
+            doc.iostat_names.append((n, _positional(argv)))
         relation = _clone_relation(argv)
         if relation is not None:
             doc.clones.append((*relation, n))

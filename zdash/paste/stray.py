@@ -61,4 +61,4 @@ def timestamp(line: str) -> float | None:
 
 def _read_headerless(command: tuple[str, ...]) -> bool:
     """`zpool iostat -H` without columns of its own: its rows are read by the prompt's flags."""
-    return command[:2] == ("zpool", "iostat") and scripted_layout(flags(command))
+    return command[:2] == ("zpool", "iostat") and scripted_layout(flags(command)) is not None

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from zdash.model import UNSEEN, Pool, Vdev
+from zdash.paste.depth import UNSHOWN_VDEV
 from zdash.paste.table import TreeRow
 
 _ANON = re.compile(r"(mirror|raidz[1-3]?|draid[1-3]?(?::[0-9a-z:]*)?|replacing|spare)")
@@ -108,6 +109,8 @@ def synth_status(name: str, state: str | None, entries: Sequence[TreeRow], state
             vclass = e.vclass
             out.append("\t" + STATUS_CLASS.get(vclass, vclass))
         if s is None:
-            s = "ONLINE" if pool_state == "ONLINE" and vclass not in ("cache", "spare") else UNSEEN
+            # a vdev the paste did not show stays unknown: its layout is what no check may judge
+            shown = e.name != UNSHOWN_VDEV
+            s = "ONLINE" if pool_state == "ONLINE" and shown and vclass not in ("cache", "spare") else UNSEEN
         out.append("\t" + "  " * e.depth + f"{e.name}  {s}")
     return "\n".join(out) + "\n\n"

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from zdash.parse import ParseError
+from zdash.paste.depth import UNNAMED_POOL, UNSHOWN_VDEV, by_names, is_top_name
 from zdash.paste.table import (
     CLASS_WORDS,
     Row,
@@ -109,12 +110,20 @@ def take_iostat(
     """Header at lines[i]: the block's reports (each a list of entries) and its unread lines."""
     second = sub_header(lines, i)
     keys = columns(lines[i], lines[second])
+    # `zpool iostat -v POOL VDEV...` heads its column of names 'vdev' and prints the named vdevs
+    # alone, no pool row (corpus 214)
+    named = lines[second].split()[:1] == ["vdev"]
     rows: list[Row] = []
     unread: list[Unreadable] = []
     j = second + 1
     while j < min(len(lines), second + 4) and not lines[j].strip():
         j += 1  # Markdown turned the dashes into rules between blank lines
-    while j < len(lines) and lines[j].strip() and not ends(j):
+    while j < len(lines) and not ends(j):
+        if not lines[j].strip():
+            if rows or not is_dashes(lines[j - 1]):
+                break
+            j += 1  # a blank line under the dash rule (corpus 214): the rows follow
+            continue
         if ELISION.fullmatch(lines[j].strip()):
             unread.append((j + 1, lines[j], "rows left out by the poster: the report is read around them"))
         elif not is_dashes(lines[j]):
@@ -122,6 +131,8 @@ def take_iostat(
                 break  # prose right after the report: not part of it
             rows += _unglued(row(j + 1, lines[j]))
         j += 1
+    if named:
+        return j, _named_vdevs(rows, keys, unread, lines), unread
     depth = ranks(rows)
     reports: list[list[IostatEntry]] = [[]]
     vclass, seen = "normal", set[str]()
@@ -146,6 +157,41 @@ def take_iostat(
             continue
         reports[-1].append(entry)
     return j, [rep for rep in reports if rep], unread
+
+
+def _named_vdevs(
+    rows: list[Row], keys: list[str], unread: list[Unreadable], lines: list[str]
+) -> list[list[IostatEntry]]:
+    """A report of named vdevs: each under a pool row the paste does not have (named later by
+    the command line that names these vdevs, else `(pool-not-pasted)`). Where a vdev named
+    other than mirror-N/raidzN-N/draid... sits is unknown (a disk of a top-level vdev, a
+    single-disk vdev, a cache device that fills by design): it goes under `(vdev-not-pasted)`,
+    whose layout no check judges, without its alloc/free; a top-level vdev keeps its place and
+    its space."""
+    reports: list[list[IostatEntry]] = []
+    for r in rows:
+        if is_class_row(r.words):
+            continue
+        if not reports or any(e.name == r.words[0] for e in reports[-1]):
+            reports.append([IostatEntry(r.n, 0, UNNAMED_POOL, "normal")])
+        top = is_top_name(r.words[0])
+        try:
+            entry = _entry(r, 1 if top else 2, "normal", keys)
+        except ParseError as e:
+            unread.append((r.n, lines[r.n - 1], f"zpool iostat: {e}"))
+            continue
+        if not top:
+            entry = replace(entry, alloc=None, free=None)
+            if not any(e.name == UNSHOWN_VDEV for e in reports[-1]):
+                reports[-1].append(IostatEntry(r.n, 1, UNSHOWN_VDEV, "normal"))
+        reports[-1].append(entry)
+
+    # the pool, the top-level vdevs, then the others under the vdev not shown (after a named
+    # mirror they would read as its disks)
+    def place(e: IostatEntry) -> int:
+        return 0 if e.depth == 0 else 1 if e.depth == 1 and e.name != UNSHOWN_VDEV else 2
+
+    return [sorted(rep, key=place) for rep in reports if len(rep) > 1]
 
 
 def _unglued(r: Row) -> list[Row]:
@@ -212,32 +258,138 @@ def take_histogram(lines: list[str], i: int, ends: Callable[[int], bool]) -> int
     return j
 
 
-# `zpool iostat -H` without -v (or -l, -q, -r, -w, -c): one row per pool and interval, tab- or
-# space-separated, in a fixed order (print_iostat_header's columns, no header printed).
+# `zpool iostat -H`: no header and no indentation, one row per pool (and with -v per vdev) and
+# interval, tab- or space-separated. The prompt's flags say the columns (print_iostat_header's
+# order): the default six, then -l's latencies (9 in 0.7, 10 with trim, 11 with rebuild in 2.2+),
+# then -q's queues (10, 12, 14 in the same releases), then -c script columns (not read). -r/-w
+# print histograms, not rows.
 SCRIPTED_KEYS = ("capacity_alloc", "capacity_free", *_RATES)
-_SCRIPTED_FLAGS_THAT_ADD_COLUMNS = frozenset("vlqrwcg")
+_RELEASES = ((9, 10), (10, 12), (11, 14))  # (latency, queue) columns: 0.7, 0.8-2.1, 2.2+
 
 
-def scripted_layout(flags: set[str]) -> bool:
-    """Do these `zpool iostat` flags print the fixed -H layout this reader knows?"""
-    return "H" in flags and not flags & _SCRIPTED_FLAGS_THAT_ADD_COLUMNS
+@dataclass(frozen=True, slots=True)
+class ScriptedLayout:
+    """What a `zpool iostat -H` row holds, by the prompt's flags."""
+
+    latency: bool  # -l
+    queues: bool  # -q
+    scripts: bool  # -c: columns of the user's scripts after zpool's own
+    vdevs: bool  # -v: vdev rows after each pool's
+
+    def latencies(self, values: int) -> int | None:
+        """How many latency columns a row of `values` values has (0 without -l); None when no
+        release prints that many (with -c, only the columns every release shares are read)."""
+        for lat, queue in _RELEASES:
+            n = len(SCRIPTED_KEYS) + (lat if self.latency else 0) + (queue if self.queues else 0)
+            if values == n or (self.scripts and values > n):
+                return (lat if not self.scripts else _RELEASES[0][0]) if self.latency else 0
+        return None
 
 
-def take_scripted_iostat(lines: list[str], i: int) -> tuple[int, list[list[IostatEntry]]]:
-    """The -H rows from lines[i] on (each a pool's row of one interval; the pool seen again
-    starts the next report), until a line that is not one."""
+def scripted_layout(flags: set[str]) -> ScriptedLayout | None:
+    """The -H layout these `zpool iostat` flags print; None without -H or for histograms."""
+    if "H" not in flags or flags & {"r", "w"}:
+        return None
+    return ScriptedLayout("l" in flags, "q" in flags, "c" in flags, "v" in flags)
+
+
+def take_scripted_iostat(
+    lines: list[str], i: int, layout: ScriptedLayout, pools: frozenset[str] = frozenset()
+) -> tuple[int, list[list[IostatEntry]], list[Unreadable]]:
+    """The -H rows from lines[i] on, until a line that is not one: reports (a pool's rows of one
+    interval; the pool seen again starts the next) and the rows not read. Without -v every row
+    is a pool's. With -v the first row is a pool's, then its vdevs (depth from their names),
+    until a pool the command line names (`pools`) or the first pool again; a blank line opens a
+    class zpool -H does not name (log, special, dedup, cache): those rows are not read."""
     reports: list[list[IostatEntry]] = [[]]
+    unread: list[Unreadable] = []
+    rows: list[tuple[Row, int]] = []  # (row, latency columns) of the pool being read
+    classed = False  # after a blank line inside a -v report
     j = i
+
+    def flush() -> None:
+        if rows:
+            reports[-1].extend(_scripted_tree(rows, unread, lines))
+            rows.clear()
+
     while j < len(lines):
-        words = lines[j].split()
-        if len(words) != 1 + len(SCRIPTED_KEYS) or not looks_like_row(lines[j]):
+        text = lines[j]
+        if not text.strip():
+            nxt = j + 1
+            if layout.vdevs and nxt < len(lines) and _scripted_row(lines[nxt], layout) is not None and rows:
+                classed = True
+                j += 1
+                continue
             break
-        try:
-            entry = _entry(row(j + 1, lines[j]), 0, "normal", list(SCRIPTED_KEYS))
-        except ParseError:
+        words = text.split()
+        lat = _scripted_row(text, layout)
+        if lat is None:
+            if len(words) > len(SCRIPTED_KEYS) and looks_like_row(text, len(SCRIPTED_KEYS)):
+                unread.append(
+                    (
+                        j + 1,
+                        text,
+                        f"zpool iostat -H: {len(words) - 1} values, no layout of its flags has that many columns",
+                    )
+                )
+                j += 1
+                continue
             break
-        if any(e.name == entry.name for e in reports[-1]):
-            reports.append([])
-        reports[-1].append(entry)
+        name = words[0]
+        first = not rows or name in pools or name == rows[0][0].words[0] or not layout.vdevs
+        if first:
+            flush()
+            classed = False
+            if any(e.depth == 0 and e.name == name for e in reports[-1]):
+                reports.append([])  # the pool again: the next interval's report
+            rows.append((row(j + 1, text), lat))
+        elif classed:
+            unread.append(
+                (
+                    j + 1,
+                    text,
+                    "zpool iostat -H -v: a class zpool -H does not name (log, special, dedup or cache): not read",
+                )
+            )
+        else:
+            rows.append((row(j + 1, text), lat))
         j += 1
-    return j, [r for r in reports if r]
+    flush()
+    return j, [r for r in reports if r], unread
+
+
+def _scripted_row(line: str, layout: ScriptedLayout) -> int | None:
+    """The latency columns of a -H row of this layout; None when the line is no such row."""
+    words = line.split()
+    if len(words) < 1 + len(SCRIPTED_KEYS) or not looks_like_row(line, len(SCRIPTED_KEYS)):
+        return None
+    return layout.latencies(len(words) - 1)
+
+
+def _scripted_tree(
+    rows: list[tuple[Row, int]], unread: list[Unreadable], lines: list[str]
+) -> list[IostatEntry]:
+    """One pool's -H rows as entries, the depth of each from the names (the first is the pool),
+    or none when the vdevs' space does not add up to the pool's (two pools read as one: -H
+    prints nothing between pools; name them on the command line)."""
+    depths = by_names([r.words[0] for r, _ in rows])
+    entries = []
+    for (r, lat), depth in zip(rows, depths):
+        try:
+            entries.append(_entry(r, depth, "normal", [*SCRIPTED_KEYS, *LATENCY[:lat]]))
+        except ParseError as e:
+            unread.append((r.n, lines[r.n - 1], f"zpool iostat -H: {e}"))
+    tops = [e.alloc or 0 for e in entries if e.depth == 1]
+    pool = entries[0].alloc if entries and entries[0].depth == 0 else None
+    if pool is not None and len(entries) > 1 and sum(tops) > pool * 1.01 + (1 << 20):
+        unread += [
+            (
+                e.n,
+                lines[e.n - 1],
+                "zpool iostat -H -v: these rows hold more than one pool (its "
+                "vdevs' space exceeds the pool's) and -H prints nothing between pools: name the pool",
+            )
+            for e in entries
+        ]
+        return []
+    return entries
