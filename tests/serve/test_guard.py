@@ -1,6 +1,7 @@
 """The token and origin guard in front of textual-serve, on the real served app (its page,
 static files and websocket route) through aiohttp's test client: without the token, with a
-wrong one and with the right one (then as the cookie the page's own requests carry)."""
+wrong one and with the right one (then as the cookie the page's own requests carry, scoped to
+the page's own path so no other service of the host receives it)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ import pytest
 pytest.importorskip("textual_serve", reason="the serve extra is not installed: pip install 'zdash[serve]'")
 from aiohttp.test_utils import TestClient, TestServer
 
-from zdash.serve.guard import COOKIE, is_loopback, new_token, token_problem
+from zdash.serve.guard import COOKIE, is_loopback, new_token, private_path, token_problem
 from zdash.serve.server import ZdashServer
 
 TOKEN = "the-office-tv-token-0123456789"
+OWN = f"/{private_path(TOKEN)}"  # where the page's scripts, styles and websocket live
 
 
 @pytest.fixture
@@ -39,27 +41,32 @@ async def test_no_token_wrong_token_right_token(client):
         assert r.status == 200 and "textual-terminal" in page
         cookie = r.cookies[COOKIE]
         assert cookie.value == TOKEN and cookie["httponly"] and cookie["samesite"] == "Strict"
+        assert cookie["path"] == f"{OWN}/"  # never "/": every port of the host would receive it
     # The page's websocket URL is where the browser reached us, not the bound 127.0.0.1:0.
-    assert f'data-session-websocket-url="ws://{client.host}:{client.port}/ws"' in page
+    assert f'data-session-websocket-url="ws://{client.host}:{client.port}{OWN}/ws"' in page
+    assert TOKEN not in OWN and len(OWN) > 16
 
 
-async def test_the_cookie_carries_the_token_for_the_pages_own_requests(client):
-    assert await status(client, "/static/js/textual.js") == 403
+async def test_the_cookie_carries_the_token_for_the_pages_own_requests_only(client):
+    assert await status(client, f"{OWN}/static/js/textual.js") == 403
     assert await status(client, f"/?token={TOKEN}") == 200  # sets the cookie
-    assert await status(client, "/static/js/textual.js") == 200
-    assert await status(client, "/") == 200
+    assert await status(client, f"{OWN}/static/js/textual.js") == 200
+    assert await status(client, "/") == 403  # the cookie is not sent outside the page's path
+    assert [c.key for c in client.session.cookie_jar.filter_cookies(client.make_url("/"))] == []
 
 
 async def test_the_websocket_and_every_route_need_the_token(client):
-    for path in ("/ws", "/static/css/xterm.css", "/download/x", "/nothing-here"):
+    for path in (f"{OWN}/ws", f"{OWN}/static/css/xterm.css", "/ws", "/nothing-here"):
         assert await status(client, path) == 403, path
         assert await status(client, path, Cookie=f"{COOKIE}=not-the-office-tv-token-xx") == 403, path
+    # A download is asked for at the root, cookie-less: its random key admits it, none else.
+    assert await status(client, "/download/not-a-delivery-key") == 404
 
 
 async def test_another_sites_page_is_refused_even_with_the_token(client):
     """Websockets skip CORS: without this, any page the TV or a desk opens could drive it."""
     evil = {"Origin": "http://evil.example"}
-    assert await status(client, f"/ws?token={TOKEN}", **evil) == 403
+    assert await status(client, f"{OWN}/ws?token={TOKEN}", **evil) == 403
     own = {"Origin": f"http://{client.host}:{client.port}"}
     assert await status(client, f"/?token={TOKEN}", **own) == 200
 
@@ -82,5 +89,5 @@ def test_tokens_and_loopback():
 
 async def test_more_browsers_than_the_cap_are_told_so(client, monkeypatch):
     monkeypatch.setattr("zdash.serve.server.MAX_SESSIONS", 0)
-    async with client.get(f"/ws?token={TOKEN}") as r:
+    async with client.get(f"{OWN}/ws?token={TOKEN}") as r:
         assert r.status == 503 and "browsers are connected already" in await r.text()

@@ -199,3 +199,58 @@ def test_the_tile_finder_wants_a_border_rectangle():
 
     assert tile_box(splash) is None and tile_box(line) is None
     assert tile_box(png_of(320, 200, tile)) == ("crit", 10, 91, 296)
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(
+    find_chromium() is None, reason="no chromium on this host (apt-get install chromium): no real browser"
+)
+async def test_the_token_cookie_reaches_no_other_web_service_of_the_host(serve):
+    """Issue #25: a cookie set by 127.0.0.1:PORT is sent by the browser to every port of the
+    host. Another web service of this host (here a second server on another port, recording the
+    Cookie header of every request) must not receive the token, for any path a browser would ask
+    it for; only a request to serve's own path (which that service cannot know) would carry it:
+    the control that the browser really holds the cookie."""
+    from aiohttp import web
+
+    from zdash.serve.guard import COOKIE, private_path
+
+    token = "Cookie-scope-test-token-0123456789"
+    _proc, url = serve("--wall", "--demo", "--listen", "127.0.0.1:0", "--token", token)
+    seen: list[tuple[str, str]] = []
+
+    async def record(request: web.Request) -> web.Response:
+        seen.append((request.path, request.headers.get("Cookie", "")))
+        return web.Response(text="another service of this host\n")
+
+    other = web.Application()
+    other.router.add_route("GET", "/{tail:.*}", record)
+    runner = web.AppRunner(other, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    own = f"/{private_path(token)}"
+    try:
+        async with chromium_page(find_chromium()) as page:
+            await page.call("Page.navigate", url=url)
+            cookies: list[dict] = []
+            end = time.monotonic() + 30
+            while not cookies and time.monotonic() < end:  # the page loaded and set it
+                await asyncio.sleep(0.3)
+                cookies = [
+                    c for c in (await page.call("Network.getAllCookies"))["cookies"] if c["name"] == COOKIE
+                ]
+            assert cookies and cookies[0]["path"] == f"{own}/" and cookies[0]["httpOnly"], cookies
+            for path in ("/", "/ws", "/static/js/textual.js", "/download/x", f"{own}/ws"):
+                await page.call("Page.navigate", url=f"http://127.0.0.1:{port}{path}")
+                end = time.monotonic() + 15
+                while not any(p == path for p, _ in seen) and time.monotonic() < end:
+                    await asyncio.sleep(0.1)
+    finally:
+        await runner.cleanup()
+    got = dict(seen)
+    assert set(got) >= {"/", "/ws", "/static/js/textual.js", "/download/x", f"{own}/ws"}, got
+    leaked = [p for p, cookie in got.items() if token in cookie and p != f"{own}/ws"]
+    assert not leaked, f"the token reached another service at {leaked}"
+    assert token in got[f"{own}/ws"]  # the control: the browser does hold it, for serve's path only

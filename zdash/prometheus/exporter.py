@@ -21,7 +21,7 @@ from collections.abc import AsyncIterable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from prometheus_client import CollectorRegistry, ProcessCollector, generate_latest, start_http_server
+from prometheus_client import CollectorRegistry, ProcessCollector, generate_latest
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
@@ -30,6 +30,7 @@ from zdash.checks.finding import Finding
 from zdash.checks.registry import CheckEngine
 from zdash.config import CheckConfig
 from zdash.model import Snapshot
+from zdash.prometheus.http import serve_metrics
 from zdash.prometheus.metrics import families
 from zdash.raw import Tick
 from zdash.safe_files import write_atomic
@@ -89,14 +90,14 @@ class _Fixed(Collector):
 
 
 def serve(host: str, port: int, state: State) -> Any:
-    """Serve /metrics on host:port from a thread of prometheus_client's own (a scrape never
-    touches the event loop). Returns the server (`server_address`, `shutdown()`); raises OSError
-    when the address cannot be bound (in use, not this host's, a privileged port)."""
+    """Serve /metrics on host:port from a thread of its own (a scrape never touches the event
+    loop), bounded under a crowd (zdash.prometheus.http). Returns the server (`server_address`,
+    `shutdown()`); raises OSError when the address cannot be bound (in use, not this host's, a
+    privileged port)."""
     registry = CollectorRegistry()
     registry.register(ZdashCollector(state))
     ProcessCollector(registry=registry)  # the exporter's own memory and CPU, for a weeks-long daemon
-    server, _thread = start_http_server(port, addr=host, registry=registry)
-    return server
+    return serve_metrics(host, port, registry)
 
 
 def exposition(snap: Snapshot | None, findings: Sequence[Finding]) -> bytes:

@@ -3,7 +3,14 @@ stands in front of every route (the page, its scripts, the websocket that starts
 
 - A token, when there is one: `?token=` once (the URL zdash serve prints), then a cookie the
   browser sends with the page's own requests (xterm.js builds the websocket URL itself, so the
-  token cannot ride in it). Compared in constant time.
+  token cannot ride in it). Compared in constant time. A browser sends a cookie to every port of
+  its host and ignores the port it came from: with Path=/ every web service on the host received
+  the token. So the page's own requests (its scripts, styles, websocket) live under a path of
+  their own, `private_path(token)` (derived from the token, so it survives a restart with the
+  same token, and reveals nothing of it), and the cookie is scoped to that path (HttpOnly,
+  SameSite=Strict): another service on this host receives it only for that path, which it
+  cannot know. `/download/KEY` (a screenshot delivered to the browser) is asked for by the page
+  at the root: its random key is what admits it.
 - Same origin only: a browser always sends Origin with a websocket, and websockets are exempt
   from CORS, so without this any web page a user opens could drive their served dashboard.
 - Without a token (localhost only), the Host header must name this host's loopback: a DNS
@@ -13,6 +20,8 @@ Every refusal is HTTP 403 with one line saying why.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import ipaddress
 import re
@@ -29,6 +38,12 @@ COOKIE = "zdash_token"
 # URL-safe without quoting (what secrets.token_urlsafe makes), and long enough not to be guessed.
 TOKEN_MIN = 16
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]+")
+
+
+def private_path(token: str) -> str:
+    """The path segment the served page's own requests live under, for this token."""
+    digest = hmac.new(token.encode(), b"zdash serve: the page's path", hashlib.sha256).digest()
+    return "z-" + base64.urlsafe_b64encode(digest)[:16].decode().replace("-", "x").replace("_", "y")
 
 
 def new_token() -> str:
@@ -68,6 +83,8 @@ def refusal(request: web.Request, token: str | None) -> str | None:
         if not is_loopback(request.url.host):
             return "refused: this server answers only to localhost, 127.0.0.1 or [::1]"
         return None
+    if request.path.startswith("/download/") and "token" not in request.query:
+        return None  # its random key admits it (the page asks for it at the root, cookie-less)
     given = request.query.get("token", request.cookies.get(COOKIE))
     if given is None:
         return "a token is needed: open the URL zdash serve printed (http://HOST:PORT/?token=...)"
@@ -87,8 +104,11 @@ def guard(token: str | None) -> Middleware:
             raise web.HTTPForbidden(text=f"zdash serve: {why}\n")
         response = await handler(request)
         if token is not None and "token" in request.query and not response.prepared:
-            # The page's scripts, styles and websocket then carry it without the query.
-            response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+            # The page's scripts, styles and websocket then carry it without the query; no
+            # other path of this host (any port) ever does.
+            response.set_cookie(
+                COOKIE, token, httponly=True, samesite="Strict", path=f"/{private_path(token)}/"
+            )
         return response
 
     return check

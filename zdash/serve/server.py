@@ -2,6 +2,12 @@
 (the server may be bound to 0.0.0.0 or port 0, which no browser can open), a cap on sessions,
 and a run loop that says the bound port and stops the browsers' zdash processes on the way out.
 
+Bounded (issue #25): connections capped below the file limit, idle ones given up first, 503
+beyond (zdash.serve.limits); each session's size clamped, bad messages dropped, its zdash ended
+when its browser goes (zdash.serve.session); libraries' errors logged in one line, no traceback.
+With a token, everything but the entry page lives under a path of its own (zdash.serve.guard:
+the cookie is scoped to it, so other web services of the host never receive the token).
+
 Each browser that opens the page gets its own process of `command` (textual-serve starts it
 under Textual's web driver and relays its screen to xterm.js in the page)."""
 
@@ -15,7 +21,9 @@ from collections.abc import Callable
 from aiohttp import web
 from textual_serve.server import Server
 
-from zdash.serve.guard import guard
+from zdash.serve.guard import guard, private_path
+from zdash.serve.limits import BACKLOG, CappedRunner, Connections, connection_cap, quiet_logs
+from zdash.serve.session import session
 
 # Each session is a zdash process of its own (~100 MB): a few TVs and desks, not a crowd.
 MAX_SESSIONS = 10
@@ -49,10 +57,29 @@ class ZdashServer(Server):
         self.token = token
         self.fit_font = fit_font  # the wall: letters sized to the screen (FIT_FONT)
         self.sessions: set[asyncio.Task[object]] = set()
+        self.connections = Connections(connection_cap(MAX_SESSIONS))
 
     async def _make_app(self) -> web.Application:
-        app = await super()._make_app()
-        app.middlewares.append(guard(self.token))
+        """textual-serve's routes, under the token's own path when there is a token (the entry
+        page stays at /: the URL zdash serve prints)."""
+        app = web.Application(middlewares=[self.connections.middleware(), guard(self.token)])
+        import aiohttp_jinja2
+        import jinja2
+
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        prefix = f"/{private_path(self.token)}" if self.token else ""
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get(f"{prefix}/ws", self.handle_websocket, name="websocket"),
+                # the page asks for downloads at /download/ whatever the prefix: the key (random,
+                # 128 bits) names one delivery of this server's sessions
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static(f"{prefix}/static", self.statics_path, name="static"),
+            ]
+        )
+        app.on_startup.append(self.on_startup)
+        app.on_shutdown.append(self.on_shutdown)
         return app
 
     async def on_startup(self, app: web.Application) -> None:
@@ -85,17 +112,18 @@ class ZdashServer(Server):
         assert task is not None
         self.sessions.add(task)
         try:
-            return await super().handle_websocket(request)
+            return await session(request, self.command, self)
         finally:
             self.sessions.discard(task)
 
     async def run(self, bound: Callable[[int], None]) -> None:
         """Serve until cancelled; `bound` gets the port once listening (an OSError when the
         address cannot be bound). No access log: a URL can hold the token."""
-        runner = web.AppRunner(await self._make_app(), access_log=None, handle_signals=False)
+        quiet_logs()
+        runner = CappedRunner(await self._make_app(), self.connections, access_log=None, handle_signals=False)
         await runner.setup()
         try:
-            site = web.TCPSite(runner, self.host, self.port, shutdown_timeout=STOP_S)
+            site = web.TCPSite(runner, self.host, self.port, shutdown_timeout=STOP_S, backlog=BACKLOG)
             await site.start()
             bound(runner.addresses[0][1])
             await asyncio.Event().wait()
