@@ -143,6 +143,13 @@ def ms(ns: float | None) -> str:
     return f"{v / 1000:.1f}s"
 
 
+def queue(n: float | None) -> str:
+    """Requests in flight on average (iostat -x aqu-sz): two decimals below 1, one below 10."""
+    if n is None:
+        return "-"
+    return f"{n:.2f}" if n < 1 else f"{n:.1f}" if n < 10 else f"{n:.0f}"
+
+
 def pct(v: float | None, digits: int = 0) -> str:
     return "-" if v is None else f"{v:.{digits}f}%"
 

@@ -50,6 +50,9 @@ class DiskIo:
     writes_per_s: float | None = None
     read_bytes_per_s: float | None = None
     write_bytes_per_s: float | None = None
+    # Requests in flight on average over the interval (iostat -x aqu-sz): the weighted-time
+    # counter's delta / wall time. None where the source does not count it (psutil).
+    queue_depth: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,12 +65,38 @@ def test_slow_disk_has_the_highest_util_and_the_dm_delay_await():
     assert rates["loop3"].write_await_ms == pytest.approx(62 / 24)  # the disk under dm-0
 
 
+def test_queue_depth_is_iostats_aqu_sz_and_the_slow_disk_queues():
+    """The weighted-time counter over the wall time (iostat -x aqu-sz): dm-0, 100 ms per I/O,
+    holds about two requests in flight (iostat -x, run beside these reads, printed 1.85 and
+    2.08); its healthy peers well under one."""
+    (t0, _), (t1, _) = _series()[:2]
+    before, after = _snapshot(0), _snapshot(1)
+    dm = disk_rates(before["dm-0"], after["dm-0"], t1 - t0)
+    assert dm.queue_depth == pytest.approx((54028 - 51536) / 1570)  # Δweighted_ms / Δms
+    assert 1.5 < dm.queue_depth < 2.5
+    for loop in ("loop0", "loop1", "loop2"):
+        assert disk_rates(before[loop], after[loop], t1 - t0).queue_depth < 0.5
+    idle = disk_rates(before["loop7"], after["loop7"], t1 - t0)
+    assert idle.queue_depth == 0.0  # nothing in flight: an empty queue
+
+
+def test_queue_depth_is_unknown_where_the_counter_is_not_kept():
+    """psutil's fallback (no /proc/diskstats) writes 0 for the weighted time and the requests in
+    flight: a busy device with nothing counted has no known queue, not an empty one. A device
+    busy that completed nothing (requests stuck in it) has the kernel's count of them."""
+    a = _snapshot(0)["loop0"]
+    b = a._replace(io_ms=a.io_ms + 500, weighted_ms=a.weighted_ms, in_flight=0)
+    assert disk_rates(a, b, 1.0).queue_depth is None
+    assert disk_rates(a, b._replace(in_flight=32), 1.0).queue_depth == 32.0
+
+
 def test_series_rates_stay_sane():
     series = _series()
     for (t0, a), (t1, b) in itertools.pairwise(series):
         for dev in a:
             r = disk_rates(a[dev], b[dev], t1 - t0)
             assert r is not None and 0 <= r.util_pct <= 100
+            assert r.queue_depth is not None and r.queue_depth >= 0
             assert r.writes_per_s >= 0 and r.write_bytes_per_s >= 0
 
 

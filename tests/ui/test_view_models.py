@@ -144,14 +144,15 @@ def test_vdev_rows_fill_beside_the_mean_and_the_marked_leaf():
         "guid-sdd",
     ]
     assert [r.kind for r in rows] == ["pool", "top", "leaf", "leaf", "top", "leaf", "leaf"]
-    top0 = _plain(rows[1].cells[7])
+    top0 = _plain(rows[1].cell("fill"))
     assert "60%" in top0 and "+35" in top0 and "│" in top0  # pool mean 25 %: tick and gap
     sdd = rows[6]
-    assert _plain(sdd.cells[0]).endswith("! sdd") and ("crit-bold" in {r for _, r in sdd.cells[0]})
-    assert "95%" in _plain(sdd.cells[7])
-    assert "!" not in _plain(rows[5].cells[0])
+    assert _plain(sdd.cell("name")).endswith("! sdd") and ("crit-bold" in {r for _, r in sdd.cell("name")})
+    assert "95%" in _plain(sdd.cell("util")) and _plain(sdd.cell("fill")) == ""  # a disk: no FILL
+    assert _plain(rows[1].cell("util")) == ""  # a mirror: no %UTIL of its own
+    assert "!" not in _plain(rows[5].cell("name"))
     narrow = build_rows(pool, (), 12, wide=False)
-    assert "+35" not in _plain(narrow[1].cells[7])  # no room for the gap at 80 cols
+    assert _plain(narrow[1].cell("fill")) == " 60%"  # no room for the bar and gap at 80 cols
 
 
 def test_vdev_rows_grey_the_figures_of_a_stale_input_and_only_those():
@@ -161,21 +162,24 @@ def test_vdev_rows_grey_the_figures_of_a_stale_input_and_only_those():
 
     def roles(stale, col):
         return {
-            r.label: {role for _, role in r.cells[col]}
+            r.label: {role for _, role in r.cell(col)}
             for r in build_rows(pool, {"/dev/sdb"}, 20, stale=stale)
         }
 
     fresh = frozenset()
-    assert roles(fresh, 4)["sda"] == {"text"} and roles(fresh, 1)["sda"] == {"ok"}
-    # iostat stalled: rates and fill are old, the state (zpool status) is not.
-    assert roles(frozenset({"iostat"}), 4)["sda"] == {"muted"}
-    assert roles(frozenset({"iostat"}), 7)["mirror-0"] == {"muted"}
-    assert roles(frozenset({"iostat"}), 1)["sda"] == {"ok"}
-    assert roles(frozenset({"iostat"}), 7)["sdb"] != {"muted"}  # %UTIL is diskstats'
-    # status failing: state and error counts are old.
-    assert roles(frozenset({"status"}), 1)["sda"] == {"muted"}
-    assert roles(frozenset({"status"}), 4)["sda"] == {"text"}
-    assert roles(frozenset({"diskstats"}), 7)["sdb"] == {"muted"}
+    assert roles(fresh, "mbs")["sda"] == {"text"} and roles(fresh, "state")["sda"] == {"ok"}
+    # iostat stalled: rates, waits and fill are old, the state (zpool status) is not.
+    for col in ("mbs", "total_w", "disk_w"):
+        assert roles(frozenset({"iostat"}), col)["sda"] == {"muted"}
+    assert roles(frozenset({"iostat"}), "fill")["mirror-0"] == {"muted"}
+    assert roles(frozenset({"iostat"}), "state")["sda"] == {"ok"}
+    assert roles(frozenset({"iostat"}), "util")["sdb"] != {"muted"}  # %UTIL is diskstats'
+    # status failing: state, error and SLOW counts are old.
+    assert roles(frozenset({"status"}), "state")["sda"] == {"muted"}
+    assert roles(frozenset({"status"}), "mbs")["sda"] == {"text"}
+    assert roles(frozenset({"diskstats"}), "util")["sdb"] == {"muted"}
+    assert roles(frozenset({"ashift:tank"}), "ashift")["mirror-0"] == {"muted"}  # asked per pool
+    assert roles(frozenset({"ashift:other"}), "ashift")["mirror-0"] == {"text"}
 
 
 def test_vdev_rows_mark_the_resilver_target():
@@ -188,16 +192,16 @@ def test_vdev_rows_mark_the_resilver_target():
         state="DEGRADED",
         scans=(Scan("resilver", "scanning"),),
     )
-    states = {r.label: _plain(r.cells[1]) for r in build_rows(pool, (), 20)}
+    states = {r.label: _plain(r.cell("state")) for r in build_rows(pool, (), 20)}
     assert states["new2"] == "ONLINE ↻" and states["d2"] == "OFFLINE"
 
 
 def test_a_pool_seen_without_its_vdevs_shows_no_error_counts():
     """A status cut before its config (a paste, a JSON excerpt): the counters are unknown, not 0."""
     (row,) = build_rows(_pool(state="DEGRADED"), (), 20)
-    assert _plain(row.cells[2]) == "-"
+    assert _plain(row.cell("errors")) == "-"
     rows = build_rows(_pool(mirror(0, leaf("sda"), leaf("sdb"))), (), 20)
-    assert _plain(rows[0].cells[2]) == "0/0/0"
+    assert _plain(rows[0].cell("errors")) == "0/0/0"
 
 
 def test_series_points_mark_what_was_not_measured_as_nan():

@@ -23,9 +23,10 @@ WHY_NOT = zfs_available()
 pytestmark = [pytest.mark.zfs, pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")]
 
 
-def _shown(app, key: str) -> tuple[str, ...]:
-    """What the vdev table shows for a row, as plain text per column."""
-    return tuple(table_text(app.screen.query_one("#vdevs"))[key])
+def _shown(app, key: str) -> dict[str, str]:
+    """What the vdev table shows for a row, as plain text by column header."""
+    table = app.screen.query_one("#vdevs")
+    return dict(zip(table.column_labels, table_text(table)[key]))
 
 
 async def test_live_dashboard_numbers_move(lab, tmp_path):
@@ -48,13 +49,17 @@ async def test_live_dashboard_numbers_move(lab, tmp_path):
             while (len(measured) < 3 or recorded < 5) and time.monotonic() < end:
                 last = await wait_frame(pilot, lambda f, prev=last: f is not prev, timeout=60)
                 recorded += last.recording is not None
-                shown = _shown(app, key)[3:5]  # OPS/s and MB/s of the pool row
+                cells = _shown(app, key)  # the pool row: MiB/s, total and disk write wait
+                shown = (cells["MiB/s"], cells["TOTAL w"], cells["DISK w"])
                 if "-" not in shown:
                     measured.add(shown)
             assert len(measured) >= 3, f"the numbers did not move: {measured}"
-            assert any(float(ops) > 0 for ops, _ in measured)
+            assert any(float(mbs) > 0 for mbs, _, _ in measured)
             rows = table_text(app.screen.query_one("#vdevs"))
             assert len(rows) == 1 + 2 + 4  # the pool, its two mirrors, their four disks
+            # a disk's row at 120 columns: status -s's SLOW count and its kernel %UTIL
+            disk = _shown(app, next(k for k in rows if k != key and "mirror" not in rows[k][0]))
+            assert disk["SLOW"].isdigit() and disk["%UTIL"].rstrip().endswith("%"), disk
             assert last.recording is not None and "REC" in app.screen.query_one(StatusBar).text
             await pilot.press("r")
             await wait_frame(pilot, lambda f: f.recording is None, timeout=60)

@@ -15,27 +15,73 @@ from zdash.ui.markup import merge_runs
 from zdash.ui.roles import Cell, Role, state_role, state_word
 
 RowKind = Literal["pool", "top", "interior", "leaf"]
-# (label, width in a wide table, width at 80 columns); the name column takes what is left.
+Source = Literal["status", "iostat", "diskstats", "ashift"]
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of the vdev table: one fact, from one input."""
+
+    key: str  # what it holds (Row.cell, tests)
+    label: str  # header in a wide table
+    short: str  # header at 80 columns
+    width: int  # cells in a wide table
+    narrow: int  # cells at 80 columns
+    # Which columns give way when the terminal is narrow: the highest first, equal ranks
+    # together (a read/write pair goes as one); 0 never.
+    fold: int
+    numeric: bool  # right-aligned, so digits line up
+    source: Source | None  # the input whose staleness greys it (Snapshot.problems keys)
+
+
+# Left to right: health (status -s), then zpool iostat -vl's figures, then the disk as the kernel
+# sees it, then the top-level vdev's configuration and space. At 80 columns what tells a sick
+# disk from a healthy one stays (state, errors, SLOW, MiB/s, disk wait, %UTIL, fill); ops/s,
+# total wait, the configured ashift and the kernel queue depth come back as the width allows.
 COLUMNS = (
-    ("VDEV", 0, 0),
-    ("STATE", 9, 8),
-    ("ERR r/w/ck", 10, 7),
-    ("OPS/s", 6, 4),
-    ("MiB/s", 6, 5),
-    ("RD ms", 6, 4),
-    ("WR ms", 6, 4),
-    ("FILL · %UTIL", 17, 11),
+    Column("name", "VDEV", "VDEV", 0, 0, 0, False, None),
+    Column("state", "STATE", "STATE", 8, 8, 0, False, "status"),
+    Column("errors", "ERR r/w/ck", "ERR", 10, 7, 0, False, "status"),
+    Column("slow", "SLOW", "SLOW", 4, 4, 1, True, "status"),
+    Column("ops", "OPS/s", "OPS", 5, 4, 6, True, "iostat"),
+    Column("mbs", "MiB/s", "MiB/s", 5, 5, 2, True, "iostat"),
+    Column("total_r", "TOTAL r", "TOTr", 7, 4, 5, True, "iostat"),
+    Column("total_w", "TOTAL w", "TOTw", 7, 4, 5, True, "iostat"),
+    Column("disk_r", "DISK r", "DSKr", 6, 4, 3, True, "iostat"),
+    Column("disk_w", "DISK w", "DSKw", 6, 4, 3, True, "iostat"),
+    Column("util", "%UTIL", "%UTIL", 11, 5, 2, False, "diskstats"),
+    Column("queue", "QUEUE", "QUE", 5, 4, 8, True, "diskstats"),
+    Column("ashift", "ASHIFT", "ASH", 6, 3, 7, True, "ashift"),
+    Column("fill", "FILL", "FILL", 15, 4, 2, False, "iostat"),  # space comes with every report
 )
-NARROW_LABELS = {2: "ERR", 3: "OPS", 5: "RDms", 6: "WRms", 7: "FILL/UTIL"}
-WIDE = 100  # terminal columns from which the wide layout fits
+WIDE = 100  # terminal columns from which the wide widths are used
+_BAR = 6  # cells of a fill or %UTIL bar in a wide table; at 80 columns the figure alone
 
 
 @dataclass(frozen=True, slots=True)
 class Row:
     key: str
     kind: RowKind
-    cells: tuple[Cell, ...]
+    cells: tuple[Cell, ...]  # one per column shown, in `columns` order
     label: str = ""  # the vdev's name, for the chart title
+    columns: tuple[str, ...] = ()  # the keys of the columns the cells are for
+
+    def cell(self, column: str) -> Cell:
+        """The cell of a column by its key (Column.key); KeyError when it is not shown."""
+        return self.cells[self.columns.index(column)]
+
+
+def fit_columns(width: int, wide: bool, name_need: int, pad: int) -> tuple[Column, ...]:
+    """The columns a table `width` cells wide shows (the name column first), folding the
+    highest-ranked away until what is left and `name_need` cells of name fit."""
+    shown = list(COLUMNS)
+    while True:
+        used = sum((c.width if wide else c.narrow) + pad for c in shown[1:]) + name_need + pad
+        ranks = [c.fold for c in shown]
+        if used <= width or max(ranks) == 0:
+            return tuple(shown)
+        top = max(ranks)
+        shown = [c for c in shown if c.fold != top]
 
 
 def shown_pool(snapshot: Snapshot, name: str | None) -> Pool | None:
@@ -71,19 +117,49 @@ def _c(text: str, role: Role = "text") -> Cell:
     return ((text, role),)
 
 
-def _io_cells(v: Vdev) -> tuple[Cell, ...]:
+_NONE = _c("")  # a fact this row does not have (a vdev's SLOW, a disk's FILL)
+_UNKNOWN = _c("-", "muted")  # a fact this row has that was not measured
+
+
+def _io_cells(v: Vdev) -> dict[str, Cell]:
+    """ops/s, MiB/s, total wait and disk wait (r, w): zpool iostat -l's row."""
     io = v.io
     if io is None:
-        return _c("-", "muted"), _c("-", "muted"), _c("-", "muted"), _c("-", "muted")
+        return dict.fromkeys(("ops", "mbs", "total_r", "total_w", "disk_r", "disk_w"), _UNKNOWN)
     total_ops = io.read_ops + io.write_ops
-    total_bytes = io.read_bytes + io.write_bytes
     role: Role = "text" if total_ops else "muted"
-    return (
-        _c(fmt.ops(total_ops), role),
-        _c(fmt.mbps(total_bytes), role),
-        _c(fmt.ms(io.disk_wait_read), role),
-        _c(fmt.ms(io.disk_wait_write), role),
+    return {
+        "ops": _c(fmt.ops(total_ops), role),
+        "mbs": _c(fmt.mbps(io.read_bytes + io.write_bytes), role),
+        "total_r": _c(fmt.ms(io.total_wait_read), role),
+        "total_w": _c(fmt.ms(io.total_wait_write), role),
+        "disk_r": _c(fmt.ms(io.disk_wait_read), role),
+        "disk_w": _c(fmt.ms(io.disk_wait_write), role),
+    }
+
+
+def _slow(v: Vdev) -> Cell:
+    """ZFS's count of I/Os that took longer than zio_slow_io_ms (status -s), a leaf's alone."""
+    if v.slow_ios is None:
+        return _UNKNOWN
+    return _c(str(v.slow_ios), "warn-bold" if v.slow_ios else "muted")
+
+
+def _queue(v: Vdev) -> Cell:
+    q = v.disk.queue_depth if v.disk is not None else None
+    return _UNKNOWN if q is None else _c(fmt.queue(q), "text" if q else "muted")
+
+
+def _ashift(top: Vdev) -> Cell:
+    """The top-level vdev's configured ashift; a warning colour when a disk in it has larger
+    sectors than 2^ashift (writes then read-modify-write; zdash.checks.ashift says why)."""
+    if top.ashift is None:
+        return _UNKNOWN
+    sector = 1 << top.ashift
+    small = any(
+        (d.native_sector or 0) > sector or (d.physical_ashift or 0) > top.ashift for d in top.leaves()
     )
+    return _c(str(top.ashift), "warn" if small else "text")
 
 
 def _errors(v: Vdev) -> Cell:
@@ -115,10 +191,13 @@ def fill_role(pct: float) -> Role:
 
 def _fill_cell(pct: float | None, mean: float | None, wide: bool) -> Cell:
     if pct is None:
-        return _c("")
-    cell = bar(pct / 100, fill_role(pct), mean / 100 if mean is not None else None, 8 if wide else 6)
-    cell += ((f" {fmt.fill(pct):>4}", fill_role(pct) if pct >= 80 else "text"),)
-    if mean is not None and wide:  # the tick in the bar is the mean; the figure is the gap
+        return _NONE
+    figure: tuple[str, Role] = (f"{fmt.fill(pct):>4}", fill_role(pct) if pct >= 80 else "text")
+    if not wide:
+        return (figure,)
+    cell = bar(pct / 100, fill_role(pct), mean / 100 if mean is not None else None, _BAR)
+    cell += ((" ", "text"), figure)
+    if mean is not None:  # the tick in the bar is the mean; the figure is the gap
         delta = round(pct - mean)  # an int: no "-0"
         cell += ((f" {delta:+3d}", "warn" if abs(delta) >= 10 else "muted"),)
     return cell
@@ -128,10 +207,12 @@ def _util_cell(v: Vdev, outlier: bool, wide: bool) -> Cell:
     util = v.disk.util_pct if v.disk is not None else None
     if util is None:
         return _c("file" if v.kind == "file" else "-", "muted")
+    emphasis: Role = "crit-bold" if outlier else "warn" if util >= 80 and not wide else "text"
+    figure = (f"{util:3.0f}%", emphasis)  # without its bar (80 columns) the figure takes the colour
+    if not wide:
+        return (figure,)
     role: Role = "crit" if outlier else "warn" if util >= 80 else "bar"
-    return bar(util / 100, role, None, 8 if wide else 6) + (
-        (f" {util:3.0f}%", "crit-bold" if outlier else "text"),
-    )
+    return (*bar(util / 100, role, None, _BAR), (" ", "text"), figure)
 
 
 def _name(prefix: str, name: str, width: int, role: Role, marked: bool = False) -> Cell:
@@ -146,47 +227,39 @@ def _greyed(cell: Cell) -> Cell:
     return tuple((text, "muted") for text, _ in cell)
 
 
-# Which columns each input fills: when that input is stale its figures are old, so they are
-# drawn muted (the status bar says which input and how old). Fill comes with every iostat
-# report; %UTIL is from /proc/diskstats.
-_COLUMNS_OF: dict[str, tuple[int, ...]] = {"status": (1, 2), "iostat": (3, 4, 5, 6)}
-
-
-def _grey_stale(cells: tuple[Cell, ...], stale: frozenset[str], util: bool) -> tuple[Cell, ...]:
-    cols = {c for key in stale for c in _COLUMNS_OF.get(key, ())}
-    if ("diskstats" if util else "iostat") in stale:
-        cols.add(7)
-    if not cols:
-        return cells
-    return tuple(_greyed(c) if i in cols else c for i, c in enumerate(cells))
-
-
 def build_rows(
     pool: Pool,
     outliers: Iterable[str],
     name_width: int,
     wide: bool = True,
     stale: frozenset[str] = frozenset(),
+    columns: tuple[Column, ...] = COLUMNS,
 ) -> list[Row]:
-    """`stale`: the keys of the inputs that are not fresh (Snapshot.problems): their columns
-    are greyed."""
+    """The table's rows with a cell for each of `columns` (the name first). `stale`: the keys
+    of the inputs that are not fresh (Snapshot.problems): the columns they fill are greyed,
+    their figures being old (the status bar says which input and how old)."""
+    keys = tuple(c.key for c in columns)
+    # the ashift source is asked per pool (zdash.raw.ashift_key): this pool's counts
+    late = {k for k in stale if ":" not in k} | ({"ashift"} if f"ashift:{pool.name}" in stale else set())
+    greyed = frozenset(c.key for c in columns if c.source in late)
     marked = frozenset(outliers)
     mean = pool.fill_pct
     root = pool.root
-    rows = [
-        Row(
-            pool_key(pool),
-            "pool",
-            (
-                _name("", pool.name, name_width, "bold"),
-                _state(root),
-                _errors(root),
-                *_io_cells(root),
-                _fill_cell(mean, None, wide),
-            ),
-            pool.name,
-        )
-    ]
+
+    def row(key: str, kind: RowKind, facts: dict[str, Cell], label: str) -> Row:
+        cells = tuple(facts.get(k, _NONE) for k in keys)
+        if greyed:
+            cells = tuple(_greyed(c) if k in greyed else c for k, c in zip(keys, cells))
+        return Row(key, kind, cells, label, keys)
+
+    pool_facts = {
+        "name": _name("", pool.name, name_width, "bold"),
+        "state": _state(root),
+        "errors": _errors(root),
+        "fill": _fill_cell(mean, None, wide),
+        **_io_cells(root),
+    }
+    rows = [row(pool_key(pool), "pool", pool_facts, pool.name)]
     seen: set[str] = set()
     scan = pool.scan
     resilver = scan is not None and scan.function == "resilver" and scan.state == "scanning"
@@ -208,23 +281,25 @@ def build_rows(
         seen.add(key)
         label = v.name + ("" if v.vclass == "normal" or depth > 1 else f" ({v.vclass})")
         is_marked = v.is_leaf and (v.label in marked or v.name in marked)
-        kind: RowKind
-        util = False
+        facts = {
+            "name": _name(prefix, label, name_width, "text" if v.is_leaf else "bold", is_marked),
+            "state": _state(v, id(v) in targets),
+            "errors": _errors(v),
+            **_io_cells(v),
+        }
+        if depth == 1:  # a top-level vdev (a single disk is one too): its space and ashift
+            if v.vclass in DATA_CLASSES:
+                facts["fill"] = _fill_cell(v.fill_pct, mean, wide)
+            if "ashift" in keys:  # walks the vdev's disks: only when shown
+                facts["ashift"] = _ashift(v)
         if v.children:
-            kind = "top" if depth == 1 else "interior"
-            last = _fill_cell(v.fill_pct, mean, wide) if depth == 1 and v.vclass in DATA_CLASSES else _c("")
-        elif depth == 1 and v.vclass in DATA_CLASSES and not is_marked:
-            # A single-disk vdev is both: its row shows the vdev's fill (the space view) unless
-            # the disk is the outlier, when its %util is what matters.
-            kind, last = "leaf", _fill_cell(v.fill_pct, mean, wide)
+            kind: RowKind = "top" if depth == 1 else "interior"
         else:
-            kind, last, util = "leaf", _util_cell(v, is_marked, wide), True
-        name = _name(prefix, label, name_width, "text" if v.is_leaf else "bold", is_marked)
-        state = _state(v, id(v) in targets)
-        cells = (name, state, _errors(v), *_io_cells(v), last)
-        rows.append(Row(key, kind, _grey_stale(cells, stale, util) if stale else cells, v.name))
-    if stale:
-        rows[0] = Row(rows[0].key, rows[0].kind, _grey_stale(rows[0].cells, stale, False), rows[0].label)
+            kind = "leaf"
+            facts["slow"] = _slow(v)
+            facts["queue"] = _queue(v)
+            facts["util"] = _util_cell(v, is_marked, wide)
+        rows.append(row(key, kind, facts, v.name))
     return rows
 
 

@@ -16,24 +16,36 @@ from textual.widgets import Static
 from zdash.ui.markup import NEWLINE, join, tag
 
 LEGEND = """\
-Vdev table: the pool, its top-level vdevs and their disks.
+Vdev table: the pool, its top-level vdevs and their disks. A narrow
+terminal drops QUEUE, ASHIFT, OPS/s, then TOTAL (at 80 columns DISK
+r/w is headed DSKr DSKw and the bars give way to the figures).
   ERR r/w/ck   read / write / checksum errors (zpool status)
-  OPS/s MiB/s  reads + writes per second; bytes per second in MiB (zpool iostat)
-  RD/WR ms     disk wait: time the disk took per I/O (zpool iostat -l)
-  FILL         top-level vdevs: space used; │ marks the pool's mean fill,
-               the figure after the % is the gap to that mean
-  %UTIL        disks: share of time the device was busy (/proc/diskstats)
-  ! name       an outlier: far busier or slower than its peers, or named by a finding
+  SLOW         disks: I/Os slower than zio_slow_io_ms (30 s by
+               default; zpool status -s)
+  OPS/s MiB/s  reads + writes per second; MiB per second (iostat)
+  TOTAL r/w    ms an I/O took, ZFS's own queues included (iostat -l)
+  DISK r/w     ms of that in the disk: TOTAL far above DISK is
+               queueing in ZFS; both high is the disk
+  %UTIL        disks: share of time the device was busy (diskstats)
+  QUEUE        disks: requests in flight on average (aqu-sz)
+  ASHIFT       top-level vdevs: the configured ashift; in the
+               warning colour when a disk in it has larger sectors
+  FILL         top-level vdevs: space used; │ marks the pool's mean
+               fill, the figure after the % is the gap to that mean
+  ! name       an outlier: far busier or slower than its peers, or
+               named by a finding
 Header: the worst finding first (CRIT / WARN / ? STALE), OK when nothing is above INFO.
   frag         free-space fragmentation (zpool list FRAG): how broken up the FREE space
                is, not the data; high frag with a full pool makes writes slow
   writable     what can still be written: free minus ZFS's slop reserve (1/32 of the
                pool), or the root dataset's avail; raw free overstates it
 Capacity gauge: ┃ marks 80 % (writes slow down) and 90 % (critical).
-Chart: the pool or the selected row, the last minute up to 10 minutes: read and write; a
-  disk in a vdev with other disks against its peers (MiB/s, %UTIL, disk wait: the worse of
-  read and write; p switches; the peers are the dots), where a sick disk moves the same MiB/s
-  at a far higher %UTIL and wait. A break in a line is a time with nothing measured."""
+Chart: the pool or the selected row, the last minute (up to 10 min):
+  read and write; a disk in a vdev with other disks against its
+  peers (MiB/s, %UTIL, disk wait: the worse of read and write; p
+  switches; the peers are the dots), where a sick disk moves the same
+  MiB/s at a far higher %UTIL and wait. A break in a line is a time
+  with nothing measured."""
 
 
 class _TextScreen(ModalScreen[None]):

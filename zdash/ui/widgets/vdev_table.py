@@ -1,5 +1,6 @@
-"""The vdev tree as a table: the pool, its top-level vdevs (fill beside the pool mean) and the
-leaves (state, errors, ops/s, MiB/s, disk latency, %util), outliers marked.
+"""The vdev tree as a table: the pool, its top-level vdevs (fill beside the pool mean, ashift)
+and the leaves (state, errors, SLOW, ops/s, MiB/s, total and disk wait, queue, %util), outliers
+marked; columns give way by rank when the terminal is narrow (vdev_rows.COLUMNS).
 
 Drawn line by line (Textual's line API), not with a DataTable: a DataTable re-renders every
 visible cell through Rich whenever any cell changes, and here figures change every tick on
@@ -31,9 +32,8 @@ from zdash.ui.app import ZdashApp
 from zdash.ui.markup import cell_text
 from zdash.ui.outliers import outlier_leaves
 from zdash.ui.roles import ROLE_CLASSES, Cell, Role, role_styles
-from zdash.ui.vdev_rows import COLUMNS, NARROW_LABELS, WIDE, Row, build_rows, shown_pool
+from zdash.ui.vdev_rows import WIDE, Column, Row, build_rows, fit_columns, shown_pool
 
-_NUMERIC = {3, 4, 5, 6}  # right-aligned, so digits line up
 _PAD = 2  # one space each side of a cell
 _CHROME = 4  # scrollbar and border
 HEADER = "vdev-table--header"
@@ -41,10 +41,22 @@ CURSOR = "vdev-table--cursor"
 CURSOR_BLURRED = "vdev-table--cursor-blurred"
 
 
+NAME_NEED = 15  # name cells kept before a column is folded (longer names are shortened)
+
+
 def _depths(v: Vdev, depth: int = 0) -> Iterator[tuple[int, Vdev]]:
     for c in v.children:
         yield depth + 1, c
         yield from _depths(c, depth + 1)
+
+
+def _name_cells(depth: int, v: Vdev) -> int:
+    """The cells a vdev's name takes in the first column: its tree indent, the name, the
+    outlier mark a disk may get (`! `) or the class of a top-level vdev (` (special)`)."""
+    extra = 2 if v.is_leaf else 0
+    if depth == 1 and v.vclass != "normal":
+        extra = max(extra, len(v.vclass) + 3)
+    return 2 * depth + len(v.name) + extra
 
 
 def _cell_segments(
@@ -105,8 +117,9 @@ class VdevTable(ScrollView, can_focus=True):
         super().__init__(id=id)
         self._rows: list[Row] = []
         self._index: dict[str, int] = {}
-        self._layout: tuple[bool, int] | None = None
+        self._layout: tuple[bool, int, tuple[Column, ...]] | None = None
         self._widths: list[int] = []
+        self._numeric: list[bool] = []
         self._styles: dict[Role, Style] = {}
         self._lines: dict[tuple[str, bool, bool], tuple[Row, Strip]] = {}  # (key, cursor, focus)
         self._header: Strip | None = None
@@ -134,14 +147,17 @@ class VdevTable(ScrollView, can_focus=True):
     def on_resize(self) -> None:
         self._redraw()
 
-    def _layout_for(self, width: int, pool: Pool) -> tuple[bool, int]:
-        """Wide or compact columns; the name column as wide as the longest name (with its
-        tree indent) when that fits, so the figures sit close to the names they belong to."""
+    def _layout_for(self, width: int, pool: Pool) -> tuple[bool, int, tuple[Column, ...]]:
+        """Wide or narrow widths, the name column's width and the columns shown: the name as
+        wide as the longest name (with its tree indent) when that fits, so the figures sit
+        close to the names they belong to; columns fold away (by rank) before the name is cut
+        below NAME_NEED."""
         wide = width >= WIDE
-        fixed = sum((c[1] if wide else c[2]) + _PAD for c in COLUMNS[1:])
-        room = max(12, width - fixed - _PAD - _CHROME)
-        longest = max([len(pool.name)] + [2 * d + len(v.name) + 10 for d, v in _depths(pool.root)])
-        return wide, max(12, min(room, longest, 48))
+        longest = max([len(pool.name)] + [_name_cells(d, v) for d, v in _depths(pool.root)])
+        room = width - _CHROME
+        columns = fit_columns(room, wide, min(longest, NAME_NEED), _PAD)
+        fixed = sum((c.width if wide else c.narrow) + _PAD for c in columns[1:])
+        return wide, max(12, min(room - fixed - _PAD, longest, 48)), columns
 
     def _redraw(self) -> None:
         frame = self.frame
@@ -152,12 +168,14 @@ class VdevTable(ScrollView, can_focus=True):
         layout = self._layout_for(self.app.size.width, pool)
         keep = self.selected_key
         stale = frozenset(s.key for s in frame.snapshot.problems)
-        rows = build_rows(pool, outliers, layout[1], layout[0], stale)
+        wide, name_width, columns = layout
+        rows = build_rows(pool, outliers, name_width, wide, stale, columns)
         if layout != self._layout:
             self._layout, self._header = layout, None
             self._widths = [
-                layout[1] if i == 0 else (c[1] if layout[0] else c[2]) for i, c in enumerate(COLUMNS)
+                name_width if i == 0 else (c.width if wide else c.narrow) for i, c in enumerate(columns)
             ]
+            self._numeric = [c.numeric for c in columns]
             self._lines.clear()
         self._rows = rows
         self._index = {r.key: i for i, r in enumerate(rows)}
@@ -186,8 +204,17 @@ class VdevTable(ScrollView, can_focus=True):
         """The row's cells as styled text (what it shows, for tests and tools)."""
         row = self._rows[self._index[key]]
         return [
-            cell_text(c, self._styles, "right" if i in _NUMERIC else "left") for i, c in enumerate(row.cells)
+            cell_text(c, self._styles, "right" if right else "left")
+            for c, right in zip(row.cells, self._numeric)
         ]
+
+    @property
+    def column_labels(self) -> list[str]:
+        """The headers of the columns shown, left to right (what the header row says)."""
+        if self._layout is None:
+            return []
+        wide, _, columns = self._layout
+        return [c.label if wide else c.short for c in columns]
 
     # --- cursor ------------------------------------------------------------------------------
 
@@ -247,15 +274,11 @@ class VdevTable(ScrollView, can_focus=True):
     def _header_strip(self) -> Strip:
         if self._header is None:
             style = self.rich_style + self.get_component_rich_style(HEADER, partial=True)
-            wide = bool(self._layout and self._layout[0])
+            plain = {role: Style() for role in self._styles}
             segments: list[Segment] = []
-            for i, (label, _, _) in enumerate(COLUMNS):
-                text = label if wide else NARROW_LABELS.get(i, label)
-                cell: Cell = ((text, "text"),)
-                plain = {role: Style() for role in self._styles}
-                segments += _cell_segments(
-                    cell, self._widths[i] if self._widths else 0, i in _NUMERIC, style, plain
-                )
+            for label, width, right in zip(self.column_labels, self._widths, self._numeric):
+                cell: Cell = ((label, "text"),)
+                segments += _cell_segments(cell, width, right, style, plain)
             self._header = Strip(segments).simplify()
         return self._header
 
@@ -277,8 +300,8 @@ class VdevTable(ScrollView, can_focus=True):
         if cursor:
             base += self._cursor_style(CURSOR if focus else CURSOR_BLURRED)
         segments: list[Segment] = []
-        for col, cell in enumerate(row.cells):
-            segments += _cell_segments(cell, self._widths[col], col in _NUMERIC, base, self._styles)
+        for cell, width, right in zip(row.cells, self._widths, self._numeric):
+            segments += _cell_segments(cell, width, right, base, self._styles)
         strip = Strip(segments).simplify()
         self._lines[key] = (row, strip)
         return strip
