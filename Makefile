@@ -3,11 +3,11 @@
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: check guardrails lint format types contracts deadcode docs test fix
+.PHONY: check guardrails lint format types contracts deadcode deps docs test fix
 
 check: guardrails test
 
-guardrails: lint format types contracts deadcode docs
+guardrails: lint format types contracts deadcode deps docs
 
 lint:
 	$(BIN)/ruff check zdash tests fixtures
@@ -23,6 +23,10 @@ contracts:
 
 deadcode:
 	$(BIN)/vulture
+
+# Every module zdash imports is a declared dependency (not one that comes in through another).
+deps:
+	$(BIN)/deptry zdash
 
 # The manual (docs/, mkdocs.yml): a broken link or anchor fails the build.
 docs:
