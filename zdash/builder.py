@@ -34,7 +34,7 @@ from zdash.parse.reuse import Reuse
 from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS, parse_zfs_list
 from zdash.parse.zpool_events import parse_events
-from zdash.parse.zpool_history import parse_history
+from zdash.parse.zpool_history import NO_HISTORY, parse_history
 from zdash.parse.zpool_iostat import IostatRow, parse_iostat, split_reports
 from zdash.parse.zpool_list import parse_list
 from zdash.parse.zpool_status import parse_status
@@ -389,7 +389,7 @@ class SnapshotBuilder:
         devices = self._value("devices", now) or _NONE
         ashifts = {p.name: self._value(f"ashift:{p.name}", now) for p in status}
         datasets: tuple[Dataset, ...] = self._value("datasets", now) or ()
-        history = self._value("history", now) or _NONE
+        history = self._value("history", now) or NO_HISTORY
         key = (
             id(status),
             id(listed),

@@ -199,6 +199,9 @@ class Pool:
     # Devices a `zpool add` of this pool named (`zpool history`, or a pasted transcript's command
     # lines): the top-level vdevs holding them came after the pool was created.
     added_devices: tuple[str, ...] = ()
+    # Devices a `zpool attach` of this pool brought in (the same sources): one still being
+    # resilvered is redundancy being added, not a side that was lost.
+    attached_devices: tuple[str, ...] = ()
     properties: tuple[tuple[str, str], ...] = ()  # selected pool properties (name, value)
 
     @property

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from zdash.model import UNSEEN, Pool, Vdev
+from zdash.model import UNSEEN, Pool, Vdev, evolve
 
 _PARITY = re.compile(r"^(?:raidz|draid)([1-3])")
 INTERIOR_KINDS = frozenset({"mirror", "raidz1", "raidz2", "raidz3", "draid"})
@@ -232,12 +232,22 @@ def _by_state(top: Vdev, design: int) -> Margin:
     return Margin(top, design, left, (), (), (), (), ())
 
 
-def margins(pool: Pool, classes: tuple[str, ...] = ("normal", "special", "dedup", "log")) -> list[Margin]:
-    """Every top-level vdev of the given classes (cache and spares hold no pool data)."""
+def margins(
+    pool: Pool,
+    classes: tuple[str, ...] = ("normal", "special", "dedup", "log"),
+    joining: frozenset[str] = frozenset(),
+) -> list[Margin]:
+    """Every top-level vdev of the given classes (cache and spares hold no pool data).
+
+    `joining`: keys of leaves known to have been *attached* (zdash saw them arrive, or a
+    transcript's `zpool attach` names them). A mirror side still being resilvered after its
+    attach is redundancy being added: the vdev is judged as it was before (a single disk made a
+    mirror is not a mirror that lost a side). Without that knowledge a side being resilvered is
+    one that is not a copy yet, whatever brought it."""
     # No scan line at all (a paste cut above the table): whether a resilver runs is unknown.
     resilvering = resilver_running(pool) or (None if not pool.scans else False)
     return [
-        margin(top, resilvering=resilvering)
+        margin(_before_attach(top, joining, resilvering), resilvering=resilvering)
         for top in pool.top_level
         if top.vclass in classes and top.kind not in ("hole", "indirect") and not _unshown(top)
     ]
@@ -254,6 +264,18 @@ def unshown_losses(pool: Pool) -> list[tuple[Vdev, tuple[Vdev, ...]]]:
         if lost:
             out.append((top, lost))
     return out
+
+
+def _before_attach(top: Vdev, joining: frozenset[str], resilvering: bool | None) -> Vdev:
+    """A mirror without the sides being attached to it (still resilvering); itself otherwise."""
+    if not joining or top.kind != "mirror":
+        return top
+    kept = tuple(
+        c
+        for c in top.children
+        if not (c.is_leaf and c.key in joining and (rebuilding(c) or resilvering is not False))
+    )
+    return evolve(top, children=kept) if kept and len(kept) < len(top.children) else top
 
 
 def _unshown(top: Vdev) -> bool:

@@ -57,91 +57,77 @@ SCENARIOS: dict[str, Scenario] = {
         stories.slow_disk("raidz1-0", 0),
     ),
     "degraded-resilver": Scenario(
-        "Two 2-way mirrors. At 5 s a disk of mirror-1 is taken offline: the pool goes DEGRADED "
-        "and mirror-1 has no redundancy left. At 10 s it is replaced by a new disk: watch the "
-        "resilver progress (zdash's own ETA beside zpool's) until the pool is ONLINE again. The "
-        "expert move is `zpool replace` (never detach + attach), onto a by-id path, and a scrub "
-        "afterwards."
+        "Two 2-way mirrors. At 5 s a disk of mirror-1 is taken offline: the pool goes DEGRADED and "
+        "mirror-1 runs on one disk. At 10 s it is replaced by a new disk: watch the resilver "
+        "progress (zdash's own ETA beside zpool's) until the pool is ONLINE again.",
+        (stories.NO_REDUNDANCY_RULE, stories.OFFLINE_ADVICE, stories.RESILVER_ADVICE),
     ),
     "imbalance-added-vdev": Scenario(
         "One mirror filled to about 60 %, then a second mirror added with `zpool add`, then a "
-        "little more data. The old vdev stays far fuller than the new one: ZFS does not move "
-        "existing data, and new writes now lean on the emptier vdev, so its disks take most of "
-        "the write load. Only rewriting the data (send/receive, or copy and rename) rebalances it."
+        "little more data: the old vdev far fuller than the new one.",
+        (stories.ADDED_LATER_RULE, stories.REBALANCE_ADVICE),
     ),
     "imbalance-size": Scenario(
-        "Two mirrors of 256 MiB disks filled to about 60 %, then the disks of mirror-1 were "
-        "upgraded to 1 GiB ones (autoexpand): mirror-1 is now four times the size of mirror-0 at "
-        "a fraction of its fill. Nothing is wrong with the data, but new writes lean on the big "
-        "vdev (the allocator weighs vdevs by free space), so its disks take most of the write "
-        "load while mirror-0 fills up. Upgrade mirror-0 too, or accept it; only rewriting the "
-        "data moves old blocks."
+        "Two mirrors of 256 MiB disks filled to about 55 %, then the disks of mirror-1 were "
+        "upgraded to 1 GiB ones (autoexpand): mirror-1 is now four times the size of mirror-0, "
+        "holding about the same data at a fraction of its fill.",
+        (stories.GROWN_RULE, stories.REBALANCE_ADVICE),
     ),
     "ashift-mismatch": Scenario(
-        "A mirror created with ashift=9 (512-byte sectors), then a second mirror added with "
-        "ashift=12. Mixed ashift blocks `zpool remove` of any top-level vdev forever, and 512-byte "
-        "sectors on 4K-native disks mean read-modify-write on every write. The fix is a new pool "
-        "with ashift=12."
+        "A mirror created with ashift=9 (512-byte sectors), then a second mirror added with ashift=12.",
+        (stories.ASHIFT_MIX_RULE, stories.ashift_mix_fix(12)),
     ),
     "capacity-85": Scenario(
-        "A pool at 85 % capacity. Above about 80 % the allocator switches from first-fit to "
-        "best-fit, fragmentation grows and writes slow down sharply; at 100 % even deletes can "
-        "fail, because copy-on-write needs space to free space. Free space (or add a vdev) before "
-        "it gets worse."
+        "A pool at 85 % capacity: a warning.",
+        (stories.CAPACITY_RULE, stories.CAPACITY_ADVICE),
     ),
     "capacity-93": Scenario(
-        "A pool at 93 %: critical. Writes are slow and fragmenting, and a little more data makes "
-        "the pool read-only in practice. Delete snapshots that hold space (`zfs list -o space`), "
-        "move data away or add capacity now."
+        "A pool at 93 %: critical, a little more data makes it read-only in practice.",
+        (stories.CAPACITY_RULE, stories.CAPACITY_ADVICE),
     ),
     "clones": Scenario(
         "A clone chain: tank/base@s1 was cloned to tank/c1, tank/c1@s2 to tank/c2, and the clones "
-        "were then rewritten. `zfs destroy -R tank/base@s1` would take c1, its snapshot and c2 "
-        "with it. A clone that shares nothing with its origin any more gains nothing from being a "
-        "clone: `zfs promote` it to cut the dependency before deleting the original."
+        "were then rewritten: `zfs destroy -R tank/base@s1` would take c1, its snapshot and c2 with it.",
+        (stories.CLONE_RULE, stories.CLONE_PROMOTE),
     ),
     "scrub-repair": Scenario(
         "A mirror whose second disk was silently overwritten with garbage while the pool was "
         "exported. At 4 s a scrub starts (its disks are slow: it runs for about 20 s): it finds "
         "the bad blocks by checksum and repairs them from the good side. Watch the scan progress, "
-        'CKSUM grow on that disk and "repaired" in the scan line. Afterwards: `zpool clear`, and '
-        "watch that disk: one event is bad luck, a trend is a failing disk."
+        'CKSUM grow on that disk and "repaired" in the scan line.',
+        (stories.SCRUB_RULE, stories.SCRUB_ADVICE),
     ),
     "raidz2-wide": Scenario(
-        "A raidz2 of ten disks under light load. Wider than about 8 disks, a raidz vdev resilvers "
-        "slowly (every disk is read to rebuild one) and small blocks waste space on parity and "
-        "padding. Prefer two narrower vdevs, or dRAID for many disks."
+        "A raidz2 of ten disks under light load.",
+        (stories.WIDE_RAIDZ_RULE, stories.WIDE_RAIDZ_ADVICE),
     ),
     "two-pools": Scenario(
         "Two pools on one host, as most servers have: tank (two mirrors, busy) is healthy; backup "
-        "(a raidz1 of three disks) lost a member to `zpool offline` at 6 s and has no redundancy "
-        "left: one more failure there loses the pool. The wall shows both tiles side by side, the "
-        "sick one first; the dashboard has a tab per pool (`[`/`]` or 1-9). An expert restores "
-        "backup's redundancy first (replace the disk), whatever tank's load."
+        "(a raidz1 of three disks) lost a member to `zpool offline` at 6 s. The wall shows both "
+        "tiles side by side, the sick one first; the dashboard has a tab per pool (`[`/`]` or "
+        "1-9). Backup comes first, whatever tank's load.",
+        (stories.NO_REDUNDANCY_RULE, stories.OFFLINE_ADVICE),
     ),
     "faulted-disk": Scenario(
         "Two 2-way mirrors under load. At 6 s ZFS faults a disk of mirror-1 (injected with "
         "`zinject -A fault`, as ZED does after too many I/O errors): the pool is DEGRADED and "
-        "mirror-1 runs on one disk, so one more failure there loses the pool: critical. At 14 s "
-        "the admin replaces it (`zpool replace tank OLD NEW`): the resilver copies mirror-1's "
-        "data to the new disk and the pool is ONLINE again. A FAULTED disk is not read any more; "
-        "do not `zpool clear` it back into service before its SMART data and the kernel log say "
-        "why it failed."
+        "mirror-1 runs on one disk. At 14 s the admin replaces it (`zpool replace tank OLD NEW`) "
+        "and the resilver brings the pool back ONLINE.",
+        (stories.NO_REDUNDANCY_RULE, stories.FAULTED_ADVICE, stories.RESILVER_ADVICE),
     ),
     "log-special": Scenario(
         "A pool with support vdevs: a data mirror, a special mirror (metadata and small blocks), "
         "a log mirror (the ZIL for sync writes) and a cache disk (L2ARC), under sync-heavy load. "
         "Watch the log take the sync writes. At 8 s one side of the special mirror is taken "
-        "offline: the special vdev holds the pool's metadata, so losing it loses the whole pool, "
-        "and with one side left it is as critical as any data vdev without redundancy. (Losing "
-        "the log loses only sync writes in flight at a crash; losing the cache loses nothing.)"
+        "offline. (Losing the log loses only sync writes in flight at a crash; losing the cache "
+        "loses nothing.)",
+        (stories.SPECIAL_RULE, stories.NO_REDUNDANCY_RULE, stories.OFFLINE_ADVICE),
     ),
     "ashift-512-on-4k": Scenario(
-        "A pool created with ashift=9 (512-byte blocks) on a disk whose physical sectors are 4 "
-        "KiB (a 512e disk: it accepts 512-byte writes and turns each into a read-modify-write of 4 "
-        'KiB). ZFS itself says so in `zpool status` ("block size: 512B configured, 4096B '
-        'native"). Writes are slower than they should be, for the life of the vdev: ashift cannot '
-        "be changed. The fix is a new vdev or pool created with ashift=12, and moving the data."
+        "A pool created with ashift=9 (512-byte blocks) on a disk whose physical sectors are 4 KiB "
+        "(a 512e disk: it accepts 512-byte writes and turns each into a read-modify-write of 4 "
+        'KiB). ZFS itself says so in `zpool status` ("block size: 512B configured, 4096B native").',
+        (stories.ASHIFT_RMW_RULE, stories.ashift_rmw_fix(12)),
     ),
 }
 

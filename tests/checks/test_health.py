@@ -19,7 +19,7 @@ from tests.checks.builders import (
     scan,
     snap,
 )
-from zdash.checks import health
+from zdash.checks import health, stories
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
 from zdash.model import UNSEEN, Vdev
@@ -129,10 +129,12 @@ def test_a_resilver_onto_the_new_disk_is_not_yet_a_copy():
 
 def test_disks_attached_to_a_survivor_with_read_errors_are_a_critical_not_a_note():
     """Corpus 197: a mirror's dead side gone, two new disks attached; ZFS says ONLINE while both
-    resilver from z2, the only whole copy, which has 701 read errors. Without those errors it is
-    the note an attach is; with them, blocks z2 cannot read have no other copy."""
+    resilver from z2, the only whole copy, which has 701 read errors: blocks z2 cannot read have
+    no other copy. Without the errors the redundancy model still rules (no redundancy until the
+    resilver ends: CRITICAL, said so), unless the attach is known (a transcript's `zpool attach`
+    line, or zdash saw the disks arrive): then it is redundancy being added, not a loss."""
 
-    def attached(errors):
+    def attached(errors, known=()):
         return pool(
             "STORE",
             mirror(
@@ -142,6 +144,7 @@ def test_disks_attached_to_a_survivor_with_read_errors_are_a_critical_not_a_note
                 leaf("z1_1", aux="(resilvering)"),
             ),
             scans=(scan("resilver", "scanning"),),
+            attached_devices=known,
         )
 
     worst = max(check_now(attached((701, 0, 0))), key=lambda f: f.severity)
@@ -150,10 +153,28 @@ def test_disks_attached_to_a_survivor_with_read_errors_are_a_critical_not_a_note
         "mirror-0: its only whole copy reports errors (/dev/z2: 701 read errors) while /dev/z3, /dev/z1_1 "
         "are resilvered from it"
     )
-    (note,) = check_now(attached((0, 0, 0)))
-    assert note.severity == Severity.INFO and note.title.startswith(
-        "mirror-0: resilvering /dev/z3, /dev/z1_1"
+    (unknown,) = check_now(attached((0, 0, 0)))
+    assert unknown.severity == Severity.CRITICAL and unknown.title == (
+        "mirror-0: resilvering /dev/z3, /dev/z1_1 (mirror-0 has no redundancy left until it completes)"
     )
+    assert "or was attached (zdash did not see the attach)" in unknown.why
+    assert check_now(attached((0, 0, 0), known=("z3", "/dev/z1_1"))) == []  # a single disk grown
+
+
+def test_a_side_seen_arriving_is_an_attach_one_seen_before_is_catching_up():
+    """Live: a leaf that appears while zdash watches and resilvers is an attach (nothing lost);
+    one that was there before (OFFLINE, then online) is catching up: no redundancy until done."""
+    single = pool("tank", leaf("sda"))
+    growing = pool(
+        "tank",
+        mirror(0, leaf("sda"), leaf("sdb", aux="(resilvering)")),
+        scans=(scan("resilver", "scanning"),),
+    )
+    seen = [snap(1.0, single), snap(2.0, growing)]
+    assert [f for f in health.check(seen, CFG) if f.severity > Severity.INFO] == []
+    offline = pool("tank", mirror(0, leaf("sda"), leaf("sdb", state="OFFLINE")), state="DEGRADED")
+    (back,) = health.check([snap(1.0, offline), snap(2.0, growing)], CFG)
+    assert back.severity == Severity.CRITICAL and "has no redundancy left until it completes" in back.title
 
 
 def test_a_disk_awaiting_resilver_is_said_to_wait_not_to_be_resilvered():
@@ -182,16 +203,24 @@ def test_degraded_disk_still_serves_but_is_no_reliable_copy():
     assert [a.action for a in f.actions] == ["replace", "clear"]
 
 
-def test_a_lost_log_device_is_a_warning_and_a_cache_device_only_info():
-    p = pool(
-        "tank",
-        mirror(0, leaf("sda"), leaf("sdb")),
-        mirror(1, leaf("nvme0", vclass="log"), leaf("nvme1", vclass="log", state="FAULTED"), vclass="log"),
-        leaf("nvme2", vclass="cache", state="FAULTED"),
-    )
-    findings = check_now(p)
+def test_a_lost_log_device_is_a_warning_and_so_is_a_failed_cache_device_an_offline_one_a_note():
+    """A failed L2ARC loses nothing but cache hits, yet a device reading FAULTED is never OK
+    beside the verdict; one the admin took offline is their choice."""
+
+    def tank(cache_state):
+        return pool(
+            "tank",
+            mirror(0, leaf("sda"), leaf("sdb")),
+            mirror(
+                1, leaf("nvme0", vclass="log"), leaf("nvme1", vclass="log", state="FAULTED"), vclass="log"
+            ),
+            leaf("nvme2", vclass="cache", state=cache_state),
+        )
+
+    findings = check_now(tank("FAULTED"))
     assert one(findings, subject="mirror-1").severity == Severity.WARNING
-    assert one(findings, subject="/dev/nvme2").severity == Severity.INFO
+    assert one(findings, subject="/dev/nvme2").severity == Severity.WARNING
+    assert one(check_now(tank("OFFLINE")), subject="/dev/nvme2").severity == Severity.INFO
 
 
 # --- spares ----------------------------------------------------------------------------------
@@ -371,7 +400,7 @@ def test_errors_found_by_a_scrub_are_one_warning_about_the_scrub():
         "tank: the scrub finished on 2023-11-14 at 22:13 UTC and repaired 85.0 MiB "
         "on /s/b (700 checksum errors), nothing unrepairable"
     )
-    assert "not yet a dying disk" in f.why and "smartctl" in f.why
+    assert stories.SCRUB_RULE in f.why and stories.SCRUB_ADVICE in f.why and "smartctl" in f.why
     assert [a.action for a in f.actions] == ["clear", "scrub", "replace"]
 
 
@@ -528,3 +557,122 @@ def test_devices_out_of_service_in_a_vdev_not_shown_are_judged_without_its_layou
     (g,) = one
     assert g.severity == Severity.WARNING and "sdk" in g.title and "2-way mirror" in g.why
     assert check_now(pool("(pool-not-pasted)", _unshown(leaf("sda"), leaf("sdb")), state=UNSEEN)) == []
+
+
+# --- advice that respects what is going on (issue 26) ---------------------------------------------
+
+
+def test_a_spare_being_resilvered_in_is_left_alone_until_the_resilver_ends():
+    """`zpool replace tank sdb sdz` onto a hot spare, by hand, for a disk that still works: the
+    running resilver is the admin's; detaching the spare now would undo it."""
+    spare = Vdev(
+        name="spare-1", kind="spare", state="ONLINE", children=(leaf("sdb"), leaf("sdz", aux="(resilvering)"))
+    )
+    p = pool(
+        "tank",
+        Vdev(name="mirror-0", kind="mirror", state="ONLINE", children=(leaf("sda"), spare)),
+        leaf("sdz", vclass="spare", state="INUSE"),
+        scans=(scan("resilver", "scanning"),),
+    )
+    (f,) = check_now(p)
+    assert f.topic == "spare" and f.actions == ()
+    assert "Leave it until the resilver ends" in f.why and "zpool detach" not in f.why
+
+
+def test_an_offline_disk_can_be_brought_back_or_replaced():
+    p = pool("tank", mirror(0, leaf("sda"), leaf("sdb", state="OFFLINE")), state="DEGRADED")
+    (f,) = check_now(p)
+    assert f.severity == Severity.CRITICAL
+    assert [a.argv[:2] for a in f.actions] == [("zpool", "online"), ("zpool", "replace")]
+    assert stories.NO_REDUNDANCY_RULE in f.why and stories.OFFLINE_ADVICE in f.why
+
+
+@pytest.mark.parametrize(
+    "state, aux, msgid",
+    [
+        ("UNAVAIL", None, "ZFS-8000-4J"),
+        ("UNAVAIL", "corrupted data", None),
+        ("FAULTED", "corrupted data", None),
+    ],
+)
+def test_a_disk_whose_label_is_lost_is_replaced_first_not_onlined_or_cleared(state, aux, msgid):
+    """ZFS-8000-4J: the label is missing or invalid; `zpool online` cannot read it back and a
+    clear and a re-scrub fix nothing: replace."""
+    p = pool(
+        "rpool",
+        Vdev(
+            name="raidz1-0",
+            kind="raidz1",
+            state="DEGRADED",
+            children=(
+                leaf("sda"),
+                leaf("17682433485448789979", path="17682433485448789979", state=state, aux=aux),
+                leaf("sdc"),
+            ),
+        ),
+        state="DEGRADED",
+        msgid=msgid,
+    )
+    (f,) = [f for f in check_now(p) if f.subject == "raidz1-0"]
+    assert [a.argv[:2] for a in f.actions] == [("zpool", "replace")]
+    assert stories.LABEL_ADVICE in f.why
+
+
+def test_a_faulted_disk_is_replaced_and_cleared_only_once_the_cause_is_known():
+    p = pool(
+        "tank", mirror(0, leaf("sda"), leaf("sdb", state="FAULTED", aux="too many errors")), state="DEGRADED"
+    )
+    (f,) = check_now(p)
+    replace, clear = f.actions
+    assert replace.argv[:2] == ("zpool", "replace") and clear.argv[:2] == ("zpool", "clear")
+    assert "once SMART and the kernel log show the cause was transient" in clear.label
+    assert stories.FAULTED_ADVICE in f.why
+
+
+def test_a_replace_that_resilvered_but_kept_its_old_disk_is_not_ok_beside_degraded():
+    """degraded-resilver's end: the resilver done, the OFFLINE old disk still in replacing-1 for a
+    moment, zpool says DEGRADED: a warning saying why (ZFS detaches it by itself), never OK."""
+    replacing = Vdev(
+        name="replacing-1",
+        kind="replacing",
+        state="DEGRADED",
+        children=(leaf("loop3", state="OFFLINE"), leaf("newdisk")),
+    )
+    p = pool(
+        "tank",
+        mirror(0, leaf("loop0"), leaf("loop1")),
+        Vdev(name="mirror-1", kind="mirror", state="DEGRADED", children=(leaf("loop2"), replacing)),
+        state="DEGRADED",
+        scans=(scan("resilver", "finished"),),
+    )
+    (f,) = [f for f in check_now(p) if f.severity > Severity.INFO]
+    assert f.severity == Severity.WARNING and f.topic == "replace"
+    assert (
+        f.title
+        == "replacing-1 in mirror-1: /dev/newdisk is resilvered, the old /dev/loop3 (OFFLINE) not yet detached"
+    )
+    assert [a.argv for a in f.actions] == [("zpool", "detach", "tank", "/dev/loop3")]
+
+
+def test_a_pool_zpool_calls_degraded_is_never_ok_even_when_every_vdev_shown_is_whole():
+    (f,) = check_now(
+        pool(
+            "tank",
+            mirror(0, leaf("sda"), leaf("sdb")),
+            state="DEGRADED",
+            status="One or more devices has been removed",
+        )
+    )
+    assert f.severity == Severity.WARNING and f.title == "tank: DEGRADED"
+
+
+def test_smartctl_only_for_a_device_path_and_a_paste_speaks_of_this_output():
+    """Short names (as a paste prints them) go to zpool, which resolves them; smartctl needs the
+    device node. A paste is one moment: it cannot say the counts have not grown."""
+    p = pool("tank", mirror(0, leaf("sda"), leaf("B0", path="B0", errors=(0, 0, 3))))
+    one_look = CheckConfig(one_look=True)
+    (f,) = health.check([snap(T0, p)], one_look)
+    assert [a.argv[0] for a in f.actions] == ["zpool", "zpool", "zpool"]
+    assert "as of this output" in f.why and "while zdash watched" not in f.why
+    (live,) = check_now(pool("tank", mirror(0, leaf("sda"), leaf("sdb", errors=(0, 0, 3)))))
+    assert live.actions[0].argv == ("smartctl", "-a", "/dev/sdb")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.checks.builders import T0, GiB, MiB, evidence, leaf, mirror, one, pool, snap, space
-from zdash.checks import imbalance
+from zdash.checks import imbalance, stories
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
 
@@ -64,7 +64,7 @@ def test_vdev_added_after_data_was_written():
     assert "mirror-1 probably added after data was written" in f.title
     assert "zpool history imbal" in f.why and "no in-place rebalance" in f.why
     assert "not yet seen enough writes" in f.why  # no measurement: no claim about the writes
-    assert evidence(f)["mirror-0 fill"].startswith("64.0 %")
+    assert evidence(f)["mirror-0 fill"].startswith("63.9 %")  # 63.97 %, rounded down
     assert f.actions[0].argv == ("zpool", "history", "imbal")
 
 
@@ -110,8 +110,10 @@ def test_different_sizes_use_allocatable_space_not_raw_leaf_size():
     )
     f = one(check_now(p), subject="sizes")
     assert "different sizes" in f.title
-    assert evidence(f)["/s/small fill"].startswith("38.5 %")  # zpool list shows 38.5 %
-    assert evidence(f)["/s/big fill"].startswith("21.7 %")  # and 21.6 % (it truncates)
+    assert evidence(f)["/s/small fill"].startswith(
+        "38.4 %"
+    )  # 38.49 %: zpool list -v rounds to 38.5; every fill zdash shows is rounded down
+    assert evidence(f)["/s/big fill"].startswith("21.6 %")  # 21.65 %: as zpool list -v prints it
     assert f.severity == Severity.INFO
 
 
@@ -273,3 +275,24 @@ def test_a_zpool_add_of_the_fuller_vdev_means_the_older_data_was_deleted():
     f = one(check_now(p), subject="tank")
     assert f.title == "tank: sda holds 99 % of the data on equal vdevs (data deleted)"
     assert "sda was added later (by a `zpool add` the paste shows)" in f.why
+
+
+@pytest.mark.parametrize("grown_first", [False, True])
+def test_a_vdev_grown_after_the_data_was_written_is_history_told_the_allocators_way(grown_first):
+    """The imbalance-size fixture: two mirrors of 256 MiB disks filled to ~55 %, then one grown to
+    1 GiB (bigger disks, autoexpand): 54.7 % beside 13.6 %, about the same bytes on each. Not
+    "different sizes" at WARNING: the larger vdev holds no more than the smaller one did, so it
+    grew after the data was written (whichever comes first in the vdev order). Writes spread by
+    free space lean on it until the fills even out: they never drive fills apart."""
+    small, big = (54.7, 256 * MiB), (13.6, GiB)
+    (pct0, size0), (pct1, size1) = (big, small) if grown_first else (small, big)
+    f = one(check_now(two(pct0, pct1, size0=size0, size1=size1)), subject="tank")
+    grown = "mirror-0" if grown_first else "mirror-1"
+    assert f.title.endswith(f"({grown} grown after the data was written)") and f.severity == Severity.INFO
+    assert stories.GROWN_RULE in f.why and "drifts apart" not in f.why
+    assert evidence(f)["Bytes held"].startswith(f"{grown} ")
+
+
+def test_different_sizes_from_the_start_say_the_allocator_evens_the_fills_out():
+    f = one(check_now(two(21.6, 38.5, size0=2 * GiB, size1=GiB // 2)), subject="tank")  # 2.2x the bytes
+    assert "different sizes" in f.title and "even the fills out" in f.why and "drifts apart" not in f.why

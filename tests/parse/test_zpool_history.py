@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from zdash.parse.zpool_history import added_devices, parse_history
+from zdash.parse.zpool_history import added_devices, attached_device, parse_history
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 
@@ -14,7 +14,7 @@ CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 def test_the_lab_transcripts_history():
     text = (CAPTURES / "imbalance-deletes/transcript.txt").read_text()
     history = text[text.index("History for 'lab':") :]
-    assert parse_history(history) == {"lab": ("/dev/disk/by-id/virtio-zfslab-disk1",)}
+    assert parse_history(history).added == {"lab": ("/dev/disk/by-id/virtio-zfslab-disk1",)}
 
 
 @pytest.mark.parametrize(
@@ -41,4 +41,24 @@ def test_history_with_long_format_and_internal_events():
         "2024-01-04.03:04:05 zpool add tank sdb [user 0 (root) on host:linux]\n"
         "2024-01-05.03:04:05 zpool add -n tank sdc\n"
     )
-    assert parse_history(text) == {"tank": ("sdb",)}
+    assert parse_history(text).added == {"tank": ("sdb",)}
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("zpool attach zroot da1p4 da0p4", ("zroot", "da0p4")),
+        (
+            "zpool attach -f -o ashift=12 tank sda /dev/disk/by-id/ata-NEW",
+            ("tank", "/dev/disk/by-id/ata-NEW"),
+        ),
+        ("zpool attach -w tank raidz1-0 sdf", ("tank", "sdf")),  # a raidz expansion (2.3)
+        ("zpool attach tank sda", None),
+        ("zpool add tank sdb", None),
+    ],
+)
+def test_attach_lines(line, expected):
+    """A transcript's attach says which side is being added (its resilver is not a loss)."""
+    assert attached_device(line.split()) == expected
+    if expected is not None:
+        assert parse_history(line).attached == {expected[0]: (expected[1],)}

@@ -14,7 +14,7 @@ import zlib
 import pytest
 
 from zdash import scenarios
-from zdash.checks.registry import run_checks
+from zdash.checks.registry import FOLD_VERSION, run_checks
 from zdash.commands.convert import convert
 from zdash.feed.fold import fold_to
 from zdash.raw import RawSample, Tick
@@ -95,7 +95,7 @@ def test_a_converted_recording_folds_from_its_keyframes_to_the_same_findings(tmp
         folded = fold_to(rec, i)
         assert folded.snapshot == snaps[i]
         assert list(folded.findings) == run_checks(snaps[: i + 1]), i
-    kf = rec.keyframe(20, fold=1)
+    kf = rec.keyframe(20, fold=FOLD_VERSION)
     assert kf is not None and kf[0] == 14  # the newest keyframe before tick 20 (one every 7)
     assert KEYFRAME_EVERY == 60  # the default: a seek folds at most a minute of ticks
     # a keyframe refers to the tick holding a slow command's output instead of a second copy

@@ -246,3 +246,52 @@ def test_a_spare_that_cannot_be_opened_is_reported(lab):
     assert (f["check"], f["subject"], f["severity"], f["topic"]) == ("health", s, "warning", "spare")
     assert "cannot stand in" in f["title"], f["title"]
     assert doc["exit_code"] == 1
+
+
+def test_a_spare_being_resilvered_in_by_hand_is_left_alone_until_it_ends(lab):
+    """`zpool replace POOL DISK SPARE` while it runs: the admin's choice, no detach offered (it
+    would undo the replace); the advice says to wait for the resilver."""
+    a, b = lab.loop("a"), lab.loop("b")
+    s = lab.slow("hotspare", 20)  # slow: a resilver long enough to catch in the middle
+    lab.pool("rsr", "mirror", a, b, "spare", s)
+    lab.fill("/rsr/data", 16)
+    try:
+        replace_and_hold_mid_resilver("rsr", b, s)
+        doc = check("rsr")
+    finally:
+        suspend_scans(False)
+        set_delay("hotspare", 0)
+    (f,) = [f for f in doc["findings"] if f["topic"] == "spare"]
+    assert f["actions"] == [] and "Leave it until the resilver ends" in f["why"], titles([f])
+
+
+def test_an_attach_zdash_watches_is_redundancy_added_not_a_mirror_that_lost_a_side(lab):
+    """A single disk made a mirror while zdash watches: its new side resilvering is redundancy
+    being added (the vdev was a single disk a moment ago), not a 2-way mirror on one side: no
+    CRITICAL. The same picture without having seen the attach is CRITICAL (a side that is not
+    a copy yet), as the redundancy model says."""
+    import threading
+
+    a, n = lab.loop("a"), lab.slow("attached", 20)  # slow: a resilver to catch in the middle
+    lab.pool("rat", a)
+    lab.fill("/rat/data", 16)
+    result = {}
+    watcher = threading.Thread(target=lambda: result.update(doc=check("rat", samples=12, interval=1.0)))
+    watcher.start()
+    try:
+        time.sleep(4)  # zdash has read the single-disk pool
+        sh("zpool", "attach", "rat", a, n)
+        end = time.monotonic() + 60
+        while "(resilvering)" not in sh("zpool", "status", "rat"):
+            assert time.monotonic() < end, sh("zpool", "status", "rat")
+            time.sleep(0.1)
+        suspend_scans(True)
+        watcher.join(120)
+        unseen = check("rat")  # a fresh look: the attach was not seen
+    finally:
+        suspend_scans(False)
+        set_delay("attached", 0)
+    assert above_info(result["doc"]) == [], titles(above_info(result["doc"]))
+    f = one_problem(unseen)
+    assert (f["subject"], f["severity"]) == ("mirror-0", "critical"), titles([f])
+    assert "has no redundancy left until it completes" in f["title"], f["title"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zdash.checks import tracker
+from zdash.checks import stories, tracker
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_bytes, fmt_list
@@ -46,11 +46,11 @@ def _mixed(pool: Pool, tops: list[Vdev], cfg: CheckConfig) -> Finding:
         "pool",
         title=f"{pool.name} mixes ashift {' and '.join(str(a) for a in groups)} across top-level vdevs",
         why=(
-            "`zpool remove` of a top-level vdev needs every top-level vdev to share one ashift, so "
-            "with this mix no vdev can ever be removed from the pool: a vdev added by mistake "
-            "stays forever. Ashift is fixed when a vdev is created; only recreating the pool "
-            f"(send/recv to a new one, every vdev at ashift {max(max(groups), cfg.ashift_recommended_min)}) "
-            f"evens it out. Never add vdevs below ashift {cfg.ashift_recommended_min} to match an old "
+            "`zpool remove` of a top-level vdev needs every top-level vdev to share one ashift. "
+            + stories.ASHIFT_MIX_RULE
+            + " "
+            + stories.ashift_mix_fix(max(max(groups), cfg.ashift_recommended_min))
+            + f" Never add vdevs below ashift {cfg.ashift_recommended_min} to match an old "
             "one: the next disks will have 4 KiB sectors."
         ),
         evidence=tuple(
@@ -89,9 +89,10 @@ def _native_mismatch(pool: Pool, top: Vdev, leaf: Vdev) -> Finding | None:
             f"{leaf.label} writes {native}-byte physical sectors. Every write smaller than or "
             "misaligned to a physical sector makes the drive read the sector, modify it and "
             "write it back (read-modify-write): small writes become several times slower, and "
-            "SSDs wear faster. Ashift cannot be changed on an existing vdev; replacing the disk "
-            "does not help either. The fix is a new vdev (or pool) created with "
-            f"ashift {native.bit_length() - 1} and the data moved onto it."
+            "SSDs wear faster. "
+            + stories.ASHIFT_RMW_RULE
+            + " "
+            + stories.ashift_rmw_fix(native.bit_length() - 1)
         ),
         evidence=(
             ("Vdev", top.name),

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from zdash.checks import tracker
 from zdash.checks._common import act, linear_slope
 from zdash.checks.finding import Finding, Severity
+from zdash.checks.stories import CAPACITY_ADVICE, CAPACITY_RULE
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_bytes, fmt_duration, fmt_fill, fmt_rate
 from zdash.model import DATA_CLASSES, Pool, Snapshot
@@ -18,11 +19,9 @@ ID = "capacity"
 MIN_SLOP, MAX_SLOP = 128 << 20, 128 << 30  # spa_min_slop, spa_max_slop
 
 WHY = (
-    "Around 80 % full, metaslabs run short of large free segments and the allocator falls back "
-    "from quick first-fit to slow best-fit searching: writes slow sharply and fragmentation "
-    "climbs. Because ZFS is copy-on-write, even a delete must first write new metadata, so a "
-    "completely full pool can refuse deletes; ZFS holds back slop space (1/32 of the pool, at "
-    "least 128 MiB) for that, which is why writes fail with ENOSPC before CAP reaches 100 %."
+    CAPACITY_RULE + " Metaslabs run short of large free segments; a delete must first write new metadata, so "
+    "ZFS holds back slop space (1/32 of the pool, at least 128 MiB) for it, which is why writes "
+    "fail with ENOSPC before CAP reaches 100 %. " + CAPACITY_ADVICE
 )
 
 

@@ -7,7 +7,7 @@ from bisect import bisect_left
 from collections import deque
 from collections.abc import Sequence
 
-from zdash.checks import tracker
+from zdash.checks import stories, tracker
 from zdash.checks._common import act
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
@@ -84,10 +84,9 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
                 f"{plural(len(taken), 'dataset')}",
                 why=(
                     f"{fmt_list(clones)} {'was' if len(clones) == 1 else 'were'} created from this "
-                    "snapshot and still depend on it: ZFS refuses to destroy it ('snapshot has "
-                    f"dependent clones'), and `zfs destroy -r {parent}` refuses too. `zfs destroy -R` "
-                    "gets past that by destroying every dependent clone with its children, snapshots "
-                    "and their own clones. To keep a clone, `zfs promote` it first."
+                    f"snapshot and still {'depends' if len(clones) == 1 else 'depend'} on it: ZFS "
+                    "refuses to destroy it ('snapshot has dependent clones'), and `zfs destroy -r "
+                    f"{parent}` refuses too. {stories.CLONE_RULE} To keep a clone, `zfs promote` it first."
                 ),
                 evidence=(
                     ("Clones", fmt_list(clones)),
@@ -130,7 +129,7 @@ def _diverged(
         f"dependency remains: {d.origin} cannot be destroyed, nor {parent} without -R taking "
         f"{d.name} along. `zfs promote {d.name}` reverses it: the origin snapshot (and the older "
         f"snapshots of {parent}) move to {d.name}, and {parent} becomes the clone, free to be "
-        "destroyed. Worth it when it is the original you want to get rid of."
+        "destroyed. Worth it when it is the original you want to get rid of. " + stories.CLONE_PROMOTE
     )
     if clash:
         why += (

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from zdash.checks import tracker
-from zdash.checks._common import act
+from zdash.checks import stories, tracker
+from zdash.checks._common import act, is_device_path
 from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_bytes, fmt_list, fmt_time, plural
@@ -35,6 +35,7 @@ POOL_DOWN = {"FAULTED", "UNAVAIL", "SUSPENDED"}
 # permanent errors - whatever the state reads and whether or not the paste shows the error list.
 SUSPENDED_MSGIDS = {"ZFS-8000-HC", "ZFS-8000-JQ"}
 DATA_ERRORS_MSGID = "ZFS-8000-8A"
+LABEL_MSGID = "ZFS-8000-4J"  # a device's label is missing or invalid: replace it
 # ZFS-8000-9P: "One or more devices has experienced an unrecoverable error. An attempt was made
 # to correct the error." zpool prints it while a device's error counters are not zero.
 REPAIRED_MSGID = "ZFS-8000-9P"
@@ -78,6 +79,9 @@ class _Leaf:
 class _Pool:
     leaves: dict[str, _Leaf] = field(default_factory=dict)
     seen_at: float | None = None  # when the counters last observed were read by zpool status
+    # Leaves that arrived while zdash watched (an attach), by key, until their resilver is done:
+    # a mirror side being attached is redundancy being added, not a side that was lost.
+    joined: dict[str, float] = field(default_factory=dict)
 
 
 def _scrub_between(pool: Pool, since: float | None, until: float) -> bool:
@@ -128,6 +132,8 @@ class Tracker(tracker.StructuralTracker):
                 known = state.leaves.get(leaf.key)
                 if known is None:
                     state.leaves[leaf.key] = _Leaf(last=now)
+                    if state.seen_at is not None:  # not the first look: it came while we watched
+                        state.joined[leaf.key] = snap.time
                     continue
                 if any(n < was for n, was in zip(now, known.last)):
                     state.leaves[leaf.key] = _Leaf(last=now)  # `zpool clear`: a fresh start
@@ -142,6 +148,10 @@ class Tracker(tracker.StructuralTracker):
                 known.last = now
             for gone in set(state.leaves) - keys:
                 del state.leaves[gone]
+            running = resilver_running(pool)
+            building = {leaf.key for leaf in pool.leaves() if rebuilding(leaf)}
+            for key in [k for k in state.joined if k not in keys or not (running or k in building)]:
+                del state.joined[key]  # resilvered (or gone): a side like any other from now on
             state.seen_at = read_at
         for gone in set(self._pools) - seen:
             del self._pools[gone]
@@ -154,7 +164,7 @@ class Tracker(tracker.StructuralTracker):
 
     def _pool(self, pool: Pool, state: _Pool) -> list[Finding]:
         out: list[Finding] = []
-        pool_margins = margins(pool)
+        pool_margins = margins(pool, joining=_attached(pool, state))
         vdev_findings = [f for m in pool_margins if (f := _redundancy(pool, m)) is not None]
         covered = {leaf.key for m in pool_margins if m.reduced for leaf in m.lost + m.degraded}
         for top, lost in unshown_losses(pool):
@@ -168,13 +178,25 @@ class Tracker(tracker.StructuralTracker):
         out += vdev_findings
         out += spare_findings
         out += _cache(pool)
-        out += _errors(pool, state, covered)
+        out += _errors(pool, state, covered, self.cfg.one_look)
         out += _vdev_errors(pool)
         return out
 
 
 def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
     return tracker.fold(Tracker, history, cfg)
+
+
+def _attached(pool: Pool, state: _Pool) -> frozenset[str]:
+    """Keys of the leaves known to have been attached: seen arriving, or named by a transcript's
+    `zpool attach` line (by their name or the last part of their path)."""
+    named = {d.rsplit("/", 1)[-1] for d in pool.attached_devices}
+    by_name = {
+        leaf.key
+        for leaf in pool.leaves()
+        if named and (leaf.name in named or (leaf.path or "").rsplit("/", 1)[-1] in named)
+    }
+    return frozenset(state.joined) | by_name
 
 
 # --- the pool as a whole ----------------------------------------------------------------------
@@ -221,13 +243,14 @@ def _pool_state(pool: Pool, explained: bool) -> Finding | None:
             "text (below) says why; look at the full `zpool status -v`."
         )
     else:
-        # Every vdev is whole (a replace that just finished, its old device not yet detached):
-        # zpool's word, said once, is a note rather than an alarm.
-        severity = Severity.INFO
+        # Every vdev zdash sees is whole, yet zpool says DEGRADED (or worse): zpool's word is the
+        # verdict's floor, so the header never says OK beside it. What explains it usually has a
+        # finding of its own (a replace whose old side ZFS has not detached yet).
+        severity = Severity.WARNING
         why = (
-            f"zpool reports the pool {pool.state}, but every vdev zdash can see is whole: the pool "
-            "can lose as many devices as it was built to. This is typically a replace that has just "
-            "finished and whose old device is being detached; zpool's own status text (below) says why."
+            f"zpool reports the pool {pool.state}, though every vdev zdash can see is whole: the pool "
+            "can lose as many devices as it was built to. Something zpool counts is still out of "
+            "service; zpool's own status text (below) says what. Look at the full `zpool status -v`."
         )
     return Finding(
         ID,
@@ -312,12 +335,17 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
         what += f"; rebuilding onto distributed spare {fmt_list(dspares)} (its space is on every member)"
     elif rebuilding_on:
         what += f"; {resilvering} onto {fmt_list(rebuilding_on)}"
+    # The severity is the redundancy model's, whatever the story: nothing left to lose is
+    # CRITICAL (a log vdev's loss costs at most sync writes in flight: WARNING), less is WARNING.
+    severity = (
+        (Severity.WARNING if log else Severity.CRITICAL) if m.exhausted or m.lost_vdev else Severity.WARNING
+    )
     catching_up = not m.lost and not m.degraded and pool.state == "ONLINE" and top.state == "ONLINE"
     # ...from a sole whole copy that itself reports errors (corpus 197: a mirror's survivor with
     # 701 read errors feeding two new disks): a block it cannot read has no other copy.
     failing_source = [leaf for leaf in m.whole if any(_counts(leaf))] if m.exhausted else []
+    advice = _advice(pool, m)
     if catching_up and failing_source:
-        severity = Severity.WARNING if log else Severity.CRITICAL
         errs = "; ".join(f"{leaf.label}: {_describe_counts(_counts(leaf))}" for leaf in failing_source)
         title = (
             f"{top.name}: its only whole copy reports errors ({errs}) while "
@@ -332,29 +360,37 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
             "it before the resilver is done."
         )
     elif catching_up:
-        # Only devices being resilvered, and ZFS calls the vdev and the pool ONLINE: an attach
-        # (a single disk becoming a mirror) or a device catching up on the writes it missed
-        # while offline. Redundancy is growing back, nothing has failed: a note.
-        severity = Severity.INFO
+        # Only devices being resilvered, and ZFS calls the vdev and the pool ONLINE: a device
+        # catching up on the writes it missed while away, or attached without zdash knowing (an
+        # attach it saw, or a transcript's `zpool attach` line, is not a loss: see margins()).
+        # Nothing needs doing: with some redundancy kept meanwhile it is a note; with none left
+        # until the resilver ends, one failure loses what is not copied yet: CRITICAL, as the
+        # words say.
+        if not m.exhausted:
+            severity = Severity.INFO
         title = f"{top.name}: {resilvering} {fmt_list(rebuilding_on)} ({m.describe()} until it completes)"
         why = (
             f"ZFS reports {top.name} and the pool ONLINE while {fmt_list(rebuilding_on)} is resilvered: "
-            "a device was attached (zpool attach) or came back and is catching up. Until the resilver "
-            f"completes only {fmt_list(runs_on) or 'the other devices'} hold every block; avoid "
-            "stressing them, and nothing needs doing."
+            "a device came back and is catching up on the writes it missed, or was attached "
+            "(zdash did not see the attach). Until the resilver completes only "
+            f"{fmt_list(runs_on) or 'the other devices'} hold every block: {m.describe()}. "
+            + (stories.NO_REDUNDANCY_RULE + " " if m.exhausted else "")
+            + stories.RESILVER_ADVICE
         )
     elif m.lost_vdev:
-        severity = Severity.WARNING if log else Severity.CRITICAL
         title = f"{top.name} is lost: {what}"
-        why = "This top-level vdev has lost more devices than its redundancy covers. " + (
-            "It is a log device: the pool falls back to its main vdevs for the intent log; only sync "
-            "writes in flight at a crash could be lost."
-            if log
-            else "ZFS stripes data over every top-level vdev, so the pool cannot serve the data on it "
-            "until enough of its devices return."
+        why = (
+            "This top-level vdev has lost more devices than its redundancy covers. "
+            + (
+                "It is a log device: the pool falls back to its main vdevs for the intent log; only sync "
+                "writes in flight at a crash could be lost."
+                if log
+                else "ZFS stripes data over every top-level vdev, so the pool cannot serve the data on it "
+                "until enough of its devices return."
+            )
+            + advice
         )
     elif m.exhausted:
-        severity = Severity.WARNING if log else Severity.CRITICAL
         alone = runs_on[0] if len(runs_on) == 1 else fmt_list(runs_on)
         title = (
             f"{top.name} has no redundancy left: runs on {alone}"
@@ -367,24 +403,20 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
             + (
                 "loses the log device (only sync writes in flight at a crash)."
                 if log
-                else "loses data, and because the pool needs every top-level vdev, loses the pool."
+                else "loses data, and because the pool needs every top-level vdev, loses the pool. "
+                + stories.NO_REDUNDANCY_RULE
             )
-            + (
-                " The resilver restores redundancy when it completes; until then avoid anything "
-                "that stresses the remaining disks."
-                if rebuilding_on
-                else " Restore redundancy first: bring the device back or replace it."
-            )
+            + (" " + stories.RESILVER_ADVICE if rebuilding_on else "")
+            + advice
         )
     else:
-        severity = Severity.WARNING
         title = f"{m.describe()} ({what})"
         why = (
             f"{top.name} was built to survive {plural(m.design, 'failed disk')} and can now survive "
             f"{m.left}. The pool still serves all data; restore the missing device before another "
-            "one fails." + (" The running resilver restores it." if rebuilding_on else "")
+            "one fails." + (" " + stories.RESILVER_ADVICE if rebuilding_on else "") + advice
         )
-    if m.degraded:
+    if m.degraded and not catching_up:
         why += (
             " A DEGRADED disk is still read by ZFS, but it was flagged for too many checksum or "
             "slow-I/O errors: it cannot be counted on as a copy."
@@ -406,11 +438,12 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
         # zpool prints these under their class heading with an ordinary name (mirror-1): the
         # class is what tells an admin how much is at stake.
         title = f"{top.vclass} {title}"
-        if top.vclass != "log":
+        if top.vclass == "special":
+            why += " " + stories.SPECIAL_RULE
+        elif top.vclass == "dedup":
             why += (
-                f" A {top.vclass} vdev holds the pool's "
-                + ("metadata and small blocks" if top.vclass == "special" else "dedup table")
-                + ": the pool cannot survive its loss, so it counts like any data vdev."
+                " A dedup vdev holds the pool's dedup table: the pool cannot survive its loss, so it "
+                "counts like any data vdev."
             )
     return Finding(
         ID,
@@ -472,33 +505,74 @@ def _unshown_vdev(pool: Pool, top: Vdev, lost: tuple[Vdev, ...]) -> Finding:
     )
 
 
+def _label_lost(pool: Pool, leaf: Vdev) -> bool:
+    """Its ZFS label is missing or damaged: zpool says ZFS-8000-4J of an UNAVAIL device, or
+    "corrupted data" beside it. `zpool online` cannot bring such a disk back."""
+    return leaf.state in ("UNAVAIL", "FAULTED") and (
+        "corrupted data" in (leaf.aux or "") or (pool.msgid == LABEL_MSGID and leaf.state == "UNAVAIL")
+    )
+
+
+def _state_advice(pool: Pool, leaf: Vdev) -> str:
+    if _label_lost(pool, leaf):
+        return stories.LABEL_ADVICE
+    return {
+        "OFFLINE": stories.OFFLINE_ADVICE,
+        "FAULTED": stories.FAULTED_ADVICE,
+        "DEGRADED": stories.DEGRADED_ADVICE,
+        "UNAVAIL": stories.UNAVAIL_ADVICE,
+        "REMOVED": stories.UNAVAIL_ADVICE,
+    }.get(leaf.state, "")
+
+
+def _advice(pool: Pool, m: Margin) -> str:
+    """What to do about each device out of service, by its state, each said once; nothing
+    while a resilver already repairs the vdev."""
+    if m.rebuilding:
+        return ""
+    said = dict.fromkeys(
+        _state_advice(pool, leaf) for leaf in (*m.lost, *[x for x in m.degraded if x not in m.lost])
+    )
+    return "".join(" " + text for text in said if text)
+
+
 def _repairs(pool: Pool, m: Margin) -> tuple[SuggestedAction, ...]:
+    """Per device out of service, what its state allows, in the order an expert tries them:
+    an OFFLINE disk back online or replaced; a missing one online if it is back, else replaced;
+    a lost label replaced (online cannot read it); a faulted or degraded one replaced, cleared
+    only once the cause is known to be transient."""
     actions: list[SuggestedAction] = []
     if m.rebuilding:
         return ()  # a resilver is under way: the repair is running
     for leaf in (*m.lost, *[x for x in m.degraded if x not in m.lost]):
         target = leaf.label
+        replace = act(
+            f"Replace {target} (in place after swapping the disk, or name a new device)",
+            "replace",
+            "zpool",
+            "replace",
+            pool.name,
+            target,
+        )
+        if _label_lost(pool, leaf):
+            actions.append(replace)
+            continue
         if leaf.state == "OFFLINE":
             actions.append(act(f"Bring {target} back online", "online", "zpool", "online", pool.name, target))
         elif leaf.state in ("UNAVAIL", "REMOVED"):
             actions.append(
                 act(f"Online {target} if it is back", "online", "zpool", "online", pool.name, target)
             )
-        if leaf.state in ("FAULTED", "DEGRADED", "UNAVAIL", "REMOVED"):
-            actions.append(
-                act(
-                    f"Replace {target} (in place after swapping the disk, or name a new device)",
-                    "replace",
-                    "zpool",
-                    "replace",
-                    pool.name,
-                    target,
-                )
-            )
+        actions.append(replace)
         if leaf.state in ("FAULTED", "DEGRADED"):
             actions.append(
                 act(
-                    f"Clear {target} if the cause was transient", "clear", "zpool", "clear", pool.name, target
+                    f"Clear {target} once SMART and the kernel log show the cause was transient",
+                    "clear",
+                    "zpool",
+                    "clear",
+                    pool.name,
+                    target,
                 )
             )
     return tuple(actions)
@@ -554,6 +628,9 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
             replaced = originals or failed
             names = fmt_list([leaf.known_as for leaf in replaced]) or "a failed disk"
             working = [leaf for leaf in originals if leaf.state not in OUT_OF_SERVICE]
+            # A resilver writing the spare in (a `zpool replace` onto it, by hand or by ZED):
+            # detaching it now would undo that; nothing to offer until it ends.
+            arriving = resilver_running(pool)
             out.append(
                 Finding(
                     ID,
@@ -565,13 +642,15 @@ def _spares(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
                     title=f"hot spare{'s' if len(stand_ins) > 1 else ''} {fmt_list(stand_ins)} "
                     f"stand{'' if len(stand_ins) > 1 else 's'} in for {names} in {m.top.name}"
                     + (f" ({fmt_list([g.name for g in groups])})" if groups else ""),
-                    why=_spare_why(working, replaced),
+                    why=_spare_arriving_why(replaced) if arriving else _spare_why(working, replaced),
                     evidence=(
                         ("Spare", fmt_list(stand_ins)),
                         ("Replaces", names),
                         *((leaf.known_as, _state_text(leaf)) for leaf in replaced),
                     ),
-                    actions=tuple(
+                    actions=()
+                    if arriving
+                    else tuple(
                         act(f"Replace {leaf.known_as}", "replace", "zpool", "replace", pool.name, leaf.label)
                         for leaf in replaced
                         if leaf not in working
@@ -594,6 +673,16 @@ def _first_leaf(v: Vdev) -> Vdev:
 
 def _leaves_of(v: Vdev) -> tuple[Vdev, ...]:
     return (v,) if v.is_leaf else tuple(v.leaves())
+
+
+def _spare_arriving_why(replaced: list[Vdev]) -> str:
+    names = fmt_list([leaf.known_as for leaf in replaced]) or "the disk it replaces"
+    return (
+        f"A resilver is writing the spare in for {names}: a `zpool replace` onto the spare, by hand "
+        "or by ZED after a fault. Leave it until the resilver ends (detaching the spare now would "
+        f"undo it). Then either detach {names} to make the spare permanent, or replace {names} and "
+        "the spare returns to standby."
+    )
 
 
 def _spare_why(working: list[Vdev], replaced: list[Vdev]) -> str:
@@ -628,6 +717,9 @@ def _stuck_replaces(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
                 continue
             old, new = v.children[0], v.children[1:]
             bad = [leaf for n in new for leaf in n.leaves() if leaf.state in OUT_OF_SERVICE]
+            if old.is_leaf and old.state in OUT_OF_SERVICE and not bad:
+                out.append(_replaced_not_detached(pool, m.top, v, old))
+                continue
             if old.state != "ONLINE" or not bad:
                 continue
             names = fmt_list([f"{leaf.label} {_state_text(leaf)}" for leaf in bad])
@@ -661,6 +753,40 @@ def _stuck_replaces(pool: Pool, pool_margins: list[Margin]) -> list[Finding]:
                 )
             )
     return out
+
+
+def _replaced_not_detached(pool: Pool, top: Vdev, v: Vdev, old: Vdev) -> Finding:
+    """A replacing-N whose resilver is done (no resilver runs, its new side serves) still holding
+    the old device: ZFS detaches it by itself when the replace completes, so this is usually the
+    moment before; while it lasts zpool says DEGRADED, and the verdict is not OK beside it."""
+    new = [leaf.label for c in v.children[1:] for leaf in _leaves_of(c)]
+    return Finding(
+        ID,
+        Severity.WARNING,
+        pool.name,
+        v.name,
+        "vdev",
+        topic="replace",
+        title=f"{v.name} in {top.name}: {fmt_list(new)} is resilvered, the old {old.label} "
+        f"({old.state}) not yet detached",
+        why=(
+            f"The replace of {old.label} has resilvered {fmt_list(new)}, and {top.name} is whole on it; "
+            f"ZFS detaches {old.label} by itself when the replace completes, and until then zpool "
+            f"reports the pool {pool.state}. If it stays (a replace that was interrupted, an old "
+            f"device ZFS can no longer reach), detach it: `zpool detach {pool.name} {old.guid or old.label}`."
+        ),
+        evidence=(("Old device", _state_text(old)), ("New device", fmt_list(new)), *_zpool_says(pool)),
+        actions=(
+            act(
+                f"Detach {old.label} if it stays",
+                "detach",
+                "zpool",
+                "detach",
+                pool.name,
+                old.guid if old.guid and old.state != "OFFLINE" else old.label,
+            ),
+        ),
+    )
 
 
 def _idle_in_use(pool: Pool) -> list[Finding]:
@@ -705,10 +831,12 @@ def _idle_in_use(pool: Pool) -> list[Finding]:
 
 
 def _cache(pool: Pool) -> list[Finding]:
+    """A failed L2ARC device costs only cache hits, but a device that reads FAULTED, UNAVAIL,
+    DEGRADED or REMOVED is never "OK" beside it: a warning; one taken OFFLINE on purpose, a note."""
     return [
         Finding(
             ID,
-            Severity.INFO,
+            Severity.INFO if leaf.state == "OFFLINE" else Severity.WARNING,
             pool.name,
             leaf.label,
             "leaf",
@@ -732,7 +860,7 @@ def _last_scrub(pool: Pool) -> Scan | None:
     return max(scrubs, key=lambda s: s.end_time or s.start_time or 0, default=None)
 
 
-def _errors(pool: Pool, state: _Pool, covered: set[str]) -> list[Finding]:
+def _errors(pool: Pool, state: _Pool, covered: set[str], one_look: bool = False) -> list[Finding]:
     """Error counts on devices in service (a device already in a redundancy finding is told there)."""
     with_errors = [
         leaf
@@ -757,7 +885,9 @@ def _errors(pool: Pool, state: _Pool, covered: set[str]) -> list[Finding]:
     out = [_failing(pool, leaf, state.leaves[leaf.key]) for leaf in failing]
     if by_scrub and scrub is not None:
         out.append(_scrub_story(pool, scrub, by_scrub))
-    out += [_static(pool, leaf) for leaf in with_errors if leaf not in failing and leaf not in by_scrub]
+    out += [
+        _static(pool, leaf, one_look) for leaf in with_errors if leaf not in failing and leaf not in by_scrub
+    ]
     return out
 
 
@@ -907,7 +1037,7 @@ def _after_errors(pool: Pool, leaves: Sequence[Vdev]) -> tuple[SuggestedAction, 
     out = [
         act(f"Look at {leaf.label}'s SMART data", None, "smartctl", "-a", leaf.label)
         for leaf in leaves
-        if leaf.kind != "file"
+        if leaf.kind != "file" and is_device_path(leaf.label)
     ]
     out += [
         act(f"Reset the error counters of {leaf.label}", "clear", "zpool", "clear", pool.name, leaf.label)
@@ -973,10 +1103,11 @@ def _scrub_story(pool: Pool, scan: Scan, leaves: Sequence[Vdev]) -> Finding:
                 if gone
                 else "Nothing was lost. "
             )
-            + "It is not yet a dying disk: "
+            + stories.SCRUB_RULE
+            + " "
             + LOOK
-            + " Then `zpool clear` to reset the counters and scrub again; if the errors come back on "
-            "the same device, replace it."
+            + " "
+            + stories.SCRUB_ADVICE
         ),
         evidence=(
             (
@@ -1021,7 +1152,7 @@ def _failing(pool: Pool, leaf: Vdev, seen: _Leaf) -> Finding:
     )
 
 
-def _static(pool: Pool, leaf: Vdev) -> Finding:
+def _static(pool: Pool, leaf: Vdev, one_look: bool = False) -> Finding:
     return Finding(
         ID,
         Severity.WARNING,
@@ -1031,8 +1162,14 @@ def _static(pool: Pool, leaf: Vdev) -> Finding:
         title=f"{leaf.label}{_where(pool, leaf)}: {_describe_counts(_counts(leaf))}",
         why=(
             "Read/write errors are requests the device failed; checksum errors are data that came back "
-            "wrong. ZFS repaired what it could from redundancy. These counts have not grown while zdash "
-            "watched: they point to a past event (a cable, a controller reset, a power loss) or a disk "
+            "wrong. ZFS repaired what it could from redundancy. "
+            + (
+                "These counts are as of this output, one moment: whether they still grow is not in "
+                "it. Counts that do not grow point"
+                if one_look
+                else "These counts have not grown while zdash watched: they point"
+            )
+            + " to a past event (a cable, a controller reset, a power loss) or a disk "
             "starting to fail. " + LOOK + " Then `zpool clear`, and scrub: counts that come back point "
             "to the disk."
         ),

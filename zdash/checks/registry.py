@@ -48,7 +48,7 @@ CHECKS: tuple[ModuleType, ...] = (
 _ORDER = {m.ID: i for i, m in enumerate(CHECKS)}
 # Bumped whenever a tracker's state changes shape or meaning: keyframes of another fold version
 # are not trusted (a replay then folds from the start, which is always exact).
-FOLD_VERSION = 1
+FOLD_VERSION = 2  # 2: health remembers leaves that arrived while it watched (an attach)
 
 
 class _Stateless(Tracker):

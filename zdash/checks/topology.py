@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zdash.checks import tracker
+from zdash.checks import stories, tracker
 from zdash.checks._common import act, is_single_disk, normal_vdevs
 from zdash.checks._dataset_props import dataset_findings
 from zdash.checks.finding import Finding, Severity
@@ -94,11 +94,10 @@ def _wide_raidz(pool: Pool, cfg: CheckConfig) -> list[Finding]:
                     topic="width",
                     title=f"{v.name} is {width} disks wide (more than {cfg.raidz_max_width})",
                     why=(
-                        "A raidz vdev delivers roughly the random IOPS of one disk however wide it is, "
-                        "small blocks waste space to parity and padding on wide stripes, and a resilver "
-                        "must read every other disk, so it takes longer the wider the vdev, a longer "
-                        "window for another failure. Several narrower vdevs (or dRAID for very many "
-                        "disks) trade a little space for speed and safety."
+                        stories.WIDE_RAIDZ_RULE
+                        + " The longer a resilver takes, the longer the window for another failure. "
+                        + stories.WIDE_RAIDZ_ADVICE
+                        + " They trade a little space for speed and safety."
                     ),
                     evidence=(("Width", str(width)), ("Type", v.kind), ("Limit", str(cfg.raidz_max_width))),
                 )

@@ -14,6 +14,7 @@ from typing import Any
 from zdash.model import DiskIo, Pool, Vdev, builder_of, evolve, field_getter, replacer_of
 from zdash.parse.devices import DeviceFacts
 from zdash.parse.reuse import Reuse
+from zdash.parse.zpool_history import History
 from zdash.parse.zpool_iostat import IostatRow
 from zdash.parse.zpool_list import ListPool
 
@@ -121,10 +122,13 @@ def attach_ashift(pool: Pool, ashift: Mapping[str, int] | None) -> Pool:
     return evolve(pool, root=_changed_tree(pool.root, [_ashift(ashift)]))
 
 
-def attach_history(pool: Pool, added: Mapping[str, tuple[str, ...]]) -> Pool:
-    """The devices `zpool history` (or a transcript) shows a `zpool add` of this pool naming."""
-    devices = added.get(pool.name)
-    return evolve(pool, added_devices=devices) if devices else pool
+def attach_history(pool: Pool, history: History) -> Pool:
+    """The devices `zpool history` (or a transcript) shows a `zpool add` or a `zpool attach` of
+    this pool naming."""
+    added, attached = history.added.get(pool.name), history.attached.get(pool.name)
+    if not (added or attached):
+        return pool
+    return evolve(pool, added_devices=added or (), attached_devices=attached or ())
 
 
 def attach_facts(pool: Pool, devices: Mapping[str, DeviceFacts]) -> Pool:

@@ -102,7 +102,7 @@ def import_paste(text: str) -> Imported:
     pooled = bool(status or lists or iostats)
     ashift = ashift_samples(run, texts, lists, {name: pool for name, (pool, _) in status.items()})
     samples = _samples(_one_dialect(run, texts, status), lists, iostats, found) + ashift
-    if doc.added:  # the transcript's `zpool add` lines, as `zpool history` prints commands
+    if doc.added:  # the transcript's `zpool add`/`attach` lines, as `zpool history` prints commands
         history = "".join(shlex.join(argv) + "\n" for argv, _ in doc.added)
         samples += (RawSample("history", HISTORY_ARGV, 0, history),)
     times = list(doc.times) + [

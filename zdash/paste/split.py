@@ -19,7 +19,7 @@ from typing import ClassVar, Literal, TypeAlias
 from zdash.model import Pool
 from zdash.parse import ParseError
 from zdash.parse.vdev_ashift import TopVdevAshift
-from zdash.parse.zpool_history import added_devices
+from zdash.parse.zpool_history import is_history_command
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.parse.zpool_status.json_tree import parse_status_document
 from zdash.paste.ashift import (
@@ -379,7 +379,7 @@ def _loose_line(doc: PastedDoc, n: int, line: str, command: tuple[str, ...] | No
         elif (promoted := _promoted(argv)) is not None:
             doc.promoted.append((promoted, n))
             doc.used.add(n)
-        elif argv is not None and added_devices(argv) is not None:
+        elif argv is not None and is_history_command(argv):
             doc.added.append((argv, n))
             doc.used.add(n)
         elif is_imported(argv):
