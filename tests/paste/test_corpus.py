@@ -26,23 +26,20 @@ CASES = sorted(p.stem for p in CORPUS.glob("[0-9][0-9][0-9]-*.yaml"))
 # Cases zdash does not get right yet, each with the precise reason.
 XFAIL = {
     "094-ubuntuforums-bold-markup-in-config-smartd": (
-        "the fault is in a smartd log line about /dev/sde; only the user's bold marks which by-id "
-        "row that is: zdash reads no smartd output and maps no kernel name to a pasted by-id name"
-    ),
-    "156-zfs-exporter-greenwood-flat-vdevs-fragment-read-errors-56-slow-ios-44": (
-        "a fragment from the middle of a --json-flat-vdevs document: no opening, no pool, not even "
-        "the disk's own name; zdash reads no pool from it (UNKNOWN, each line said why) rather "
-        "than pin 56 read errors on a pool and disk it cannot name"
+        "zpool's own output says the raidz2 is healthy (every row ONLINE 0 0 0, resilvered with 0 "
+        "errors); the fault is in another tool's log line (smartd: /dev/sde, 146 offline "
+        "uncorrectable sectors), and which by-id row /dev/sde is only the poster says, by bold "
+        "markup and prose ('/dev/sde highlighted below'). zdash reads zpool/zfs output and has "
+        "no SMART input (live or pasted): a smartd reader and a kernel-name-to-by-id map are a "
+        "new source, not a paste layout"
     ),
     "186-pool-named-dedup-13x-avail-60M-ddt-partial": (
-        "only a child dataset's AVAIL (60.9M of 13.2T) says the pool is full (dedup inflates the "
-        "space datasets see); zdash takes the writable headroom from the pool's root dataset, "
-        "not from a child, whose AVAIL may be its quota's, and the pool's CAP is 76 %"
-    ),
-    "201-truenas-report-mail-summary-pipe-table-93pct-br-style": (
-        "the summary table of a TrueNAS report script (dak180/FreeNAS-Report) mailed as pipe-"
-        "separated cells without its header row: zdash reads zpool's own outputs, not a script's "
-        "table whose columns only the script knows (its 'ONLINEResilvered' cell glues two)"
+        "only a child dataset's AVAIL (60.9M for 13.2T used) says writes fail; the pool's own "
+        "figures (CAP 76 %, FREE 439G) say it is not full, and a quota on dedup/snapshots or an "
+        "ancestor (no QUOTA column in the paste) gives the same AVAIL: that the pool, not a quota, "
+        "is what limits it, only the author's prose says ('The pool is full'). zdash judges the "
+        "pool's space (zpool list, the root dataset); a finding for one dataset that cannot take "
+        "writes would also fire on every dataset at its quota on a live host"
     ),
 }
 

@@ -186,3 +186,79 @@ def test_iostat_H_pool_rows_with_latency_and_a_column_count_no_layout_has():
     snap, imported = _snap("$ zpool iostat -Hpl tank\n" + rows.replace("\t5000\n", "\t5000\t7\t7\n"))
     assert snap.pools == ()
     assert "columns" in imported.unread[0].why
+
+
+REPORT_TABLE = """\
+ZPool Status Report Summary
+--
+
+scaletest | ONLINEResilvered | 219T | 205T | 13.7T | 14% | 93% | 0 | 0 | 0 | 309M | 0 | 19395 | 00:00:10
+boot-pool | ONLINE | 448G | 66.4G | 382G | 6% | 14% | 0 | 0 | 0 | 0 | 0 | 19395 | 00:04:50
+ixapps | DEGRADED | 1.81T | 1.17T | 654G | 56% | 64% | 3 | 0 | 12 | 0 | 0 | 19395 | 02:15:31
+"""
+
+
+def test_a_report_scripts_pool_table_is_read_for_what_zpool_list_gave_it():
+    """Corpus 201: the TrueNAS report script's summary (dak180/FreeNAS-Report report.sh, its
+    columns fixed by the script) mailed as `|` cells without its header row: each row is a
+    pool's health, size, alloc, free, frag and cap, as zpool list gave them to the script. It
+    was not read (UNKNOWN) where a human reads 205T of 219T: 93 %, critical. The error sums are
+    tied to no device: a note, not a finding; the scrub age is the script's clock, not read."""
+    snap, imported = _snap(REPORT_TABLE)
+    assert {p.name: (p.state, p.cap_pct) for p in snap.pools} == {
+        "scaletest": ("ONLINE", 93),
+        "boot-pool": ("ONLINE", 14),
+        "ixapps": ("DEGRADED", 64),
+    }
+    found = run_checks([snap], CheckConfig())
+    assert any(f.severity is Severity.CRITICAL and f.pool == "scaletest" and "93" in f.title for f in found)
+    assert any("ixapps" in n and "3/0/12" in n for n in imported.notes)
+    assert not any(f.pool == "scaletest" and f.check == "scan" for f in found)
+
+
+def test_pipe_cells_that_are_not_the_reports_columns_are_not_read():
+    for line in (
+        "tank | ONLINE | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12",  # no sizes/percents
+        "tank | fine | 219T | 205T | 13.7T | 14% | 93% | 0 | 0 | 0 | 0 | 0 | 1 | 00:00:10",  # no state
+        "| NAME | SIZE | ALLOC |",
+    ):
+        snap, _ = _snap(line + "\n")
+        assert snap.pools == (), line
+
+
+FLAT_FRAGMENT = """\
+                                    "read_errors": 56,
+                                    "write_errors": 0,
+                                    "checksum_errors": 0,
+                                    "slow_ios": 44
+                                },
+                                "alder": {
+                                    "name": "alder",
+                                    "vdev_type": "disk",
+                                    "state": "ONLINE",
+                                    "parent": "raidz2-0",
+                                    "read_errors": 0,
+                                    "write_errors": 0,
+                                    "checksum_errors": 0,
+                                    "slow_ios": 0
+                                },
+"""
+
+
+def test_vdev_members_of_a_json_document_cut_above_them_are_read():
+    """Corpus 156: a chunk from the middle of `zpool status -j --json-flat-vdevs`: a disk whose
+    name and state the cut took away, with 56 read errors and 44 slow I/Os, then alder, ONLINE
+    in raidz2-0, at the same depth. A human reads a disk with read errors: a warning. It was
+    not read at all (UNKNOWN); the pool is shown as (pool-not-pasted), the disk as
+    (name-not-pasted) beside alder."""
+    snap, imported = _snap(FLAT_FRAGMENT)
+    (pool,) = snap.pools
+    assert pool.name == UNNAMED_POOL
+    (top,) = pool.top_level
+    assert top.name == "raidz2-0" and [c.name for c in top.children] == ["(name-not-pasted)", "alder"]
+    assert top.children[0].read_errors == 56 and top.children[0].slow_ios == 44
+    assert [sev for sev, _ in _findings(snap)] == [Severity.WARNING]
+    assert imported.unread == []
+    # members of no vdev (a pool's properties, a dataset's) make no pool
+    snap, _ = _snap('    "name": "tank",\n    "used": 12345,\n    },\n')
+    assert snap.pools == ()

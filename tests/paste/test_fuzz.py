@@ -57,6 +57,13 @@ SEEDS += [
 # config cut inside a vdev (issue 26's readers).
 SEEDS += [(CAPTURES / "ashift-mismatch" / n).read_text() for n in ("zdb-C.txt", "zdb-l-d1.txt")]
 SEEDS += [next(CORPUS.glob(f"{n}-*.txt")).read_text() for n in ("263", "264", "266", "268", "282", "292")]
+# Rows without their table (issue 26's second pass): bare device rows, iostat of named vdevs,
+# a report script's pipe table, JSON members cut from a document, -H rows with -l/-q/-v.
+SEEDS += [next(CORPUS.glob(f"{n}-*.txt")).read_text() for n in ("156", "201", "211", "214")]
+SEEDS += [
+    "# zpool iostat -vlHp 1 2\n" + (CAPTURES / "healthy/zpool-iostat-v-l-H-p-1-2.txt").read_text(),
+    "# zpool iostat -vqHp 1 2\n" + (CAPTURES / "deranged-disk/zpool-iostat-v-q-H-p-1-2.txt").read_text(),
+]
 
 _SNIPPETS = st.sampled_from(
     [

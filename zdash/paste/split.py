@@ -35,7 +35,9 @@ from zdash.paste.ashift import (
 )
 from zdash.paste.depth import UNNAMED_POOL, UNSHOWN_VDEV
 from zdash.paste.json_docs import JsonFound, command_of, drop_cut, json_at, starts_json
+from zdash.paste.json_members import is_member, members_status, take_members
 from zdash.paste.lines import MARKUP, clean_lines, flags, is_imported, prompt_command
+from zdash.paste.report_table import report_row, take_report
 from zdash.paste.stray import stray_reason, timestamp
 from zdash.paste.table import Unreadable
 from zdash.paste.unwrap import unflatten
@@ -88,7 +90,9 @@ class Unread:
 
 # What a line can start: the four outputs an import reads, and three it recognises to report
 # (a `zpool iostat -w/-r` histogram, a config table without its pool: lines, another table).
-BlockKind: TypeAlias = Literal["status", "list", "iostat", "zfs", "histogram", "config", "table", "get"]
+BlockKind: TypeAlias = Literal[
+    "status", "list", "iostat", "zfs", "histogram", "config", "table", "get", "report"
+]
 ReadKind: TypeAlias = Literal["status", "list", "iostat", "zfs", "ashift"]
 
 
@@ -200,6 +204,8 @@ def _block_at(lines: list[str], i: int) -> BlockKind | None:
         return "config"
     if _TABLE.fullmatch(line.strip()):
         return "table"
+    if report_row(line) is not None:
+        return "report"
     if (pool := headerless_get_row(line)) is not None and i + 1 < len(lines):
         return "get" if headerless_get_row(lines[i + 1]) == pool else None
     return None
@@ -258,6 +264,9 @@ def split_pasted(text: str) -> PastedDoc:
             doc.blocks.append(StatusPaste(n, n, command, [pool]))
             i += 1
             continue
+        if is_member(line):
+            i = _take_members(doc, lines, i, command)
+            continue
         kind = _block_at(lines, i)
         if kind is None and _scripted_iostat(command) and (end := _take_scripted(doc, lines, i, command)):
             i = end
@@ -296,6 +305,27 @@ def _name_vdev_reports(doc: PastedDoc) -> None:
             )
             if pool is not None:
                 b.reports[k] = [dataclasses.replace(report[0], name=pool), *report[1:]]
+
+
+def _take_members(doc: PastedDoc, lines: list[str], i: int, command: tuple[str, ...] | None) -> int:
+    """Members of a JSON document whose opening is not in the paste (corpus 156): the vdevs
+    they show, as a config table of a pool the paste does not name; else every line reported."""
+    end, objects = take_members(lines, i)
+    numbers = [j + 1 for j in range(i, end) if lines[j].strip()]
+    shown = members_status(objects)
+    if shown is None:
+        why = "a piece of JSON whose opening line is not in the paste, showing no vdev: not read"
+        doc.unread += [Unread(n, doc.lines[n - 1], why) for n in numbers]
+        return end
+    pool, text = shown
+    doc.used.update(numbers)
+    doc.notes.append(
+        f"lines {numbers[0]}-{numbers[-1]}: vdevs of a JSON document cut above them (zpool status "
+        "-j), read as a config table; what the cut took (the pool, a disk's name or state) is unknown"
+    )
+    sp = StatusPool(pool, i + 1, headless=True, used=numbers, out=text.rstrip("\n").split("\n"))
+    doc.blocks.append(StatusPaste(i + 1, end, command, [sp]))
+    return end
 
 
 def _take_get(
@@ -536,6 +566,12 @@ def _take(
     command: tuple[str, ...] | None,
     ends: Callable[[int], bool],
 ) -> int:
+    if kind == "report":  # a report script's pool table (zdash.paste.report_table)
+        end, entries, notes = take_report(lines, i)
+        doc.used.update(range(i + 1, end + 1))
+        doc.notes += notes
+        doc.blocks.append(ListPaste(i + 1, end, command, entries, from_get=True))
+        return end
     if kind == "get":  # `zpool get` rows without their header: the run of rows of one pool
         pool, end = headerless_get_row(lines[i]), i
         while end < len(lines) and headerless_get_row(lines[end]) == pool:

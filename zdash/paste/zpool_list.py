@@ -138,6 +138,14 @@ def headerless_columns(line: str) -> tuple[tuple[str, ...], bool] | None:
     return None
 
 
+def headerless_values(tokens: tuple[str, ...], columns: list[str]) -> ListValues | None:
+    """A pool row's values in a layout another tool fixed (a report script's table), when every
+    token has its column's shape; None otherwise."""
+    if len(tokens) != len(columns) or not all(_fits(c, t) for c, t in zip(columns, tokens)):
+        return None
+    return _values(tokens, columns, pool=True, default=False)
+
+
 def take_list(
     lines: list[str], i: int, ends: Callable[[int], bool]
 ) -> tuple[int, list[ListEntry], list[Unreadable]]:
