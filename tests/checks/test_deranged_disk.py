@@ -444,3 +444,10 @@ def test_a_disk_that_left_the_pool_comes_back_with_no_memory_of_being_slow():
         back = snap(T0 + 7, two_mirrors(fast("slowdisk", path=SLOW)), structure_id=3)
         t.observe(back)
         assert [f for f in t.findings(back) if f.subject == SLOW] == [], copied
+
+
+def test_a_vdev_printed_without_its_devices_is_not_a_disk():
+    """Corpus 026: a paste cut after "mirror-0 DEGRADED": the vdev is no leaf to judge (it read
+    "mirror-0 is dragging mirror-0", with `zpool offline rpool mirror-0`)."""
+    cut = pool("rpool", Vdev(name="mirror-0", kind="mirror", state="DEGRADED"), state="DEGRADED")
+    assert run(lambda i: cut, 3) == []

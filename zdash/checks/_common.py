@@ -9,6 +9,7 @@ from statistics import median
 
 from zdash.checks.finding import SuggestedAction
 from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev, ZEvent
+from zdash.redundancy import INTERIOR_KINDS
 
 
 def act(label: str, action: str | None, *argv: str) -> SuggestedAction:
@@ -39,13 +40,19 @@ def is_single_disk(v: Vdev) -> bool:
     return not v.children and v.kind in SINGLE_KINDS
 
 
+_NOT_A_DISK = INTERIOR_KINDS | {"raidz"}  # a vdev's kinds: a leaf of these is a vdev cut short
+
+
 def leaves_with_top(p: Pool, classes: Sequence[str] = DATA_CLASSES) -> Iterator[tuple[Vdev, Vdev]]:
     """(top-level vdev, leaf) for every leaf below the given classes; a single-disk
-    top-level vdev is its own leaf."""
+    top-level vdev is its own leaf. A mirror/raidz/draid printed without its devices (a paste
+    cut after its row) has no leaf: it is not a disk (corpus 026 read "mirror-0 is dragging
+    mirror-0", with `zpool offline rpool mirror-0` to go with it)."""
     for top in p.top_level:
         if top.vclass in classes:
             for leaf in top.leaves():
-                yield top, leaf
+                if leaf.kind not in _NOT_A_DISK:
+                    yield top, leaf
 
 
 def parents(root: Vdev) -> dict[int, Vdev]:
