@@ -187,3 +187,26 @@ def test_the_slow_disk_offers_both_ways_out_each_a_plan_with_its_pre_flight(name
     rep = build_plan(snap, request_from_suggestion(safe, "/dev/disk/by-id/ata-NEW"), ReplayProbe())
     assert rep.argv[-2:] == ("/dev/mapper/sick", "/dev/disk/by-id/ata-NEW")
     assert {"target exists", "target not in a pool", "size", "stable path"} <= {c.name for c in rep.checks}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECT))
+async def test_every_scenario_opens_paused_just_before_its_onset_beside_its_description(name):
+    """Issue 27: a replay opens paused a few seconds before the onset (the first marker), its
+    description beside the data; a scenario whose fault is its premise opens at its start."""
+    from zdash.checks.registry import CheckEngine
+    from zdash.cli import _parse
+    from zdash.commands.dashboard import build_feed
+    from zdash.feed.replay import LEAD_S
+
+    feed = build_feed(_parse(["replay", scenarios.path_of(name)]), CheckEngine)
+    frames = feed.frames()
+    frame = await anext(frames)
+    await frames.aclose()
+    onset, pos = feed.header.onset, frame.position
+    assert not pos.playing and frame.description == scenarios.SCENARIOS[name].description
+    if onset is None:
+        assert pos.index == 0
+        return
+    step = max(b - a for a, b in zip(feed.times, feed.times[1:]))
+    assert pos.time <= onset and (pos.index == 0 or pos.time >= onset - LEAD_S - step), pos.time - onset
+    assert pos.time - pos.start <= max(onset - pos.start - LEAD_S, 0) + step  # never long before it

@@ -89,7 +89,7 @@ examples:
   zdash completion bash > ~/.local/share/bash-completion/completions/zdash
 
 commands (zdash COMMAND --help for each):
-  replay, record, convert, check, exporter, serve, summary, import, plan, completion""",
+  replay, record, convert, check, exporter, serve, summary, incidents, import, plan, completion""",
     "replay": """\
 examples:
   zdash replay --list                       the bundled scenarios, one line each
@@ -138,6 +138,14 @@ open the printed http://HOST:PORT/?token=... once and the browser keeps it (a co
 can come from ZDASH_SERVE_TOKEN instead of --token (not visible in ps). No TLS: beyond a
 trusted LAN, put it behind a reverse proxy that adds it.
 Needs textual-serve: pip install 'zdash[serve]' (exit 2 with that hint when it is missing).""",
+    "incidents": """\
+examples:
+  zdash incidents                      what the flight recorder kept on this host, oldest first
+  zdash incidents --json               the same, machine-readable
+  zdash replay 20261128-031205-nas1-tank-deranged_disk   replay one (by name or path)
+The dashboard, the wall and zdash serve keep the last 10 minutes of raw samples in memory; when a
+finding at WARNING or above is raised they write those minutes and what follows to a recording
+here (config: flight_recorder:, or --no-flight-recorder).""",
     "summary": """\
 example:
   zdash summary incident.yaml.gz       one line per tick: a recording read as a timeline""",
@@ -256,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sv = _sub(sub, "serve", "serve the dashboard or the wall to web browsers (textual-serve)")
     sv.add_argument(
-        "--wall", action="store_true", help="serve the wall: big per-pool tiles, cycles through the pools"
+        "--wall", action="store_true", help="serve the wall: a big verdict per pool, read across a room"
     )
     sv.add_argument("--theme", metavar="NAME", help="zdash-dark (default), zdash-light, zdash-wall")
     what = sv.add_mutually_exclusive_group()
@@ -271,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument(
         "--interval", type=_interval, default=1.0, help="live: seconds per tick, 0.1 to 3600 (default 1)"
     )
+    _flight_arg(sv)
     sv.add_argument(
         "--listen",
         metavar="ADDR:PORT",
@@ -291,6 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(the dashboard only, never --wall or a recording; always needs a token)",
     )
     _pools_arg(sv, "pools to show (default: all)")
+
+    inc = _sub(sub, "incidents", "list the incident recordings the flight recorder kept (headless)")
+    inc.add_argument("--json", action="store_true", help="print the list as JSON (schema 1)")
 
     s = _sub(sub, "summary", "print one line per tick of a session file (headless)")
     _completes(s.add_argument("file"), _complete_sessions)
@@ -343,6 +355,16 @@ def _host_arg(p: argparse.ArgumentParser, several: bool = False) -> None:
         action="append" if several else "store",
         help="the pools of another host, over ssh (key access; an ssh config alias works)"
         + ("; repeat for several" if several else ""),
+    )
+
+
+def _flight_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--no-flight-recorder",
+        dest="flight_recorder",
+        action="store_false",
+        help="keep no incident recordings (by default the last 10 minutes are kept in memory and "
+        "written out when a warning is raised: zdash incidents)",
     )
 
 
@@ -413,6 +435,7 @@ def _dashboard_options(p: argparse.ArgumentParser, live: bool) -> None:
         p.add_argument(
             "--interval", type=_interval, default=1.0, help="seconds per tick, 0.1 to 3600 (default 1)"
         )
+        _flight_arg(p)
         _host_arg(p, several=True)
 
 
@@ -466,6 +489,7 @@ COMMANDS: dict[str | None, str] = {
     "exporter": "exporter",
     "serve": "serve",
     "summary": "summary",
+    "incidents": "incidents",
     "import": "import_paste",
     "plan": "plan",
     "completion": "completion",

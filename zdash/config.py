@@ -206,6 +206,80 @@ def _read(file: Path) -> object:
         raise ConfigError(f"{file}: not valid YAML: {' '.join(str(exc).split())}") from None
 
 
+@dataclass(frozen=True, slots=True)
+class FlightSettings:
+    """The flight recorder (zdash.feed.flight), the config file's `flight_recorder:` section:
+
+    flight_recorder:
+      enabled: true        # false, or --no-flight-recorder, turns it off
+      minutes: 10          # the raw samples kept in memory: what an incident starts with
+      ring_mb: 64          # ... and at most this much memory for them (compressed)
+      after_clear_s: 60    # an incident's recording goes on this long after it clears
+      max_minutes: 60      # and at most this long after its onset
+      keep: 50             # incident files kept (the oldest removed first)
+      max_mb: 512          # and at most this much disk for them all
+      min_free_mb: 256     # no recording when the disk has less free than this
+      settle_s: 60         # findings raised this soon after zdash starts were there before
+      dir: /var/lib/zdash/incidents   # default $XDG_STATE_HOME/zdash/incidents
+    """
+
+    enabled: bool = True
+    minutes: float = 10.0
+    ring_mb: float = 64.0
+    after_clear_s: float = 60.0
+    max_minutes: float = 60.0
+    keep: int = 50
+    max_mb: float = 512.0
+    min_free_mb: float = 256.0
+    settle_s: float = 60.0
+    dir: str | None = None
+
+
+def load_flight_settings(path: str | Path | None = None) -> FlightSettings:
+    """The `flight_recorder:` section (all defaults without a file or a section)."""
+    file = Path(path).expanduser() if path is not None else default_path()
+    if not file.exists():
+        return FlightSettings()
+    try:
+        doc = _read(file)
+    except ConfigError:
+        return FlightSettings()  # load_config, which runs first, has said what is wrong with the file
+    section = doc.get("flight_recorder") if isinstance(doc, dict) else None
+    if section is None:
+        return FlightSettings()
+    if not isinstance(section, dict):
+        raise ConfigError(
+            f"{file}: 'flight_recorder' must be a mapping (enabled, minutes, keep, max_mb, ...)"
+        )
+    fields = {f.name: f for f in dataclasses.fields(FlightSettings)}
+    defaults = FlightSettings()
+    kwargs: dict[str, Any] = {}
+    for key, value in section.items():
+        if key not in fields:
+            close = difflib.get_close_matches(str(key), list(fields), n=1)
+            hint = f" (did you mean 'flight_recorder.{close[0]}'?)" if close else ""
+            raise ConfigError(f"{file}: unknown key 'flight_recorder.{key}'{hint}")
+        default = getattr(defaults, key)
+        if key == "enabled":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{file}: 'flight_recorder.enabled' must be true or false")
+        elif key == "dir":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{file}: 'flight_recorder.dir' must be a directory path")
+            value = os.path.expanduser(value)
+        else:
+            try:
+                value = _coerce(key, value, default, section="flight_recorder.")
+            except ConfigError as e:
+                raise ConfigError(f"{file}: {e}") from None
+            may_be_zero = key in ("after_clear_s", "min_free_mb", "settle_s")
+            if not math.isfinite(value) or value < 0 or (value == 0 and not may_be_zero):
+                least = "0 or more" if may_be_zero else "above 0"
+                raise ConfigError(f"{file}: 'flight_recorder.{key}' must be a number {least} (got {value!r})")
+        kwargs[key] = value
+    return FlightSettings(**kwargs)
+
+
 def config_from_mapping(values: dict[str, Any]) -> CheckConfig:
     fields = {f.name: f for f in dataclasses.fields(CheckConfig)}
     defaults = CheckConfig()
@@ -219,18 +293,18 @@ def config_from_mapping(values: dict[str, Any]) -> CheckConfig:
     return CheckConfig(**kwargs)
 
 
-def _coerce(key: str, value: Any, default: Any) -> Any:
+def _coerce(key: str, value: Any, default: Any, section: str = "checks.") -> Any:
     """Accept what YAML gives for the field's type; int where a float is expected is fine."""
     if isinstance(default, tuple):
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"'checks.{key}' must be a list of check ids")
+            raise ConfigError(f"'{section}{key}' must be a list of check ids")
         return tuple(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"'checks.{key}' must be a number (got {value!r})")
+        raise ConfigError(f"'{section}{key}' must be a number (got {value!r})")
     if isinstance(default, int):
         if isinstance(value, float) and not value.is_integer():
-            raise ConfigError(f"'checks.{key}' must be a whole number (got {value!r})")
+            raise ConfigError(f"'{section}{key}' must be a whole number (got {value!r})")
         return int(value)
     return float(value)

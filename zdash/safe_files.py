@@ -272,6 +272,18 @@ def unlink(path: str) -> None:
             os.unlink(name, dir_fd=dir_fd)
 
 
+def move_new(path: str, new_name: str) -> str:
+    """Rename the file `path` to `new_name` in the same directory, never over anything (not even
+    a dangling link): FileExistsError then. Returns the new path. (A recording written under a
+    temporary name until it is whole: the flight recorder's incidents.)"""
+    with parent_of(path) as (dir_fd, name):
+        if _lstat(new_name, dir_fd) is not None:
+            raise FileExistsError(errno.EEXIST, f"{new_name} exists: not replaced")
+        os.rename(name, new_name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        os.fsync(dir_fd)
+    return os.path.join(os.path.dirname(path), new_name)
+
+
 def lexists(path: str) -> bool:
     """Whether anything (a file, a dangling link) has this name."""
     try:

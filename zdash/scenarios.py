@@ -17,10 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zdash.checks import stories
+from zdash.config import ConfigError, load_flight_settings
 from zdash.resources import ResourceError, bundled_dir
-from zdash.sources.session import SessionError, read_session
+from zdash.sources.incidents import Incident, default_dir, is_incident_file, list_incidents
+from zdash.sources.recording import open_recording
+from zdash.sources.session import SessionError, SessionHeader
+from zdash.sources.store import SUFFIX as STORE_SUFFIX
 
 SUFFIX = ".yaml.gz"
+SUFFIXES = (SUFFIX, STORE_SUFFIX)  # the short scenarios are text; the long ones, .zdash
 DEMO = "deranged-mirror"  # what a newcomer sees first: one sick disk dragging a healthy pool
 
 
@@ -149,23 +154,52 @@ def demo_recording() -> Path:
 
 def names() -> list[str]:
     d = fixtures_dir()
-    return sorted(p.name[: -len(SUFFIX)] for p in d.glob(f"*{SUFFIX}")) if d.is_dir() else []
+    if not d.is_dir():
+        return []
+    return sorted({p.name[: -len(suffix)] for suffix in SUFFIXES for p in d.glob(f"*{suffix}")})
+
+
+def _bundled(name: str) -> Path | None:
+    """The bundled recording of that name, in either format (the long ones are `.zdash`)."""
+    return next((f for suffix in SUFFIXES if (f := fixtures_dir() / f"{name}{suffix}").is_file()), None)
 
 
 def path_of(name_or_file: str) -> str:
-    """A file path as given, or the bundled scenario of that name; the path unchanged when it is
-    neither (the session reader then says what is wrong with it)."""
+    """A file path as given, the bundled scenario of that name, or an incident the flight
+    recorder kept (zdash incidents); the path unchanged when it is none of these (the
+    recording's reader then says what is wrong with it)."""
     if os.path.exists(name_or_file) or os.sep in name_or_file or name_or_file.endswith((".yaml", ".gz")):
         return name_or_file
-    bundled = fixtures_dir() / f"{name_or_file}{SUFFIX}"
-    return str(bundled) if bundled.is_file() else name_or_file
+    bundled = _bundled(name_or_file)
+    if bundled is not None:
+        return str(bundled)
+    kept = incident_path(name_or_file)
+    return kept if kept is not None else name_or_file
 
 
-def describe(name: str) -> str:
-    """The start of a scenario's description, whole sentences up to a line's worth."""
+def incident_path(name: str) -> str | None:
+    """An incident file of the flight recorder's by its name (with or without .zdash)."""
     try:
-        header, ticks = read_session(str(fixtures_dir() / f"{name}{SUFFIX}"))
-        ticks.close()
+        directory = load_flight_settings().dir or default_dir()
+    except ConfigError:
+        return None
+    file = name if name.endswith(STORE_SUFFIX) else name + STORE_SUFFIX
+    path = os.path.join(directory, file)
+    return path if is_incident_file(file) and os.path.isfile(path) else None
+
+
+def _header(path: Path | str) -> SessionHeader:
+    rec = open_recording(str(path))
+    try:
+        return rec.header
+    finally:
+        rec.close()
+
+
+def describe(name: str, path: Path | str | None = None) -> str:
+    """The start of a recording's description, whole sentences up to a line's worth."""
+    try:
+        header = _header(path or _bundled(name) or fixtures_dir() / f"{name}{SUFFIX}")
     except (SessionError, OSError) as e:
         return f"(unreadable: {e})"
     text = " ".join((header.description or "").split())
@@ -188,4 +222,20 @@ def print_list() -> int:
     for n in found:
         print(f"{n.ljust(width)}  {describe(n)}")
     print(f"\nplay one with: zdash replay NAME   (files in {fixtures_dir()})")
+    _print_incidents()
     return 0
+
+
+def _print_incidents() -> None:
+    """Beside the scenarios, the real incidents this host's flight recorder kept."""
+    try:
+        directory = load_flight_settings().dir or default_dir()
+    except ConfigError:
+        return
+    kept = [i for i in list_incidents(directory) if isinstance(i, Incident)]
+    if not kept:
+        return
+    print(f"\nincidents the flight recorder kept here ({directory}; zdash incidents lists them):")
+    width = max(len(i.name) - len(STORE_SUFFIX) for i in kept)
+    for i in kept:
+        print(f"{i.name[: -len(STORE_SUFFIX)].ljust(width)}  {i.severity} {i.title} ({i.state})")

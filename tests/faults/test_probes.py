@@ -29,3 +29,12 @@ def test_every_fault_probe_passes():
     outcomes = run_all(jobs=6)
     failed = [f"{o.kind}: {o.probe.name}: {o.detail}" for o in outcomes if o.kind]
     assert not failed, summary(outcomes) + "\n" + "\n".join(failed)
+
+
+@pytest.mark.e2e
+def test_killing_the_dashboard_mid_incident_leaves_every_incident_file_readable():
+    """Issue 27: SIGKILL while the flight recorder writes (2 trials here; by hand,
+    `python -m tests.faults.kill_flight --trials 20`)."""
+    from tests.faults.kill_flight import main
+
+    assert main(["--trials", "2"]) == 0

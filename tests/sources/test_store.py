@@ -123,3 +123,35 @@ def test_not_a_recording_is_one_line(tmp_path):
     bad.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
     with pytest.raises(SessionError, match=r"cannot read|not a zdash"):
         open_recording(str(bad))
+
+
+def test_a_writer_killed_while_it_closed_leaves_a_file_the_reader_still_reads(tmp_path):
+    """Closing switches the file out of WAL mode, a write with a rollback journal; killed then,
+    the journal is "hot" and only a writer may roll it back ("attempt to write a readonly
+    database" for a read-only reader: 2 of 20 killed flight recorders before this). The reader
+    rolls back a private copy; the recording's own files are left as they are."""
+    import shutil
+
+    path, frozen = str(tmp_path / "rec.zdash"), str(tmp_path / "killed.zdash")
+    w = StoreWriter(path, "h", 1.0, "killed while closing")
+    for i in range(5):
+        w.write(_tick(1000.0 + i))
+    w.close()  # the file alone, in rollback-journal mode now
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA cache_size=1")  # the change goes to the file at once, its undo journalled
+    db.execute("BEGIN IMMEDIATE")
+    db.execute("DELETE FROM ticks")
+    db.execute("INSERT INTO meta VALUES ('big', ?)", ("x" * 200_000,))
+    for suffix in ("", "-journal"):
+        shutil.copy(path + suffix, frozen + suffix)  # the files as a SIGKILL would leave them
+    db.execute("ROLLBACK")
+    db.close()
+    assert os.path.exists(frozen + "-journal")
+    before = {name: os.path.getsize(tmp_path / name) for name in os.listdir(tmp_path)}
+    r = StoreReader(frozen)
+    try:
+        assert r.count() == 5 and r.meta["description"] == "killed while closing"
+        assert [t.time for t in r.ticks()] == [1000.0 + i for i in range(5)]
+    finally:
+        r.close()
+    assert {name: os.path.getsize(tmp_path / name) for name in os.listdir(tmp_path)} == before

@@ -139,21 +139,48 @@ async def test_plan_failing_preflight_cannot_be_confirmed(tmp_path):
         assert not screen.running and screen.outcome is None and runner.ran == [] and audit.read() == []
 
 
-async def test_replay_shows_the_plan_and_its_preflight_but_runs_nothing(sessions, tmp_path):
+async def test_a_replay_practises_a_plan_to_its_confirmation_and_runs_nothing(sessions, tmp_path):
+    """Issue 27: the typed confirmation, the one thing a trainee must practise, in a replay:
+    the plan, its pre-flight against the recorded pool, the risk accepted, the device name
+    typed, then "practice: nothing was run" with the exact argv. Nothing reaches the app's
+    door to the executor, nothing is audited."""
     audit = AuditLog(str(tmp_path / "audit.jsonl"))
     app = replay_app(sessions["deranged"], audit=audit)
+    ran_plans = []
+
+    async def never(plan):  # the one door to the executor: must not be knocked on
+        ran_plans.append(plan)
+        raise AssertionError("a replay ran a plan")
+
+    app.run_plan = never
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_frame(pilot, lambda f: any(x.check == "deranged_disk" for x in f.findings))
         finding = await open_finding(pilot, "deranged_disk")
-        assert "replay: read-only, nothing runs" in text(finding)
+        assert "practise it" in text(finding) and "nothing runs" in text(finding)
         # Relief now, on a 2-way mirror: offline is a plan whose pre-flight names the risk.
         await press_action(pilot, "offline")
         screen = await on_screen(pilot, plan_ready)
         shown = text(screen)
         assert "$ zpool offline deranged /dev/mapper/slowdisk" in shown
-        assert "FAIL  redundancy kept" in shown and "accept the risk explicitly" in shown
-        await pilot.press("A")  # nothing to accept in a replay: it never runs
-        assert not screen.request.accept_risk
+        assert "FAIL  redundancy kept" in shown and "Practice on a recording" in shown
+        await pilot.press("y", "enter")  # not before the risk is accepted
+        assert not screen.practised
+        await pilot.press("A")  # accepted, planned again against the recorded pool
+        screen = await on_screen(pilot, lambda s: plan_ready(s) and s.request.accept_risk)
+        assert "ACCEPTED  redundancy kept" in text(screen)
+        await until(pilot, lambda: screen.query_one(Input).display, what="the device name asked")
+        await pilot.press(*"loop0", "enter")  # the wrong disk: said, nothing practised
+        await until(pilot, lambda: "type the device name exactly" in text(screen), what="refused")
+        assert not screen.practised
+        screen.query_one(Input).value = ""
+        await pilot.press(*"slowdisk", "enter")
+        await until(pilot, lambda: screen.practised, what="the practice confirmed")
+        shown = text(screen)
+        assert "practice: nothing was run." in shown
+        assert "$ zpool offline deranged /dev/mapper/slowdisk" in shown.split("practice:")[1]
+        assert "argv: ['zpool', 'offline', 'deranged', '/dev/mapper/slowdisk']" in shown
+        assert not screen.query_one(Input).display and screen.outcome is None
+        await pilot.press("y", "enter")  # once is all
         await pilot.press("escape")
         # Safe: replace onto a new disk while the slow one stays in; the new disk is required
         # (in place would mean pulling the sick disk first); the host checks only warn in replay.
@@ -167,12 +194,14 @@ async def test_replay_shows_the_plan_and_its_preflight_but_runs_nothing(sessions
         shown = text(screen)
         assert "$ zpool replace deranged /dev/mapper/slowdisk /dev/disk/by-id/ata-NEW" in shown
         assert "Pre-flight checks" in shown and "WARN  target exists" in shown
-        assert "Replay: read-only, for training — zdash never runs actions from a recording" in shown
-        assert not screen.query_one(Input).display and "Type" not in shown
-        await pilot.press("y", "enter", *"slowdisk", "enter", "y")
-        await pilot.pause()
-        assert app.screen is screen and screen.outcome is None and not screen.running
-        assert audit.read() == []
+        await until(pilot, lambda: screen.query_one(Input).display, what="the device name asked")
+        await pilot.press(*"slowdisk", "enter")
+        await until(pilot, lambda: screen.practised, what="the practice confirmed")
+        assert (
+            "argv: ['zpool', 'replace', 'deranged', '/dev/mapper/slowdisk', '/dev/disk/by-id/ata-NEW']"
+            in text(screen)
+        )
+    assert ran_plans == [] and audit.read() == []
 
 
 async def test_audit_log_records_every_run(tmp_path):

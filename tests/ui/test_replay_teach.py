@@ -26,6 +26,15 @@ def _onset_tick(path: str) -> int:
     return bisect.bisect_left(times, header.onset)
 
 
+def _lead_tick(path: str) -> int:
+    """The tick LEAD_S before the scenario's onset: where its replay opens."""
+    from zdash.feed.replay import LEAD_S
+
+    header, ticks = read_session(path)
+    times = [t.time for t in ticks]
+    return bisect.bisect_left(times, header.onset - LEAD_S)
+
+
 async def _timeline(pilot):
     return await until(
         pilot, lambda: pilot.app.timeline if pilot.app.timeline and pilot.app.timeline.complete else None
@@ -43,11 +52,13 @@ async def test_a_described_replay_starts_paused_with_its_description_in_a_panel_
     app = ZdashApp(feed)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         frame = await wait_frame(pilot)
-        assert not frame.position.playing and frame.position.index == 0
+        # paused a few seconds before the onset, not at the quiet start
+        assert not frame.position.playing and frame.position.index == _lead_tick(MIRROR)
         panel = app.screen.query_one("#about")
         text = str(panel.render())
         assert panel.display and " ".join(frame.description.split()) in " ".join(text.split())
-        assert "space play" in text and "i hide" in text
+        title = str(panel.border_title)
+        assert "space play" in title and "i hide" in title  # on its border: never cut off
         for data in ("#vdevs", "#findings", "#replay-bar"):  # beside the data, never over it
             assert not _regions_overlap(panel.region, app.screen.query_one(data).region)
         assert not toasts(app)  # no toast over the data any more
@@ -164,3 +175,21 @@ async def test_the_chart_of_a_disk_overlays_its_vdev_peers_and_p_switches_back()
         assert not util.display
         drawn = str(app.screen.query_one("#chart-lat").render())
         assert "write" in drawn and "loop2" not in drawn  # this disk alone (it only writes)
+
+
+async def test_at_80x24_the_replay_bar_and_its_markers_stay_on_screen_beside_the_description():
+    """Issue 27: the description panel pushed the replay bar, and its markers, off an 80x24
+    screen. The data now takes what the panel, the bar and the footer leave."""
+    feed = build_feed(_parse(["replay", MIRROR]), CheckEngine)
+    app = ZdashApp(feed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_frame(pilot)
+        await _timeline(pilot)
+        panel, bar = app.screen.query_one("#about"), app.screen.query_one("#replay-bar")
+        await until(pilot, lambda: "◆" in _bar_text(app), what="the markers drawn")
+        assert panel.display and panel.region.height >= 4  # the description, beside the data
+        assert bar.region.bottom <= 23 and bar.region.height == 1  # above the footer, on screen
+        assert not _regions_overlap(panel.region, bar.region)
+        text = _bar_text(app)
+        assert text.count("◆") == 1 and text.count("▲") == 1
+        assert app.screen.query_one("#vdevs").region.height >= 3  # and some data

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from zdash.checks.registry import CheckEngine
-from zdash.config import ConfigError, load_config, load_hosts
+from zdash.config import ConfigError, load_config, load_flight_settings, load_hosts
 from zdash.resources import ResourceError
 from zdash.scenarios import demo_recording
 from zdash.sources.remote import HostError, SshHost
@@ -20,6 +20,7 @@ from zdash.sources.session import SessionError, read_session
 from zdash.ui.settings import load_ui_settings
 
 if TYPE_CHECKING:
+    from zdash.feed.flight import FlightRecorder
     from zdash.feed.frame import EngineFactory, Feed
     from zdash.ui.app import ZdashApp
 
@@ -43,14 +44,20 @@ def has_terminal() -> bool:
 
 def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None = None) -> Feed:
     from zdash.feed.live import LiveFeed
-    from zdash.feed.replay import ReplayFeed
+    from zdash.feed.replay import LEAD_S, ReplayFeed
 
     # A recording that says what to look for starts paused, its description in a panel beside
     # the data: read first, then play (space). The wall loops unattended: it plays at once.
+    # It opens a few seconds before its onset (the first marker), not at a quiet start.
     if getattr(args, "cmd", None) == "replay":
         described = _check_session(args.file)
         return ReplayFeed(
-            args.file, checks, speed=args.speed, loop=args.wall, playing=args.wall or not described
+            args.file,
+            checks,
+            speed=args.speed,
+            loop=args.wall,
+            playing=args.wall or not described,
+            lead=LEAD_S if described and not args.wall else None,
         )
     if args.demo:
         path = str(demo_recording())
@@ -62,13 +69,26 @@ def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None =
             loop=True,
             playing=args.wall or not described,
             label=f"bundled demo ({demo_reason})" if demo_reason else "bundled demo",
+            lead=LEAD_S if described and not args.wall else None,
         )
     hosts = getattr(args, "hosts", ())
     if hosts:
         from zdash.feed.fleet import FleetFeed
 
         return FleetFeed(checks, hosts, args.interval, tuple(args.pools))
-    return LiveFeed(checks, args.interval, tuple(args.pools))
+    return LiveFeed(checks, args.interval, tuple(args.pools), flight=flight_recorder(args, checks))
+
+
+def flight_recorder(args: Namespace, checks: EngineFactory) -> FlightRecorder | None:
+    """The flight recorder of a live dashboard or wall (zdash.feed.flight): on unless the
+    config or --no-flight-recorder turns it off, never for --read-only (a browser's process:
+    zdash serve records in its own)."""
+    if getattr(args, "read_only", False) or not getattr(args, "flight_recorder", True):
+        return None
+    from zdash.feed.flight import FlightRecorder
+
+    settings = load_flight_settings()
+    return FlightRecorder(settings, checks, args.interval) if settings.enabled else None
 
 
 def _check_session(path: str) -> bool:

@@ -13,14 +13,22 @@ token (zdash.serve.guard), made here when not given and printed once with the UR
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import shlex
 import shutil
 import socket
 import sys
 from argparse import Namespace
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from zdash.commands.exporter import parse_listen
+
+if TYPE_CHECKING:
+    from zdash.feed.live import LiveFeed
+    from zdash.serve.server import ZdashServer
 
 PORT = 9135  # zdash.cli.SERVE_PORT (the CLI does not import the commands)
 TOKEN_ENV = "ZDASH_SERVE_TOKEN"
@@ -41,6 +49,8 @@ def served_args(args: Namespace) -> list[str]:
         argv += ["--theme", args.theme]
     if not args.allow_actions:
         argv.append("--read-only")
+    if not args.replay and not args.demo:
+        argv.append("--no-flight-recorder")  # zdash serve records in its own process, once
     if args.pools:
         argv += ["--", *args.pools]
     return argv
@@ -58,6 +68,7 @@ def _dashboard_namespace(args: Namespace) -> Namespace:
         theme=args.theme,
         read_only=not args.allow_actions,
         pools=list(args.pools),
+        flight_recorder=False,  # zdash serve records in its own process (_flight_feed)
     )
 
 
@@ -71,6 +82,65 @@ def url_host(host: str) -> str:
 def _refuse(why: str) -> int:
     print(f"zdash serve: {why}", file=sys.stderr)
     return 2
+
+
+def _flight_feed(args: Namespace) -> LiveFeed | None:
+    """The served pools' flight recorder, in this process: the browsers' own zdash processes are
+    --read-only and record nothing (each would write the same incident), and incidents must be
+    kept while no browser is connected too. A live feed of its own, shown to no one."""
+    if args.demo or args.replay:
+        return None
+    import functools
+
+    from zdash.checks.registry import CheckEngine
+    from zdash.commands.dashboard import flight_recorder
+    from zdash.config import load_config
+    from zdash.feed.live import LiveFeed
+
+    checks = functools.partial(CheckEngine, load_config())
+    recorder = flight_recorder(Namespace(**{**vars(args), "read_only": False}), checks)
+    if recorder is None:
+        return None
+    return LiveFeed(checks, args.interval, tuple(args.pools), flight=recorder)
+
+
+async def _record_incidents(feed: LiveFeed) -> None:
+    """Fold the live pools for the flight recorder; its notices (an incident recorded, the disk
+    too full) go to stderr, the service's journal. A failing zpool is retried, never the end of
+    the server."""
+
+    def say() -> None:
+        while notice := feed.take_notice():
+            print(f"zdash serve: {notice}", file=sys.stderr, flush=True)
+
+    delay = 1.0
+    try:
+        while True:
+            try:
+                async for _frame in feed.frames():
+                    delay = 1.0
+                    say()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - said once per failure, then tried again
+                print(f"zdash serve: flight recorder: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 60.0)
+    finally:
+        say()  # what the recorder said while stopping (the incident it closed)
+
+
+async def _serve(server: ZdashServer, bound: Callable[[int], None], flight: LiveFeed | None) -> None:
+    if flight is None:
+        await server.run(bound)
+        return
+    recorder = asyncio.ensure_future(_record_incidents(flight))
+    try:
+        await server.run(bound)
+    finally:
+        recorder.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await recorder
 
 
 def run(args: Namespace) -> int:
@@ -114,6 +184,7 @@ def run(args: Namespace) -> int:
 
     try:
         build_app(_dashboard_namespace(args))
+        flight = _flight_feed(args)
     except (ConfigError, SessionError, ResourceError) as e:
         return _refuse(str(e).removeprefix("zdash: "))
 
@@ -136,7 +207,7 @@ def run(args: Namespace) -> int:
     from zdash.commands.stopping import run_stoppable
 
     try:
-        _, signalled = run_stoppable(lambda _stop: server.run(bound))
+        _, signalled = run_stoppable(lambda _stop: _serve(server, bound, flight))
     except OSError as e:
         return _refuse(f"cannot listen on {args.listen}: {e.strerror or e}")
     if signalled:

@@ -62,6 +62,7 @@ class Frame:
     source: str  # host name (live) or file name (replay)
     position: Position | None = None  # replay only
     recording: str | None = None  # live only: the session file being written
+    flight: str | None = None  # live only: the flight recorder's state, when it has one to say
     description: str | None = None  # the recording's "what to look for", when it has one
     scan_rates: ScanRates = dataclasses.field(default_factory=dict)  # (pool, function, start) ->
 

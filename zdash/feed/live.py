@@ -13,6 +13,7 @@ from typing import Protocol
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding
 from zdash.checks.registry import CheckEngine
+from zdash.feed.flight import FlightRecorder
 from zdash.feed.fold import keyframe_of
 from zdash.feed.frame import EngineFactory, Feed, Frame
 from zdash.feed.history import Series
@@ -40,8 +41,10 @@ class LiveFeed(Feed):
         interval: float = 1.0,
         pools: tuple[str, ...] = (),
         source_factory: Callable[[], TickSource] | None = None,
+        flight: FlightRecorder | None = None,
     ) -> None:
         self._engine: CheckEngine = checks()
+        self.flight = flight  # the flight recorder (zdash.feed.flight): None when off
         self.interval, self.pools = interval, pools
         self._factory = source_factory or self._live_source
         self._series = Series()
@@ -74,11 +77,14 @@ class LiveFeed(Feed):
                     self.host or "localhost",
                     recording=self._writing,
                     scan_rates=rates,
+                    flight=self.flight.status if self.flight is not None else None,
                 )
         finally:
             if isinstance(gen, AsyncGenerator):
                 await gen.aclose()
             await asyncio.to_thread(self._sync_writer, None, None)
+            if self.flight is not None:
+                await asyncio.to_thread(self.flight.close)
 
     def _fold(self, builder: SnapshotBuilder, tick: Tick) -> tuple[Snapshot, tuple[Finding, ...], dict]:
         opened = self._sync_writer(self._want, builder)
@@ -92,6 +98,8 @@ class LiveFeed(Feed):
         if isinstance(self._writer, StoreWriter):  # what a seek in this file will cost per tick
             self._writer.keyframes.observe(time.perf_counter() - started)
         self._series.add(snap)
+        if self.flight is not None:
+            self.flight.observe(tick, findings, self.host)
         return snap, findings, self._engine.scan_rates()
 
     def _record(self, tick: Tick, builder: SnapshotBuilder) -> None:
@@ -151,4 +159,6 @@ class LiveFeed(Feed):
 
     def take_notice(self) -> str | None:
         notice, self._notice = self._notice, None
+        if notice is None and self.flight is not None:
+            return self.flight.take_notice()
         return notice

@@ -34,6 +34,9 @@ from zdash.sources.session import SessionHeader
 from zdash.visible import visible
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
+# A training recording opens paused this long before its onset (the first marker): the viewer
+# reads the description, then sees the fault arrive, not ten quiet minutes first.
+LEAD_S = 5.0
 _CACHE = 128  # frames kept for stepping back and forth
 KEEP_EVERY = 60  # ticks between the keyframes kept in memory while playing
 # In-memory keyframes (oldest dropped first), for recordings without their own (format 1): each
@@ -90,12 +93,16 @@ class ReplayFeed(Feed):
         label: str | None = None,
         opener: Callable[[str], Recording] = open_recording,
         clock: Clock = REAL_CLOCK,
+        lead: float | None = None,
     ) -> None:
         self.path, self._new_engine, self._opener, self._clock = path, checks, opener, clock
         self.label = visible(label or os.path.basename(path))  # a file name can hold anything
         self.mode = "demo" if demo else "replay"
         self.speed = min(SPEEDS, key=lambda s: abs(s - speed))
         self.loop, self.playing, self._index = loop, playing, start
+        # Seconds before the first marker to open at (None: at `start`); until the viewer
+        # moves, a recording without an onset in its header opens there once its events are found.
+        self._lead = lead
         self.header: SessionHeader | None = None
         self._rec: Recording | None = None
         self._times: list[float] = []
@@ -120,6 +127,9 @@ class ReplayFeed(Feed):
         if not self._times:
             raise ValueError(f"{self.path} holds no complete tick")
         self._index = min(max(self._index, 0), len(self._times) - 1)
+        if self._lead is not None and self.header.onset is not None:
+            self._index = self._before(self.header.onset)
+            self._lead = None
         self._loaded.set()
         try:
             while True:
@@ -233,6 +243,10 @@ class ReplayFeed(Feed):
         try:
             while True:
                 timeline = await found.get()
+                if self._lead is not None and timeline.events:  # no onset: the first event
+                    index = self._before(timeline.events[0].time)
+                    self._changed()
+                    self._index = index
                 yield timeline
                 if timeline.complete:
                     return
@@ -272,7 +286,12 @@ class ReplayFeed(Feed):
             wake.cancel()
         return wake not in done
 
+    def _before(self, t: float) -> int:
+        """The tick `lead` seconds before time t (the first tick when t is that close)."""
+        return max(0, bisect.bisect_left(self._times, t - (self._lead or 0.0)))
+
     def _changed(self) -> None:
+        self._lead = None  # the viewer has moved: no automatic jump any more
         self._version += 1
         if self._wake is not None:
             self._wake.set()

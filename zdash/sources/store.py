@@ -18,7 +18,8 @@ start instead (slow but exact; `zdash convert` rewrites them).
 
 Schema:
   meta(key TEXT PRIMARY KEY, value TEXT)          format, created, host, interval, zdash_version,
-                                                  description
+                                                  description, onset (optional), incident (the
+                                                  flight recorder's: zdash.sources.incidents)
   ticks(seq INTEGER PRIMARY KEY, t REAL, samples BLOB)
   keyframes(seq INTEGER PRIMARY KEY, t REAL, fold INTEGER, builder BLOB, checks BLOB)
 
@@ -41,13 +42,15 @@ import datetime as _dt
 import fcntl
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 import zlib
 from collections.abc import Iterator
 from typing import Any
 
 from zdash.raw import RawSample, Tick
-from zdash.safe_files import UnsafePath, create_new, lexists, open_lock, opened_elsewhere, unlink
+from zdash.safe_files import UnsafePath, create_new, lexists, move_new, open_lock, opened_elsewhere, unlink
 from zdash.sources.session import exists_message
 
 FORMAT = "zdash-recording"
@@ -57,6 +60,7 @@ KEYFRAME_EVERY = 60  # ticks: the most a seek ever folds
 # What folding from a keyframe to any tick should cost at most (CPU of the recorder's own fold).
 # A seek also restores the keyframe (~30 ms at 100 leaves) and reads the ticks: with 0.05 a
 # 1 h file's worst seek was 95 ms, at the edge of the 100 ms a seek should take.
+WAL_LIMIT = 512 << 10  # bytes the write-ahead log is cut back to at each checkpoint
 SEEK_BUDGET_S = 0.035
 KEYFRAME_SHARE = 0.2  # keyframes may add at most this fraction to the recorder's fold CPU
 JOURNALS = ("-wal", "-shm", "-journal")  # what SQLite keeps beside a database
@@ -145,6 +149,7 @@ class StoreWriter:
         *,
         force: bool = False,
         created: str | None = None,
+        onset: float | None = None,
     ) -> None:
         from zdash import __version__
 
@@ -182,8 +187,7 @@ class StoreWriter:
                 raise StoreError(f"{path} was replaced while it was being opened: refusing to write it")
             os.close(new_fd)
             new_fd = -1
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
+            self._wal()
             self._db.executescript(
                 "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
                 "CREATE TABLE IF NOT EXISTS ticks(seq INTEGER PRIMARY KEY, t REAL NOT NULL, samples BLOB NOT NULL);"
@@ -201,6 +205,8 @@ class StoreWriter:
                 "zdash_version": __version__,
                 "description": description,
             }
+            if onset is not None:
+                meta["onset"] = round(onset, 3)
             self._db.executemany(
                 "INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()]
             )
@@ -213,10 +219,43 @@ class StoreWriter:
                 f"cannot write {path}: {e.strerror if isinstance(e, OSError) and e.strerror else e}"
             ) from None
         self.count = 0
+        self._batched = False
         self.keyframes = KeyframePolicy()
         # Where each raw sample went (key, time) -> (tick, position): a keyframe refers to the
         # tick that holds a slow command's output instead of storing it again.
         self._placed: dict[tuple[str, float], tuple[int, int]] = {}
+
+    def _wal(self) -> None:
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
+        # The write-ahead log folded back every 512 KiB and cut back to that after: a tick per
+        # transaction adds whole pages, and left alone the log grew to 4 MiB beside a 200 KiB
+        # recording (what the flight recorder's size cap counts).
+        self._db.execute("PRAGMA wal_autocheckpoint=128")
+        self._db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
+
+    def move(self, new_name: str) -> None:
+        """Go on under `new_name` in the same directory (never over an existing file): what is
+        written so far is folded into the file itself first, so a reader of the new name finds
+        it whole. The flight recorder writes an incident's header and minutes before under a
+        temporary name and moves it once they are in: a kill never leaves a half-made incident.
+        The lock moves with it, held all along."""
+        # Closed in WAL mode, the log folded in and removed (its name follows the file's): the
+        # file alone is whole, and it stays in WAL mode, so reopening it switches nothing (a
+        # switch of journal modes writes a rollback journal, and a kill then left one that no
+        # read-only reader can roll back).
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.close()
+        except sqlite3.Error as e:
+            raise OSError(f"cannot write {self.path}: {e}") from None
+        self._lock_path = move_new(self._lock_path, new_name + "-lock")
+        try:
+            self.path = move_new(self.path, new_name)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._wal()
+        except sqlite3.Error as e:
+            raise OSError(f"cannot write {self.path}: {e}") from None
 
     def _by_reference(self, builder: dict[str, Any]) -> dict[str, Any]:
         slots = {}
@@ -232,7 +271,8 @@ class StoreWriter:
         """One tick, in its own transaction; with the fold's state after it when given
         (fold version, builder checkpoint, check engine checkpoint)."""
         try:
-            self._db.execute("BEGIN")
+            if not self._batched:
+                self._db.execute("BEGIN")
             self._db.execute(
                 "INSERT INTO ticks(seq, t, samples) VALUES (?, ?, ?)",
                 (self.count, tick.time, _pack([_sample_row(s) for s in tick.samples])),
@@ -244,7 +284,8 @@ class StoreWriter:
                     "INSERT OR REPLACE INTO keyframes VALUES (?, ?, ?, ?, ?)",
                     (self.count, tick.time, fold, _pack(builder), _pack(checks) if checks else None),
                 )
-            self._db.execute("COMMIT")
+            if not self._batched:
+                self._db.execute("COMMIT")
             for n, s in enumerate(tick.samples):
                 self._placed[(s.key, s.time)] = (self.count, n)
             if len(self._placed) > 4096:  # only the newest sample of each key is ever referred to
@@ -258,6 +299,37 @@ class StoreWriter:
                 self._db.execute("ROLLBACK")
             raise OSError(f"cannot write tick {self.count} to {self.path}: {e}") from None
         self.count += 1
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """The ticks written inside, in one transaction: the flight recorder's minutes before an
+        incident are one commit, not hundreds of log frames (a kill meanwhile loses them all,
+        the header stays)."""
+        try:
+            self._db.execute("BEGIN")
+        except sqlite3.Error as e:
+            raise OSError(f"cannot write {self.path}: {e}") from None
+        self._batched = True
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except sqlite3.Error as e:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise OSError(f"cannot write {self.path}: {e}") from None
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise
+        finally:
+            self._batched = False
+
+    def set_meta(self, key: str, value: object) -> None:
+        """One header field, written now (the flight recorder says at the end why it ended)."""
+        try:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+        except sqlite3.Error as e:
+            raise OSError(f"cannot write {self.path}: {e}") from None
 
     def close(self) -> None:
         """Fold the WAL back in so a finished recording is one self-contained file (a reader
@@ -294,10 +366,16 @@ class StoreReader:
         if not is_store(path):
             raise StoreError(f"{path} is not a zdash recording (not an SQLite file)")
         self.path = path
+        self._copy: str | None = None
         try:
             self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-            meta = {k: json.loads(v) for k, v in self._db.execute("SELECT key, value FROM meta")}
-        except (sqlite3.Error, json.JSONDecodeError) as e:
+            try:
+                meta = self._meta()
+            except sqlite3.OperationalError as e:
+                if "readonly" not in str(e):
+                    raise
+                meta = self._meta_of_copy()
+        except (sqlite3.Error, json.JSONDecodeError, OSError) as e:
             raise StoreError(f"cannot read {path}: {e}") from None
         if meta.get("format") != FORMAT:
             raise StoreError(f"{path} is an SQLite file but not a zdash recording")
@@ -308,12 +386,38 @@ class StoreReader:
             )
         self.meta = meta
 
+    def _meta(self) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self._db.execute("SELECT key, value FROM meta")}
+
+    def _meta_of_copy(self) -> dict[str, Any]:
+        """A writer killed while it closed (switching the file out of WAL mode) leaves a rollback
+        journal for the next writer to undo, which a read-only reader cannot do ("attempt to
+        write a readonly database"). Read a private copy of the file, its journal and its log
+        instead, made whole there: the recording's own files are never written by a reader."""
+        self._db.close()
+        self._copy = tempfile.mkdtemp(prefix="zdash-read-")
+        copy = os.path.join(self._copy, "recording.zdash")
+        for suffix in ("", "-wal", "-journal"):
+            with (
+                contextlib.suppress(FileNotFoundError),
+                open(self.path + suffix, "rb") as src,
+                open(copy + suffix, "xb") as dst,
+            ):
+                shutil.copyfileobj(src, dst)
+        self._db = sqlite3.connect(copy, check_same_thread=False)
+        return self._meta()
+
     def count(self) -> int:
         """Ticks committed so far (grows while a writer is still recording)."""
         return int(self._db.execute("SELECT COUNT(*) FROM ticks").fetchone()[0])
 
     def times(self) -> list[float]:
         return [t for (t,) in self._db.execute("SELECT t FROM ticks ORDER BY seq")]
+
+    def span(self) -> tuple[float | None, float | None]:
+        """The first and last tick's time (None, None: no tick yet)."""
+        first, last = self._db.execute("SELECT MIN(t), MAX(t) FROM ticks").fetchone()
+        return first, last
 
     def index_at(self, t: float) -> int:
         """The last tick at or before time t (the first tick when t is before the recording)."""
@@ -364,3 +468,20 @@ class StoreReader:
 
     def close(self) -> None:
         self._db.close()
+        if self._copy is not None:
+            shutil.rmtree(self._copy, ignore_errors=True)
+
+
+def set_header(path: str, **fields: object) -> None:
+    """Header fields of a finished recording at `path` set (a bundled scenario's description,
+    retold: zdash.scenarios holds the words), every tick left as it was."""
+    if not is_store(path):
+        raise StoreError(f"{path} is not a zdash recording (not an SQLite file)")
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        with contextlib.closing(db):
+            db.executemany(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in fields.items()]
+            )
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot write {path}: {e}") from None

@@ -19,7 +19,24 @@ MARK_VAR: dict[Mark, str] = {
     "ACCEPTED": "$zd-warn",
     "WARN": "$zd-warn",
 }
-REPLAY_NOTE = "Replay: read-only, for training — zdash never runs actions from a recording."
+# One line at 80 columns: the prompt under it must stay in view on a small terminal.
+PRACTICE_NOTE = "Practice on a recording: confirm as on the live host; nothing will run."
+
+
+def practised_content(plan: ActionPlan) -> Content:
+    """After a confirmation in a replay: that nothing ran, and exactly what would have."""
+    where = f" on {plan.host}" if plan.host else ""
+    return lines(
+        (
+            join(
+                tag("practice: nothing was run.", "bold $zd-warn"),
+                " ",
+                tag(f"On the live host{where}, zdash checks the pool once more, then runs:"),
+            ),
+            tag(f"$ {plan.shell_text}", "bold $text-accent"),
+            tag(f"argv: {list(plan.argv)!r}", "$foreground-muted"),
+        )
+    )
 
 
 def _duration(text: str | None) -> str:

@@ -14,6 +14,7 @@ from typing import ClassVar
 from textual import events, getters, on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -97,13 +98,16 @@ class DashboardScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         shown = (DashboardScreen.frame, DashboardScreen.pool_name)
         yield StatusBar()
-        yield PoolTabs(id="pool-tabs").data_bind(*shown)
-        yield PoolHeader(id="pool-header").data_bind(*shown)
-        yield VdevTable(id="vdevs").data_bind(*shown)
-        yield FindingsTable(id="findings").data_bind(DashboardScreen.frame)
-        yield HistoryChart(id="history").data_bind(
-            *shown, DashboardScreen.selected, peers=DashboardScreen.chart_peers
-        )
+        # The data in a body that takes what the description, the replay bar and the footer
+        # leave: at 80x24 a long description no longer pushes the bar and its markers off.
+        with Vertical(id="body"):
+            yield PoolTabs(id="pool-tabs").data_bind(*shown)
+            yield PoolHeader(id="pool-header").data_bind(*shown)
+            yield VdevTable(id="vdevs").data_bind(*shown)
+            yield FindingsTable(id="findings").data_bind(DashboardScreen.frame)
+            yield HistoryChart(id="history").data_bind(
+                *shown, DashboardScreen.selected, peers=DashboardScreen.chart_peers
+            )
         yield AboutPanel(id="about").data_bind(DashboardScreen.frame)
         yield ReplayBar(id="replay-bar").data_bind(DashboardScreen.frame, DashboardScreen.timeline)
         yield Footer(compact=True, show_command_palette=False)

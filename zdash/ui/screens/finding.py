@@ -28,7 +28,8 @@ from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role
 GUIDED_HINT: dict[Mode, str] = {
     "live": "Press its number to open a plan: zdash checks it against the pool and asks you to "
     "confirm before anything runs.",
-    "replay": "Press its number to see its plan and pre-flight checks (replay: read-only, nothing runs).",
+    "replay": "Press its number to practise it: its plan, the pre-flight checks against the recorded "
+    "pool, the confirmation (a recording: nothing runs).",
 }
 
 READ_ONLY_HINT = (

@@ -1,6 +1,10 @@
-"""A guided action's plan: the command, what it does, the pre-flight checks, and on the live
-host the confirmation. Everything that decides whether it may run lives in zdash.actions; this
-screen only shows it and asks (confirmation_ok), and the app runs it (run_plan).
+"""A guided action's plan: the command, what it does, the pre-flight checks, and the
+confirmation. Everything that decides whether it may run lives in zdash.actions; this screen
+only shows it and asks (confirmation_ok), and the app runs it (run_plan), on the live host only.
+
+In a replay the same steps are practice: the plan against the recorded pool, its pre-flight, the
+risk to accept, the device name typed; then "practice: nothing was run" with the exact argv.
+Nothing is handed to the app to run (and its executor refuses any mode but live anyway).
 
 Why the layout: the command stays at the top and the prompt with its input at the bottom,
 whatever scrolls in between, so the admin never confirms something scrolled out of sight."""
@@ -24,11 +28,12 @@ from zdash.feed.fleet import qualified
 from zdash.ui.app import ZdashApp
 from zdash.ui.markup import join, lines, tag
 from zdash.ui.plan_markup import (
-    REPLAY_NOTE,
+    PRACTICE_NOTE,
     command_content,
     outcome_content,
     outcome_line,
     plan_content,
+    practised_content,
     preflight_tally,
     progress_line,
 )
@@ -55,6 +60,7 @@ class PlanScreen(ModalScreen[None]):
     plan: var[ActionPlan | None] = var(None, bindings=True)
     outcome: var[Outcome | None] = var(None, bindings=True)
     running: var[bool] = var(False, bindings=True)
+    practised: var[bool] = var(False, bindings=True)  # a replay's plan, confirmed: nothing ran
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close"),
@@ -100,6 +106,11 @@ class PlanScreen(ModalScreen[None]):
     def live(self) -> bool:
         return self.app.action_mode == "live"
 
+    @property
+    def practice(self) -> bool:
+        """A recording (replay, demo): every step as on the live host, and nothing runs."""
+        return self.app.action_mode == "replay"
+
     def on_mount(self) -> None:
         token = self.query_one(Input)
         token.display, token.cursor_blink = False, False
@@ -116,14 +127,14 @@ class PlanScreen(ModalScreen[None]):
         self.query_one("#plan-title", Static).update(tag(plan.title + self._where))
         self.query_one("#plan-command", Static).update(command_content(plan))
         self.query_one("#plan-body", Static).update(plan_content(plan, self._exact(plan)))
-        if not self.live:
-            self._status(join(preflight_tally(plan), " ", tag(REPLAY_NOTE, "bold $zd-warn")))
+        if not (self.live or self.practice):
             return
+        note = join(tag(PRACTICE_NOTE, "bold $zd-warn"), "\n") if self.practice else ""
         if self._may_accept():
-            self._status(join(preflight_tally(plan), " ", tag(ACCEPT_PROMPT, "bold $zd-crit")))
+            self._status(join(note, preflight_tally(plan), " ", tag(ACCEPT_PROMPT, "bold $zd-crit")))
             return
         self._status(
-            join(preflight_tally(plan), " ", tag(prompt(plan), "bold" if plan.ok else "bold $zd-crit"))
+            join(note, preflight_tally(plan), " ", tag(prompt(plan), "bold" if plan.ok else "bold $zd-crit"))
         )
         if plan.ok and plan.confirm_token:
             token = self.query_one(Input)
@@ -141,7 +152,7 @@ class PlanScreen(ModalScreen[None]):
 
     def _may_accept(self) -> bool:
         """Only a plan blocked by nothing but risks to accept, not accepted yet, on the live host
-        (a replay never runs a plan, so there is nothing to accept there)."""
+        or in practice."""
         p = self.plan
         return (
             self._may_confirm()
@@ -163,7 +174,13 @@ class PlanScreen(ModalScreen[None]):
         self.run_worker(self._build(), group="plan", exit_on_error=False)
 
     def _may_confirm(self) -> bool:
-        return self.live and self.plan is not None and self.outcome is None and not self.running
+        return (
+            (self.live or self.practice)
+            and self.plan is not None
+            and self.outcome is None
+            and not self.running
+            and not self.practised
+        )
 
     def action_help(self) -> None:
         from zdash.ui.screens.help import PLAN_KEYS, PLAN_LEGEND, HelpScreen
@@ -189,6 +206,12 @@ class PlanScreen(ModalScreen[None]):
                 self._status(
                     tag(f"Nothing ran: type the device name exactly. {prompt(plan)}", "bold $zd-warn")
                 )
+            return
+        if not self.live:  # practice: confirmed as on the live host, and nothing is run
+            self.practised = True
+            self.query_one(Input).display = False
+            self._fit()
+            self._status(practised_content(plan))
             return
         self.running = True
         self.query_one(Input).disabled = True

@@ -9,9 +9,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from zdash.feed.frame import Frame
-from zdash.ui.markup import lines, tag
 
 HINT = "space play · n / N next / previous event · i hide this"
+TITLE = "About this recording"
 
 
 class AboutPanel(Widget):
@@ -23,10 +23,12 @@ class AboutPanel(Widget):
     text: reactive[str] = reactive("", layout=True)
 
     def on_mount(self) -> None:
-        self.border_title = "About this recording"
+        # The keys on its border, not under the text: a short terminal cuts the text's end,
+        # never the keys.
+        self.border_title = Content.assemble((TITLE, "bold $text-accent"), "  ", (HINT, "$foreground-muted"))
 
     def watch_frame(self, frame: Frame | None) -> None:
         self.text = " ".join((frame.description or "").split()) if frame is not None else ""
 
     def render(self) -> Content:
-        return lines((tag(self.text), tag(HINT, "$foreground-muted")))
+        return Content(self.text)

@@ -52,6 +52,10 @@ def right_content(frame: Frame | None, silence: float | None, error: str | None)
         parts.append(join(tag(" STALE ", "reverse $warning"), " ", tag(worst.key + age + more)))
     if frame is not None and frame.recording:
         parts.append(join(tag(" ● REC ", "reverse $error"), " ", tag(os.path.basename(frame.recording))))
+    if frame is not None and frame.flight:
+        # The flight recorder: an incident being written, or why it could not be.
+        badge = " ● INCIDENT " if frame.flight.startswith("recording") else " FLIGHT REC "
+        parts.append(join(tag(badge, "reverse $warning"), " ", tag(frame.flight)))
     return Content("  ").join(parts)
 
 
