@@ -251,14 +251,13 @@ def load_flight_settings(path: str | Path | None = None) -> FlightSettings:
         raise ConfigError(
             f"{file}: 'flight_recorder' must be a mapping (enabled, minutes, keep, max_mb, ...)"
         )
-    fields = {f.name: f for f in dataclasses.fields(FlightSettings)}
     defaults = FlightSettings()
     kwargs: dict[str, Any] = {}
     for key, value in section.items():
-        if key not in fields:
-            close = difflib.get_close_matches(str(key), list(fields), n=1)
-            hint = f" (did you mean 'flight_recorder.{close[0]}'?)" if close else ""
-            raise ConfigError(f"{file}: unknown key 'flight_recorder.{key}'{hint}")
+        try:
+            _known(key, FlightSettings, "flight_recorder.")
+        except ConfigError as e:
+            raise ConfigError(f"{file}: {e}") from None
         default = getattr(defaults, key)
         if key == "enabled":
             if not isinstance(value, bool):
@@ -280,15 +279,20 @@ def load_flight_settings(path: str | Path | None = None) -> FlightSettings:
     return FlightSettings(**kwargs)
 
 
+def _known(key: object, settings: type, section: str) -> None:
+    """ConfigError for a key the section's dataclass has no field for, with the nearest name."""
+    fields = [f.name for f in dataclasses.fields(settings)]
+    if key not in fields:
+        close = difflib.get_close_matches(str(key), fields, n=1)
+        hint = f" (did you mean '{section}{close[0]}'?)" if close else ""
+        raise ConfigError(f"unknown key '{section}{key}'{hint}")
+
+
 def config_from_mapping(values: dict[str, Any]) -> CheckConfig:
-    fields = {f.name: f for f in dataclasses.fields(CheckConfig)}
     defaults = CheckConfig()
     kwargs: dict[str, Any] = {}
     for key, value in values.items():
-        if key not in fields:
-            close = difflib.get_close_matches(str(key), list(fields), n=1)
-            hint = f" (did you mean 'checks.{close[0]}'?)" if close else ""
-            raise ConfigError(f"unknown key 'checks.{key}'{hint}")
+        _known(key, CheckConfig, "checks.")
         kwargs[key] = _coerce(key, value, getattr(defaults, key))
     return CheckConfig(**kwargs)
 
