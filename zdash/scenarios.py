@@ -23,6 +23,7 @@ from zdash.sources.incidents import Incident, default_dir, is_incident_file, lis
 from zdash.sources.recording import open_recording
 from zdash.sources.session import SessionError, SessionHeader
 from zdash.sources.store import SUFFIX as STORE_SUFFIX
+from zdash.visible import visible
 
 SUFFIX = ".yaml.gz"
 SUFFIXES = (SUFFIX, STORE_SUFFIX)  # the short scenarios are text; the long ones, .zdash
@@ -238,4 +239,5 @@ def _print_incidents() -> None:
     print(f"\nincidents the flight recorder kept here ({directory}; zdash incidents lists them):")
     width = max(len(i.name) - len(STORE_SUFFIX) for i in kept)
     for i in kept:
-        print(f"{i.name[: -len(STORE_SUFFIX)].ljust(width)}  {i.severity} {i.title} ({i.state})")
+        about = visible(f"{i.severity} {i.title} ({i.state})")  # the file's own words, shown safe
+        print(f"{i.name[: -len(STORE_SUFFIX)].ljust(width)}  {about}")

@@ -11,6 +11,7 @@ from argparse import Namespace
 from zdash import fmt
 from zdash.config import ConfigError, load_flight_settings
 from zdash.sources.incidents import Incident, default_dir, list_incidents
+from zdash.visible import visible
 
 SCHEMA = 1
 
@@ -38,10 +39,11 @@ def _row(i: Incident) -> dict[str, object]:
 def _line(i: Incident) -> str:
     length = fmt.duration(i.end - i.start) if i.start is not None and i.end is not None else "-"
     when = fmt.stamp(i.onset) if i.onset is not None else "-"
-    where = ":".join(p for p in (i.host, i.pool) if p) or "-"
+    # The file's own words, shown safe (its header could hold any bytes: zdash.visible).
+    where = visible(":".join(p for p in (i.host, i.pool) if p) or "-")
     return (
-        f"{when}  {where}  {i.severity}  {i.title}\n"
-        f"    {length} recorded, {fmt.fmt_bytes(i.size)}, {i.state}: {i.name}"
+        f"{when}  {where}  {visible(i.severity)}  {visible(i.title)}\n"
+        f"    {length} recorded, {fmt.fmt_bytes(i.size)}, {visible(i.state)}: {visible(i.name)}"
     )
 
 
