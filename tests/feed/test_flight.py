@@ -75,7 +75,7 @@ def test_the_ring_keeps_the_last_minutes_within_its_bytes_and_what_fell_off_its_
     small = Ring(seconds=600, max_bytes=20_000)
     for i in range(300):
         small.add(capture_tick("degraded", "resilvered", T0 + i))
-    assert small.bytes <= 20_000 and 1 < len(list(small.ticks())) < 300
+    assert small.size <= 20_000 and 1 < len(list(small.ticks())) < 300
     # A command seen only before the ring's head (status every 30 s on a quiet pool) is still
     # in the first tick: an incident's replay has its pools from the start.
     sparse = Ring(seconds=10, max_bytes=1 << 30)
@@ -255,3 +255,27 @@ async def test_the_live_feed_keeps_folding_while_the_recorder_says_a_full_disk_s
     assert frames == 2000
     assert any(s and s.startswith("recording incident") for s in said)
     assert "flight recorder: write failed" in said
+
+
+def test_the_minutes_before_get_keyframes_that_fold_to_what_a_fold_from_the_start_gives(tmp_path):
+    """They are written at once, as the ring holds them, and folded afterwards for their
+    keyframes: a seek into them restores one and gives the findings of a fold from the start."""
+    from zdash.checks.registry import FOLD_VERSION
+
+    rec = FlightRecorder(settings(tmp_path, minutes=5.0), CheckEngine)
+    feed(rec, 500, lambda i: i >= 400)
+    rec.close()
+    (path,) = rec.written
+    r = open_recording(path)
+    try:
+        onset = r.times().index(T0 + 400)
+        kf = r.keyframe(onset - 1, FOLD_VERSION)
+        assert kf is not None and 0 < kf[0] < onset  # a keyframe inside the minutes before
+        builder, engine = SnapshotBuilder(r.header.interval, r.header.host), CheckEngine()
+        for i in range(onset + 5):
+            engine.observe(builder.feed(r.tick(i)))
+        whole = engine.update(builder.feed(r.tick(onset + 5)))
+        seeked = fold_to(r, onset + 5).findings
+        assert [(f.key, f.title) for f in seeked] == [(f.key, f.title) for f in whole] and seeked
+    finally:
+        r.close()

@@ -159,20 +159,26 @@ def build(lab: Lab, layout: str) -> str:
         lab.pool(POOL, "mirror", lab.loop("a"), lab.loop("b"), "mirror", lab.loop("c"), sick)
     else:
         lab.pool(POOL, "raidz1", lab.loop("a"), lab.loop("b"), sick)
-    sh("zfs", "set", "primarycache=metadata", POOL)  # reads reach the disks
-    lab.fill(f"/{POOL}/old", 32)
-    for i in range(4):  # the files the bursts rewrite: the load moves data, it does not grow the pool
-        lab.fill(f"/{POOL}/burst.{i}", 8)
+    prepare(lab, POOL)
     sh("zpool", "scrub", "-w", POOL)  # a never-scrubbed pool is worth a note, not this test's point
     return sick
 
 
-def start_bursts(lab: Lab) -> Load:
+def prepare(lab: Lab, pool: str) -> None:
+    """What the bursts need on `pool`: 32 MiB of old data to read back uncached, and the four
+    files they rewrite (the load moves data, it does not grow the pool)."""
+    sh("zfs", "set", "primarycache=metadata", pool)  # reads reach the disks
+    lab.fill(f"/{pool}/old", 32)
+    for i in range(4):
+        lab.fill(f"/{pool}/burst.{i}", 8)
+
+
+def start_bursts(lab: Lab, pool: str = POOL) -> Load:
     seed = os.path.join(lab.root, "seed")
     with open("/dev/urandom", "rb") as src, open(seed, "wb") as dst:
         dst.write(src.read(8 << 20))
     load = Load(
-        ["bash", "-c", BURSTS, "bursts", POOL, seed],
+        ["bash", "-c", BURSTS, "bursts", pool, seed],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

@@ -26,12 +26,10 @@ How, and why so:
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import queue
 import threading
 import time
-import zlib
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -41,11 +39,11 @@ from zdash import fmt
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding, Severity
 from zdash.config import FlightSettings
-from zdash.feed.fold import write_tick
+from zdash.feed.fold import fold_written, write_tick
 from zdash.feed.frame import EngineFactory
 from zdash.raw import RawSample, Tick
 from zdash.sources import incidents
-from zdash.sources.store import WAL_LIMIT, StoreWriter
+from zdash.sources.store import WAL_LIMIT, StoreWriter, pack_tick, unpack_tick
 
 QUEUE_MAX = 600  # ticks waiting for the recorder's thread; beyond, a tick is dropped (counted)
 _MIB = 1 << 20
@@ -68,18 +66,7 @@ class Alarm:
         return cls(f.key, f.severity, f.check, f.pool, f.title, f.why)
 
 
-def _pack(tick: Tick) -> bytes:
-    rows = [
-        [s.key, list(s.argv), s.rc, s.stdout, s.stderr, s.time, s.duration, s.error] for s in tick.samples
-    ]
-    return zlib.compress(json.dumps(rows, separators=(",", ":")).encode("utf-8"), 1)
-
-
-def _unpack(t: float, blob: bytes) -> Tick:
-    rows = json.loads(zlib.decompress(blob).decode("utf-8"))
-    return Tick(
-        t, tuple(RawSample(str(k), tuple(a), rc, so, se, st, d, e) for k, a, rc, so, se, st, d, e in rows)
-    )
+RING_LEVEL = 1  # zlib's fastest: the ring is written every tick, read only for an incident
 
 
 class Ring:
@@ -94,7 +81,7 @@ class Ring:
         self._base: dict[str, RawSample] = {}
 
     def add(self, tick: Tick) -> None:
-        blob = _pack(tick)
+        blob = pack_tick(tick, RING_LEVEL)
         self._ticks.append((tick.time, blob))
         self._bytes += len(blob)
         while len(self._ticks) > 1 and (
@@ -102,27 +89,35 @@ class Ring:
         ):
             t, old = self._ticks.popleft()
             self._bytes -= len(old)
-            for s in _unpack(t, old).samples:
+            for s in unpack_tick(t, old).samples:
                 if s.ok:
                     self._base[s.key] = s
 
     @property
-    def bytes(self) -> int:
+    def size(self) -> int:
+        """Bytes the ring holds (compressed)."""
         return self._bytes
 
     @property
     def span(self) -> float:
         return self._ticks[-1][0] - self._ticks[0][0] if self._ticks else 0.0
 
+    def packed(self) -> list[tuple[float, bytes]]:
+        """Oldest first, as stored (store.pack_tick); the first with the slow commands' last
+        good samples before it."""
+        out = list(self._ticks)
+        if out and self._base:
+            t, blob = out[0]
+            tick = unpack_tick(t, blob)
+            fresh = {s.key for s in tick.samples}
+            older = tuple(s for k, s in sorted(self._base.items()) if k not in fresh)
+            out[0] = (t, pack_tick(Tick(t, older + tick.samples), RING_LEVEL))
+        return out
+
     def ticks(self) -> Iterator[Tick]:
-        """Oldest first; the first with the slow commands' last good samples before it."""
-        for n, (t, blob) in enumerate(list(self._ticks)):
-            tick = _unpack(t, blob)
-            if n == 0 and self._base:
-                fresh = {s.key for s in tick.samples}
-                older = tuple(s for k, s in sorted(self._base.items()) if k not in fresh)
-                tick = Tick(tick.time, older + tick.samples)
-            yield tick
+        """Oldest first, unpacked (as `packed`)."""
+        for t, blob in self.packed():
+            yield unpack_tick(t, blob)
 
 
 class _Incident:
@@ -142,11 +137,23 @@ class _Incident:
     def path(self) -> str:
         return self.writer.path
 
-    def write(self, tick: Tick, host: str | None, interval: float) -> None:
+    def fold(self, host: str | None, interval: float) -> SnapshotBuilder:
         if self.builder is None:
             self.builder = SnapshotBuilder(interval, host)
-        write_tick(self.writer, tick, self.builder, self.engine)
+        return self.builder
+
+    def write(self, tick: Tick, host: str | None, interval: float) -> None:
+        write_tick(self.writer, tick, self.fold(host, interval), self.engine)
         self.ticks += 1
+
+    def catch_up(
+        self, first: int, ticks: list[tuple[float, bytes]], host: str | None, interval: float
+    ) -> None:
+        """The minutes before, written as they were (write_packed), folded now for their
+        keyframes, so the file seeks like any recording."""
+        builder = self.fold(host, interval)
+        for n, (t, blob) in enumerate(ticks):
+            fold_written(self.writer, first + n, unpack_tick(t, blob), builder, self.engine)
 
 
 class FlightRecorder:
@@ -270,7 +277,7 @@ class FlightRecorder:
         try:
             incidents.make_dir(self.dir)
             # room for this one: the ring's bytes (compressed faster than the file, so more)
-            incidents.prune(self.dir, s.keep - 1, int(s.max_mb * _MIB) - self._ring.bytes - WAL_LIMIT)
+            incidents.prune(self.dir, s.keep - 1, int(s.max_mb * _MIB) - self._ring.size - WAL_LIMIT)
             free = incidents.free_bytes(self.dir)
         except OSError as e:
             self._say(f"flight recorder: cannot use {self.dir}: {e.strerror or e}", "cannot record")
@@ -301,11 +308,11 @@ class FlightRecorder:
             return
         inc = self._incident = _Incident(writer, about, onset, self._checks)
         inc.keys.update(a.key for a in raised)
+        before = self._ring.packed()
         try:
-            with inc.writer.batch():  # the minutes before, in one commit; then on as it goes
-                for old in self._ring.ticks():
-                    inc.write(old, host, self.interval)
-            incidents.publish(inc.writer, name)  # whole before anyone can find it
+            first = writer.write_packed(iter(before))  # the minutes before, in one commit
+            inc.ticks = len(before)
+            incidents.publish(writer, name)  # whole before anyone can find it
         except OSError as e:
             self._stop(f"flight recorder: {worst.title} not recorded: {e.strerror or e}", "write failed")
             incidents.remove(inc.path)  # never published: not left to fill a full disk
@@ -315,6 +322,12 @@ class FlightRecorder:
             f"incident: {worst.title}; recording it to {inc.path} (with the {fmt.duration(self._ring.span)} before)",
             f"recording incident {os.path.basename(inc.path)}",
         )
+        try:
+            inc.catch_up(first, before, host, self.interval)  # the live ticks wait in the queue
+        except OSError as e:
+            self._stop(
+                f"flight recorder: {e.strerror or e}; {inc.path} keeps {inc.ticks} ticks", "write failed"
+            )
 
     def _description(self, worst: Alarm, onset: float, host: str | None) -> str:
         s = self.settings

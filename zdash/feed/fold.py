@@ -79,6 +79,23 @@ def write_tick(
         writer.write(tick, keyframe_of(writer, builder, engine) if writer.keyframes.due() else None)
     else:
         writer.write(tick)
+    return _fold_timed(writer, tick, builder, engine)
+
+
+def fold_written(
+    writer: StoreWriter, seq: int, tick: Tick, builder: SnapshotBuilder, engine: CheckEngine
+) -> None:
+    """A tick already in the file (StoreWriter.write_packed) folded, with the keyframe before it
+    when one is due: the keyframes write_tick would have written, added afterwards."""
+    writer.placed(seq, tick)
+    if writer.keyframes.due():
+        writer.write_keyframe(seq, tick.time, keyframe_of(writer, builder, engine))
+    _fold_timed(writer, tick, builder, engine)
+
+
+def _fold_timed(
+    writer: SessionWriter | StoreWriter, tick: Tick, builder: SnapshotBuilder, engine: CheckEngine
+) -> tuple[Snapshot, tuple[Finding, ...]]:
     # CPU time, not wall: the keyframe policy weighs fold against keyframe cost, and a busy
     # machine stretching one keyframe's wall time spaced keyframes 56 ticks apart (a 24 h file
     # written under load: seeks there took 190-220 ms against ~50 elsewhere).

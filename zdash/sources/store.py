@@ -109,8 +109,8 @@ class StoreError(Exception):
     """A recording that cannot be opened or written; str() is one line for the admin."""
 
 
-def _pack(value: Any) -> bytes:
-    return zlib.compress(json.dumps(value, separators=(",", ":")).encode("utf-8"), 6)
+def _pack(value: Any, level: int = 6) -> bytes:
+    return zlib.compress(json.dumps(value, separators=(",", ":")).encode("utf-8"), level)
 
 
 def _unpack(blob: bytes) -> Any:
@@ -126,6 +126,16 @@ def _sample(row: list[Any]) -> RawSample:
     return RawSample(
         str(key), tuple(str(a) for a in argv), rc, str(stdout), str(stderr), float(t), float(duration), error
     )
+
+
+def pack_tick(tick: Tick, level: int = 6) -> bytes:
+    """A tick's samples as a `ticks.samples` blob (the flight recorder keeps its ring in this
+    form, at a faster zlib level: an incident's minutes before go into the file as they are)."""
+    return _pack([_sample_row(s) for s in tick.samples], level)
+
+
+def unpack_tick(t: float, blob: bytes) -> Tick:
+    return Tick(float(t), tuple(_sample(r) for r in _unpack(blob)))
 
 
 def is_store(path: str) -> bool:
@@ -219,7 +229,6 @@ class StoreWriter:
                 f"cannot write {path}: {e.strerror if isinstance(e, OSError) and e.strerror else e}"
             ) from None
         self.count = 0
-        self._batched = False
         self.keyframes = KeyframePolicy()
         # Where each raw sample went (key, time) -> (tick, position): a keyframe refers to the
         # tick that holds a slow command's output instead of storing it again.
@@ -271,11 +280,10 @@ class StoreWriter:
         """One tick, in its own transaction; with the fold's state after it when given
         (fold version, builder checkpoint, check engine checkpoint)."""
         try:
-            if not self._batched:
-                self._db.execute("BEGIN")
+            self._db.execute("BEGIN")
             self._db.execute(
                 "INSERT INTO ticks(seq, t, samples) VALUES (?, ?, ?)",
-                (self.count, tick.time, _pack([_sample_row(s) for s in tick.samples])),
+                (self.count, tick.time, pack_tick(tick)),
             )
             if keyframe is not None:
                 fold, builder, checks = keyframe
@@ -284,45 +292,57 @@ class StoreWriter:
                     "INSERT OR REPLACE INTO keyframes VALUES (?, ?, ?, ?, ?)",
                     (self.count, tick.time, fold, _pack(builder), _pack(checks) if checks else None),
                 )
-            if not self._batched:
-                self._db.execute("COMMIT")
-            for n, s in enumerate(tick.samples):
-                self._placed[(s.key, s.time)] = (self.count, n)
-            if len(self._placed) > 4096:  # only the newest sample of each key is ever referred to
-                newest: dict[str, tuple[tuple[str, float], tuple[int, int]]] = {}
-                for k, v in self._placed.items():
-                    if k[0] not in newest or v > newest[k[0]][1]:
-                        newest[k[0]] = (k, v)
-                self._placed = dict(newest.values())
+            self._db.execute("COMMIT")
+            self.placed(self.count, tick)
         except sqlite3.Error as e:
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("ROLLBACK")
             raise OSError(f"cannot write tick {self.count} to {self.path}: {e}") from None
         self.count += 1
 
-    @contextlib.contextmanager
-    def batch(self) -> Iterator[None]:
-        """The ticks written inside, in one transaction: the flight recorder's minutes before an
-        incident are one commit, not hundreds of log frames (a kill meanwhile loses them all,
-        the header stays)."""
+    def write_packed(self, ticks: Iterator[tuple[float, bytes]]) -> int:
+        """Ticks already packed (pack_tick), in one transaction, without keyframes: the flight
+        recorder's minutes before an incident, written in a moment (folding them for keyframes
+        took minutes in the emulator; `write_keyframe` adds those afterwards). Returns the seq
+        of the first."""
+        first = self.count
         try:
             self._db.execute("BEGIN")
-        except sqlite3.Error as e:
-            raise OSError(f"cannot write {self.path}: {e}") from None
-        self._batched = True
-        try:
-            yield
+            for t, blob in ticks:
+                self._db.execute("INSERT INTO ticks(seq, t, samples) VALUES (?, ?, ?)", (self.count, t, blob))
+                self.count += 1
             self._db.execute("COMMIT")
         except sqlite3.Error as e:
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("ROLLBACK")
+            self.count = first
             raise OSError(f"cannot write {self.path}: {e}") from None
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.execute("ROLLBACK")
-            raise
-        finally:
-            self._batched = False
+        return first
+
+    def placed(self, seq: int, tick: Tick) -> None:
+        """Tick `seq` holds these samples: a later keyframe refers to them instead of storing
+        them again (write does this itself)."""
+        for n, s in enumerate(tick.samples):
+            self._placed[(s.key, s.time)] = (seq, n)
+        if len(self._placed) > 4096:  # only the newest sample of each key is ever referred to
+            newest: dict[str, tuple[tuple[str, float], tuple[int, int]]] = {}
+            for k, v in self._placed.items():
+                if k[0] not in newest or v > newest[k[0]][1]:
+                    newest[k[0]] = (k, v)
+            self._placed = dict(newest.values())
+
+    def write_keyframe(
+        self, seq: int, t: float, keyframe: tuple[int, dict[str, Any], dict[str, Any] | None]
+    ) -> None:
+        """The fold's state before tick `seq` (already written)."""
+        fold, builder, checks = keyframe
+        try:
+            self._db.execute(
+                "INSERT OR REPLACE INTO keyframes VALUES (?, ?, ?, ?, ?)",
+                (seq, t, fold, _pack(self._by_reference(builder)), _pack(checks) if checks else None),
+            )
+        except sqlite3.Error as e:
+            raise OSError(f"cannot write {self.path}: {e}") from None
 
     def set_meta(self, key: str, value: object) -> None:
         """One header field, written now (the flight recorder says at the end why it ended)."""
@@ -445,7 +465,7 @@ class StoreReader:
     @staticmethod
     def _tick(row: tuple[float, bytes]) -> Tick:
         t, blob = row
-        return Tick(float(t), tuple(_sample(r) for r in _unpack(blob)))
+        return unpack_tick(t, blob)
 
     def keyframe(self, seq: int, fold: int) -> tuple[int, dict[str, Any], dict[str, Any] | None] | None:
         """The newest keyframe at or before tick `seq` written by this fold version."""
