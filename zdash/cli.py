@@ -64,6 +64,15 @@ _timeout = _between(*COMMAND_TIMEOUT_S, " seconds")
 _speed = _between(*SPEEDS)
 
 
+def _range(text: str) -> object:
+    from zdash.ranges import Range
+
+    try:
+        return Range.parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _samples(text: str) -> int:
     v = _between(*SAMPLES)(text)
     if not v.is_integer():
@@ -75,7 +84,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (the usage block buries the cause), exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        # A monitoring plugin's bad option is UNKNOWN (3): a 2 would page as CRITICAL.
+        code = 3 if self.prog.endswith(" check") else 2
+        self.exit(code, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 EXAMPLES = {
@@ -167,14 +178,64 @@ examples:
 SHELLS = ("bash", "zsh", "fish")
 
 
-def _sub(sub: argparse._SubParsersAction[_Parser], name: str, help_text: str) -> argparse.ArgumentParser:
+def _sub(
+    sub: argparse._SubParsersAction[_Parser],
+    name: str,
+    help_text: str,
+    formatter_class: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter,
+    usage: str | None = None,
+) -> argparse.ArgumentParser:
     return sub.add_parser(
         name,
         help=help_text,
         description=help_text[:1].upper() + help_text[1:] + ".",
         epilog=EXAMPLES[name],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=formatter_class,
+        usage=usage,
     )
+
+
+class _PrintVersion(argparse.Action):
+    """-V: the version alone (argparse's own would pass it through the plugin-style help)."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(self, parser, _namespace, _values, _option_string=None):
+        print(_version())
+        parser.exit()
+
+
+class PluginHelp(argparse.RawDescriptionHelpFormatter):
+    """`zdash check --help` as monitoring plugins print theirs (the Monitoring Plugins
+    development guidelines): the name and version first, `Usage:`, then `Options:` with each
+    option's forms on a line of its own (`-w, --warning=RANGE`) and its text indented below."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=4, width=100)
+
+    def format_help(self) -> str:
+        return f"{_version().replace('zdash ', 'zdash check v')}\n\n" + super().format_help()
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, "Usage:\n ")
+
+    def start_section(self, heading: str | None) -> None:
+        titles = {"options": "Options", "positional arguments": "Arguments"}
+        super().start_section(titles.get(heading or "", heading))
+
+    def _format_action_invocation(self, action: argparse.Action) -> str:
+        if not action.option_strings or action.nargs == 0:
+            return super()._format_action_invocation(action)
+        metavar = self._metavar_formatter(action, action.dest.upper())(1)[0]
+        *short, long = action.option_strings
+        return ", ".join([*short, f"{long}={metavar}"])
+
+    def _format_action(self, action: argparse.Action) -> str:
+        forms = " " + self._format_action_invocation(action) + "\n"
+        text = self._expand_help(action) if action.help else ""
+        lines = self._split_lines(text, self._width - 4) if text else []
+        return forms + "".join(f"    {line}\n" for line in lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -211,7 +272,38 @@ def build_parser() -> argparse.ArgumentParser:
     _host_arg(r)
     _pools_arg(r, "pools to record (default: all)")
 
-    c = _sub(sub, "check", "diagnose once and exit like a Nagios plugin (0/1/2/3)")
+    c = _sub(
+        sub,
+        "check",
+        "diagnose once and exit like a Nagios plugin (0/1/2/3)",
+        formatter_class=PluginHelp,
+        usage="zdash check [-w RANGE] [-c RANGE] [-t SECONDS] [-H HOST] [-v] [--json] "
+        "[--replay FILE [--at S] | --text FILE] [--samples N] [--interval S] [--config FILE] "
+        "[--prometheus FILE] [POOL ...]",
+    )
+    c.add_argument("-V", "--version", action=_PrintVersion, help="print the version and exit")
+    c.add_argument(
+        "-w",
+        "--warning",
+        type=_range,
+        metavar="RANGE",
+        help="pool capacity (%%, as shown) that is a WARNING, in the Monitoring Plugins range syntax: "
+        "70 is above 70, @70:85 from 70 to 85 (default: the config's capacity_pool_warn_pct, 80, at or above)",
+    )
+    c.add_argument(
+        "-c",
+        "--critical",
+        type=_range,
+        metavar="RANGE",
+        help="pool capacity that is CRITICAL, the same syntax (default: capacity_pool_crit_pct, 90, at or above)",
+    )
+    c.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="more lines: -v each finding's evidence and suggested commands, -vv also why",
+    )
     c.add_argument("--json", action="store_true", help="print the report as JSON (schema 1)")
     src = c.add_mutually_exclusive_group()
     _completes(
@@ -229,23 +321,33 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="with --replay: diagnose the recording as it stood S seconds after its start (default: its end)",
     )
-    c.add_argument("--samples", type=_samples, default=5, help="live ticks to collect (default 5)")
-    c.add_argument("--interval", type=_interval, default=1.0, help="seconds between ticks, 0.1 to 3600")
     c.add_argument(
+        "--samples", type=_samples, default=5, metavar="N", help="live ticks to collect (default 5)"
+    )
+    c.add_argument(
+        "--interval",
+        type=_interval,
+        default=1.0,
+        metavar="SECONDS",
+        help="seconds between ticks, 0.1 to 3600",
+    )
+    c.add_argument(
+        "-t",
         "--timeout",
         type=_timeout,
         default=10.0,
-        metavar="S",
-        help="seconds each zpool/zfs command may take (default 10; `zpool status` of a pool of "
-        "a thousand disks, or of a sick one, can take longer)",
+        metavar="SECONDS",
+        help="the check ends within this many seconds, UNKNOWN if no pool was read by then "
+        "(default 10, 1 to 600; `zpool status` of a pool of a thousand disks, or of a sick one, "
+        "can take longer)",
     )
-    c.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
+    c.add_argument("--config", metavar="FILE", help="config file (default ~/.config/zdash/config.yaml)")
     c.add_argument(
         "--prometheus",
         metavar="FILE",
         help="also write the diagnosis as Prometheus metrics to FILE (atomically; node_exporter's textfile collector)",
     )
-    _host_arg(c)
+    _host_arg(c, plugin=True)
     _pools_arg(c, "pools to report on (default: all)")
 
     e = _sub(sub, "exporter", "serve Prometheus metrics of the live pools and zdash's findings (headless)")
@@ -348,8 +450,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _host_arg(p: argparse.ArgumentParser, several: bool = False) -> None:
+def _host_arg(p: argparse.ArgumentParser, several: bool = False, plugin: bool = False) -> None:
     p.add_argument(
+        *(("-H",) if plugin else ()),  # a monitoring plugin's host option
         "--host",
         metavar="[USER@]HOST[:PORT]",
         action="append" if several else "store",

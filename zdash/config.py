@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from zdash.ranges import Range
+
 
 class ConfigError(ValueError):
     """The config file is unreadable or holds an unknown key or a bad value (message is user-facing)."""
@@ -50,6 +52,10 @@ class CheckConfig:
     capacity_pool_crit_pct: float = 90.0
     capacity_vdev_warn_pct: float = 80.0
     capacity_vdev_crit_pct: float = 90.0
+    # `zdash check -w/-c RANGE` (Monitoring Plugins ranges): when given, the pool's capacity as
+    # shown (rounded down) is judged against them instead of the _pct threshold they replace.
+    capacity_pool_warn_range: Range | None = None
+    capacity_pool_crit_range: Range | None = None
     # time-to-full: needs this much history before extrapolating, and warns below this horizon.
     fill_trend_window_s: float = 600.0  # the trend is fitted over this much recent time
     fill_trend_min_span_s: float = 60.0
@@ -134,6 +140,8 @@ class CheckConfig:
             raise ConfigError("; ".join(problems))
 
 
+# Set by `zdash check`'s options, not by a file (a file's thresholds are the _pct keys).
+COMMAND_LINE_ONLY = ("capacity_pool_warn_range", "capacity_pool_crit_range")
 DEFAULT_PATH = Path("~/.config/zdash/config.yaml")
 
 
@@ -292,6 +300,8 @@ def config_from_mapping(values: dict[str, Any]) -> CheckConfig:
     defaults = CheckConfig()
     kwargs: dict[str, Any] = {}
     for key, value in values.items():
+        if key in COMMAND_LINE_ONLY:
+            raise ConfigError(f"unknown key 'checks.{key}' (zdash check's -w/-c set it)")
         _known(key, CheckConfig, "checks.")
         kwargs[key] = _coerce(key, value, getattr(defaults, key))
     return CheckConfig(**kwargs)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from zdash.config import CheckConfig
 from zdash.fmt import fill_figure
 from zdash.model import Snapshot
+from zdash.ranges import Range
 from zdash.visible import visible
 
 _PLAIN_LABEL = re.compile(r"^[A-Za-z0-9_.:/-]+$")
@@ -38,8 +39,8 @@ class PerfDatum:
     label: str
     value: float
     uom: str = ""
-    warn: float | None = None
-    crit: float | None = None
+    warn: float | str | None = None  # a number, or a Monitoring Plugins range as given (-w/-c)
+    crit: float | str | None = None
     min: float | None = None
     max: float | None = None
 
@@ -47,7 +48,8 @@ class PerfDatum:
         label = plugin_text(self.label).replace("=", "_")
         label = label if _PLAIN_LABEL.match(label) else "'" + label.replace("'", "''") + "'"
         fields = [f"{_num(self.value)}{self.uom}"] + [
-            "" if v is None else _num(v) for v in (self.warn, self.crit, self.min, self.max)
+            "" if v is None else v if isinstance(v, str) else _num(v)
+            for v in (self.warn, self.crit, self.min, self.max)
         ]
         while len(fields) > 1 and fields[-1] == "":
             fields.pop()
@@ -72,6 +74,12 @@ def _num(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".")
 
 
+def _threshold(given: Range | None, pct: float) -> float | str:
+    """A range as the admin wrote it (its text is already the guidelines' syntax), else the
+    config's percentage."""
+    return pct if given is None else given.text
+
+
 def _worst(values: Sequence[float | None]) -> float | None:
     known = [v for v in values if v is not None]
     return max(known) if known else None
@@ -87,8 +95,9 @@ def perfdata(snap: Snapshot, cfg: CheckConfig) -> list[PerfDatum]:
                     f"{p}_cap",
                     fill_figure(cap),
                     "%",
-                    cfg.capacity_pool_warn_pct,
-                    cfg.capacity_pool_crit_pct,
+                    # the ranges of -w/-c where given: perfdata's thresholds are the check's
+                    _threshold(cfg.capacity_pool_warn_range, cfg.capacity_pool_warn_pct),
+                    _threshold(cfg.capacity_pool_crit_range, cfg.capacity_pool_crit_pct),
                     0,
                     100,
                 )

@@ -1,8 +1,12 @@
-"""`zdash check --timeout S`: a `zpool status` slower than the default budget (a thousand-disk
-pool took 32 s in the lab VM; a sick pool can stall it as long) is waited for when asked, and
-still said plainly when it is not."""
+"""`zdash check -t/--timeout S`, the plugin's time limit: a `zpool status` slower than the
+default (a thousand-disk pool took 32 s in the lab VM; a sick pool can stall it as long) is
+waited for when asked, and a check that cannot read the pools in time ends UNKNOWN within the
+limit, saying so."""
 
 import json
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -28,13 +32,31 @@ def test_a_slow_status_within_the_timeout_is_read(monkeypatch, tmp_path, capsys)
 
 def test_a_status_slower_than_the_timeout_is_unknown_with_the_reason(monkeypatch, tmp_path, capsys):
     _slow_status(monkeypatch, tmp_path, "30")
-    code = main(["check", "--interval", "0.2", "--samples", "2", "--timeout", "1"])
+    code = main(["check", "--interval", "0.2", "--samples", "2", "--timeout", "2"])
     first = capsys.readouterr().out.splitlines()[0]
-    assert code == 3 and "zpool status timed out after 1 s" in first, first
+    assert code == 3 and first.startswith("ZDASH UNKNOWN - "), first
+    assert "zpool status timed out after 2 s" in first or "within the 2 s time limit (-t 2)" in first, first
+
+
+def test_a_hanging_zpool_ends_unknown_within_the_time_limit(monkeypatch, tmp_path):
+    """The whole command, as Nagios runs it: every zpool subcommand hangs (an hour), -t 1."""
+    _slow_status(monkeypatch, tmp_path, "0")
+    monkeypatch.setenv("FAKE_ZPOOL_MODE", "hang")
+    monkeypatch.setenv("FAKE_ZPOOL_SUBCMDS", "status,list,iostat,version,get,events")
+    began = time.monotonic()
+    run = subprocess.run(
+        [sys.executable, "-m", "zdash", "check", "-t", "1"], capture_output=True, text=True, timeout=60
+    )
+    took = time.monotonic() - began
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert run.stdout.startswith("ZDASH UNKNOWN - no pool was read within the 1 s time limit (-t 1)")
+    # It ended on its own time limit, not on the hour-long hang (a generous bound: a loaded
+    # machine's Python start-up is outside zdash's clock).
+    assert took < 10, took
 
 
 def test_the_timeout_is_bounded(capsys):
     with pytest.raises(SystemExit) as e:
         main(["check", "--timeout", "0"])
-    assert e.value.code == 2
+    assert e.value.code == 3  # a plugin's bad option: UNKNOWN
     assert "--timeout: 0: must be from 1 to 600 seconds" in capsys.readouterr().err

@@ -15,9 +15,11 @@ from zdash.cli import main
 
 FIRST = re.compile(r"^ZDASH (OK|WARNING|CRITICAL|UNKNOWN) - (?P<text>[^|]+?)(?: \| (?P<perf>.+))?$")
 NUM = r"-?\d+(?:\.\d+)?"
+# warn and crit are in the range format (guidelines#THRESHOLDFORMAT): [@][start:]end, start ~
+RANGE = rf"@?(?:(?:~|{NUM})?:)?(?:{NUM})?"
 DATUM = re.compile(
     rf"^(?P<label>'(?:[^']|'')+'|[^'= ]+)=(?P<value>{NUM})(?P<uom>s|ms|us|%|B|KB|MB|GB|TB|c)?"
-    rf"(?:;(?P<warn>{NUM})?(?:;(?P<crit>{NUM})?(?:;(?P<min>{NUM})?(?:;(?P<max>{NUM})?)?)?)?)?$"
+    rf"(?:;(?P<warn>{RANGE})?(?:;(?P<crit>{RANGE})?(?:;(?P<min>{NUM})?(?:;(?P<max>{NUM})?)?)?)?)?$"
 )
 CODES = {"OK": 0, "WARNING": 1, "CRITICAL": 2, "UNKNOWN": 3}
 
@@ -110,3 +112,60 @@ def test_names_cannot_end_the_text_inject_perfdata_or_forge_a_line():
     ):
         text = PerfDatum(label, 1).text()
         assert text == expected and DATUM.match(text), text
+
+
+@pytest.mark.parametrize(
+    "options,status,warn,crit",
+    [
+        (["-w", "70", "-c", "85"], "WARNING", "70", "85"),  # 85.0 % as shown: above 70, not above 85
+        (["-w", "70", "-c", "80"], "CRITICAL", "70", "80"),
+        (["--warning", "90", "--critical", "95"], "OK", "90", "95"),
+        (["-w", "@80:86"], "WARNING", "@80:86", "90"),  # inside 80..86; -c not given: the config's
+        (["-c", "~:50"], "CRITICAL", "80", "~:50"),
+    ],
+)
+def test_capacity_thresholds_from_the_options_in_range_syntax(capsys, options, status, warn, crit):
+    """-w/-c decide the pool's capacity verdict, and perfdata carries them as given."""
+    code, out = run(capsys, *options, "--replay", "capacity-85")
+    got, text, perf, long_text = parse_plugin_output(out)
+    assert (got, code) == (status, CODES[status])
+    cap = perf["tank_cap"]
+    assert (cap["value"], cap["warn"], cap["crit"]) == ("85", warn, crit)
+    if status != "OK":
+        assert "tank is 85.0 % full" in text and long_text[0].startswith(f"[{status}")
+
+
+def test_a_range_that_is_not_one_is_unknown_and_says_the_syntax(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["check", "-w", "70%", "--replay", "capacity-85"])
+    err = capsys.readouterr().err
+    assert e.value.code == 3 and err.count("\n") == 1
+    assert "'70%' is not a threshold range" in err and "@70:80" in err
+
+
+def test_verbose_adds_the_evidence_and_commands_then_why_as_long_text(capsys):
+    _, plain = run(capsys, "--replay", "capacity-85")
+    _, one = run(capsys, "-v", "--replay", "capacity-85")
+    _, two = run(capsys, "-vv", "--replay", "capacity-85")
+    first = [parse_plugin_output(o)[:3] for o in (plain, one, two)]
+    assert first[0] == first[1] == first[2]  # the status line and perfdata do not change
+    lines = [parse_plugin_output(o)[3] for o in (plain, one, two)]
+    assert len(lines[0]) < len(lines[1]) < len(lines[2])
+    assert "    Capacity: 85.0 %" in lines[1] and "    $ zfs list -r -o space -S used tank" in lines[1]
+    assert any(line.startswith("    why: Around 80 % full") for line in lines[2])
+    assert not any(line.startswith("    why:") for line in lines[1])
+
+
+def test_plugin_options_version_host_alias_and_help(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["check", "-V"])
+    assert e.value.code == 0 and re.fullmatch(r"zdash \S+\n", capsys.readouterr().out)
+    code = main(["check", "-H", "nas1", "--replay", "healthy"])  # -H is --host: not with --replay
+    assert code == 3 and "--host reads a live host" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["check", "--help"])
+    text = capsys.readouterr().out
+    assert e.value.code == 0 and re.match(r"zdash check v\S+\n\nUsage:\n zdash check \[-w RANGE\]", text)
+    forms_wanted = ("-w, --warning=RANGE", "-c, --critical=RANGE", "-t, --timeout=SECONDS", "-H, --host=")
+    for forms in (*forms_wanted, "-V, --version", "-v, --verbose"):
+        assert f"\n {forms}" in text, forms

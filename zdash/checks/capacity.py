@@ -11,7 +11,7 @@ from zdash.checks._common import act, linear_slope
 from zdash.checks.finding import Finding, Severity
 from zdash.checks.stories import CAPACITY_ADVICE, CAPACITY_RULE
 from zdash.config import CheckConfig
-from zdash.fmt import fmt_bytes, fmt_duration, fmt_fill, fmt_rate
+from zdash.fmt import fill_figure, fmt_bytes, fmt_duration, fmt_fill, fmt_rate
 from zdash.model import DATA_CLASSES, Pool, Snapshot
 
 ID = "capacity"
@@ -34,6 +34,21 @@ def _level(pct: float | None, warn: float, crit: float) -> Severity | None:
     if pct is None:
         return None
     return Severity.CRITICAL if pct >= crit else Severity.WARNING if pct >= warn else None
+
+
+def pool_level(pct: float | None, cfg: CheckConfig) -> Severity | None:
+    """The pool's fill against its thresholds: `-w/-c` ranges where given, judged on the figure
+    as shown (so `tank_cap=85.0%;70;85` with CRITICAL never happens), else at or above the
+    config's percentages."""
+    if pct is None:
+        return None
+    shown = fill_figure(pct)
+    warn, crit = cfg.capacity_pool_warn_range, cfg.capacity_pool_crit_range
+    if crit.alerts(shown) if crit is not None else pct >= cfg.capacity_pool_crit_pct:
+        return Severity.CRITICAL
+    if warn.alerts(shown) if warn is not None else pct >= cfg.capacity_pool_warn_pct:
+        return Severity.WARNING
+    return None
 
 
 def headroom(snap: Snapshot, pool: Pool) -> tuple[float | None, str]:
@@ -148,7 +163,7 @@ def _pool_finding(
     if pct is None:  # no zpool figure at all: what the pasted zfs list says
         pct = dataset_fill_pct(snap, pool)
         from_datasets = pct is not None
-    level = _level(pct, cfg.capacity_pool_warn_pct, cfg.capacity_pool_crit_pct)
+    level = by_fill = pool_level(pct, cfg)
     room, _basis = headroom(snap, pool)
     rate, span = _shrink_rate(trend[1] if trend else (), cfg)
     full = room is not None and room <= 0
@@ -162,7 +177,7 @@ def _pool_finding(
         return None
     if full:
         title = f"{pool.name} is out of space: writes fail (CAP {fmt_fill(pct)})"
-    elif soon and (pct is None or pct < cfg.capacity_pool_warn_pct):
+    elif soon and by_fill is None:
         title = f"{pool.name} is filling: full in about {fmt_duration(ttf)} at this rate"
     else:
         title = f"{pool.name} is {fmt_fill(pct)} full" + (

@@ -20,8 +20,10 @@ JSON schema version 1 (documented in docs/check.md); fields are only ever added:
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
+import shlex
 import sys
 import time
 from argparse import Namespace
@@ -29,6 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict
 
 from zdash import __version__
+from zdash.aio import within
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding, Severity
 from zdash.checks.registry import run_checks
@@ -104,8 +107,21 @@ class Report(_Report, total=False):
     unread: list[UnreadJson]  # --text: the lines of the paste that could not be read
 
 
+def collection_window(timeout: float, started: float) -> float:
+    """Of `-t` seconds counted from `started` (time.monotonic() as the command began), how long
+    a live check may still collect: the rest is for stopping zpool, judging and printing (a
+    quarter, at most a second; it also covers Python's own start-up before that)."""
+    return max(0.1, timeout - min(1.0, timeout / 4) - (time.monotonic() - started))
+
+
 async def live_history(
-    samples: int, interval: float, pools: tuple[str, ...], host: SshHost | None = None, timeout: float = 10.0
+    samples: int,
+    interval: float,
+    pools: tuple[str, ...],
+    host: SshHost | None = None,
+    timeout: float = 10.0,
+    history: list[Snapshot] | None = None,
+    started: float | None = None,
 ) -> list[Snapshot]:
     from zdash.sources.live import LiveSource
     from zdash.sources.remote import RemoteRunner
@@ -113,13 +129,14 @@ async def live_history(
     runner = RemoteRunner(host, timeout) if host is not None else None
     source = LiveSource(interval, pools, structure_every=max(interval, 2.0), timeout=timeout, runner=runner)
     builder = SnapshotBuilder(interval, source.host)
-    history: list[Snapshot] = []
+    history = [] if history is None else history  # the caller's list keeps what came if cut short
     measured = 0
     # `samples` ticks that carry an iostat report, not merely `samples` ticks: over ssh the
     # stream's first report can come several ticks late (ssh's connection, zpool's start-up;
     # seconds on a busy host), and a check that stopped at 5 ticks said "cannot see: iostat:
     # no data in 5 ticks", UNKNOWN, of a healthy pool. Bounded: past the grace, what there is.
-    give_up = time.monotonic() + samples * interval + STARTUP_GRACE_S
+    window = collection_window(timeout, time.monotonic() if started is None else started)
+    give_up = time.monotonic() + min(samples * interval + STARTUP_GRACE_S, window)
     stream_failed = False
     gen = source.ticks()
     try:
@@ -291,7 +308,7 @@ def report(
     }
 
 
-def text_report(doc: Report, perf: Sequence[PerfDatum]) -> str:
+def text_report(doc: Report, perf: Sequence[PerfDatum], verbose: int = 0) -> str:
     """Plugin output: status line with perfdata, then the long text (Nagios 3+ reads it all).
     Every piece of text is one line without '|' (plugin_text): a name cannot end the text early,
     inject perfdata or forge a second status line."""
@@ -300,7 +317,13 @@ def text_report(doc: Report, perf: Sequence[PerfDatum]) -> str:
         f"ZDASH {doc['status']} - {plugin_text(doc['summary'])}" + (f" | {perf_text}" if perf_text else "")
     ]
     lines += [f"! {plugin_text(msg)}" for msg in doc["problems"]]
-    lines += [f"[{f['severity'].upper():8}] {plugin_text(f['title'])}" for f in doc["findings"]]
+    for f in doc["findings"]:
+        lines.append(f"[{f['severity'].upper():8}] {plugin_text(f['title'])}")
+        if verbose >= 2:  # -vv: why, as the dashboard's finding screen says it
+            lines.append(f"    why: {plugin_text(f['why'])}")
+        if verbose >= 1:  # -v: what it rests on and what to run
+            lines += [f"    {plugin_text(label)}: {plugin_text(value)}" for label, value in f["evidence"]]
+            lines += [f"    $ {plugin_text(shlex.join(a['argv']))}" for a in f["actions"]]
     return "\n".join(lines)
 
 
@@ -315,7 +338,11 @@ def run_check(
     prometheus: str | None = None,
     host: SshHost | None = None,
     timeout: float = 10.0,
+    verbose: int = 0,
+    started: float | None = None,
 ) -> int:
+    started = time.monotonic() if started is None else started
+    problems_first: list[str] = []  # said before the inputs' own problems
     if replay:
         from zdash.feed.fold import fold_to
         from zdash.sources.recording import open_recording
@@ -339,13 +366,28 @@ def run_check(
         from zdash.commands.stopping import run_stoppable
 
         damage = None
-        collected, signalled = run_stoppable(
-            lambda _stop: live_history(samples, interval, pools, host, timeout)
-        )
-        if collected is None:
+        got: list[Snapshot] = []
+
+        async def bounded() -> bool:
+            """Collect into `got`; False when the time limit (-t) cut it short."""
+            try:
+                collecting = live_history(samples, interval, pools, host, timeout, got, started)
+                await within(collecting, collection_window(timeout, started))
+            except asyncio.TimeoutError:
+                return False
+            return True
+
+        whole, signalled = run_stoppable(lambda _stop: bounded())
+        if whole is None:
             print(f"zdash check: stopped by {signalled} before the pools were read", file=sys.stderr)
             return 3
-        history = collected
+        history = got
+        if not whole:  # the time limit (-t) ended the collection: said, whatever came
+            limit = f"the {timeout:g} s time limit (-t {timeout:g})"
+            if not any(s.pools for s in history):
+                problems_first.append(f"no pool was read within {limit}")
+            else:
+                problems_first.append(f"judged on {len(history)} of {samples} samples: {limit} came first")
         source = f"ssh:{host.label}" if host is not None else "live"
         # Checks see the whole history (sustained slowness, trends, error growth).
         all_findings = run_checks(history, cfg)
@@ -355,13 +397,21 @@ def run_check(
     perf = perf_of(history, cfg, pools)
     doc = report(history, findings, code, source, perf, pools)
     if damage:  # what could not be read is said, never silently dropped
-        doc["problems"].insert(0, f"recording: {damage}")
-    print(json.dumps(doc, indent=2) if as_json else text_report(doc, perf))
+        problems_first.append(f"recording: {damage}")
+    doc["problems"][:0] = problems_first
+    if problems_first and code == 3 and not findings:
+        doc["summary"] = problems_first[0]
+    print(json.dumps(doc, indent=2) if as_json else text_report(doc, perf, verbose))
     return write_prometheus(prometheus, history, findings, code)
 
 
 def run_check_text(
-    path: str, as_json: bool, pools: tuple[str, ...], cfg: CheckConfig, prometheus: str | None = None
+    path: str,
+    as_json: bool,
+    pools: tuple[str, ...],
+    cfg: CheckConfig,
+    prometheus: str | None = None,
+    verbose: int = 0,
 ) -> int:
     """A paste is one moment: checks that want a sustained signal judge that one sample."""
     from zdash.paste.front import import_file, paste_tick
@@ -380,7 +430,7 @@ def run_check_text(
     perf = perf_of(history, cfg, pools)
     doc = report(history, findings, code, f"text:{path}", perf, pools, only)
     doc["unread"] = [{"line": u.line, "text": u.text, "why": u.why} for u in imported.unread]
-    print(json.dumps(doc, indent=2) if as_json else text_report(doc, perf))
+    print(json.dumps(doc, indent=2) if as_json else text_report(doc, perf, verbose))
     return write_prometheus(prometheus, history, findings, code)
 
 
@@ -402,6 +452,7 @@ def write_prometheus(
 
 
 def run(args: Namespace) -> int:
+    started = time.monotonic()  # -t counts from here
     from zdash.config import ConfigError, load_config
     from zdash.scenarios import path_of
 
@@ -410,6 +461,15 @@ def run(args: Namespace) -> int:
     except ConfigError as e:
         print(f"zdash: {e}", file=sys.stderr)
         return 3
+    # -w/-c: the pool capacity thresholds, as the Monitoring Plugins ranges given
+    cfg = dataclasses.replace(
+        cfg,
+        capacity_pool_warn_range=getattr(args, "warning", None),
+        capacity_pool_crit_range=getattr(args, "critical", None),
+    )
+    timeout = getattr(args, "timeout", 10.0)
+    verbose = getattr(args, "verbose", 0)
+    samples = max(2, args.samples)
     prometheus = getattr(args, "prometheus", None)
     if prometheus:
         from zdash.prometheus.exporter import textfile_problem
@@ -430,19 +490,21 @@ def run(args: Namespace) -> int:
             print(f"zdash check: {e}", file=sys.stderr)
             return 3
     if args.text:
-        return run_check_text(args.text, args.json, tuple(args.pools), cfg, prometheus)
+        return run_check_text(args.text, args.json, tuple(args.pools), cfg, prometheus, verbose)
     if args.at is not None and not args.replay:
         print("zdash check: --at needs --replay FILE", file=sys.stderr)
         return 3
     return run_check(
         args.json,
         args.replay and path_of(args.replay),
-        max(2, args.samples),
+        samples,
         args.interval,
         tuple(args.pools),
         cfg,
         at=args.at,
         prometheus=prometheus,
         host=host,
-        timeout=getattr(args, "timeout", 10.0),
+        timeout=timeout,
+        verbose=verbose,
+        started=started,
     )
