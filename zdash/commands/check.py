@@ -126,8 +126,14 @@ async def live_history(
     from zdash.sources.live import LiveSource
     from zdash.sources.remote import RemoteRunner
 
-    runner = RemoteRunner(host, timeout) if host is not None else None
-    source = LiveSource(interval, pools, structure_every=max(interval, 2.0), timeout=timeout, runner=runner)
+    window = collection_window(timeout, time.monotonic() if started is None else started)
+    # Each command gets most of the window, so a hung one is named ("zpool status timed out
+    # after 7 s") before the time limit ends the whole check.
+    per_command = max(0.5, round(0.8 * window))
+    runner = RemoteRunner(host, per_command) if host is not None else None
+    source = LiveSource(
+        interval, pools, structure_every=max(interval, 2.0), timeout=per_command, runner=runner
+    )
     builder = SnapshotBuilder(interval, source.host)
     history = [] if history is None else history  # the caller's list keeps what came if cut short
     measured = 0
@@ -135,7 +141,6 @@ async def live_history(
     # stream's first report can come several ticks late (ssh's connection, zpool's start-up;
     # seconds on a busy host), and a check that stopped at 5 ticks said "cannot see: iostat:
     # no data in 5 ticks", UNKNOWN, of a healthy pool. Bounded: past the grace, what there is.
-    window = collection_window(timeout, time.monotonic() if started is None else started)
     give_up = time.monotonic() + min(samples * interval + STARTUP_GRACE_S, window)
     stream_failed = False
     gen = source.ticks()
@@ -385,7 +390,7 @@ def run_check(
         if not whole:  # the time limit (-t) ended the collection: said, whatever came
             limit = f"the {timeout:g} s time limit (-t {timeout:g})"
             if not any(s.pools for s in history):
-                problems_first.append(f"no pool was read within {limit}")
+                problems_first.append(f"no pool was read: the check timed out at {limit}")
             else:
                 problems_first.append(f"judged on {len(history)} of {samples} samples: {limit} came first")
         source = f"ssh:{host.label}" if host is not None else "live"
