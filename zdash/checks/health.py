@@ -372,7 +372,7 @@ def _redundancy(pool: Pool, m: Margin) -> Finding | None:
         why = (
             f"ZFS reports {top.name} and the pool ONLINE while {fmt_list(rebuilding_on)} is resilvered: "
             "a device came back and is catching up on the writes it missed, or was attached "
-            "(zdash did not see the attach). Until the resilver completes only "
+            "(no attach is in what zdash read). Until the resilver completes only "
             f"{fmt_list(runs_on) or 'the other devices'} hold every block: {m.describe()}. "
             + (stories.NO_REDUNDANCY_RULE + " " if m.exhausted else "")
             + stories.RESILVER_ADVICE
