@@ -165,7 +165,7 @@ def test_check_text_nothing_readable_is_unknown(tmp_path, capsys):
 def test_check_text_and_replay_are_exclusive(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         main(["check", "--text", "a", "--replay", "b"])
-    assert e.value.code == 2
+    assert e.value.code == 3  # a bad option is UNKNOWN, as a Monitoring Plugin
     assert "not allowed with argument" in capsys.readouterr().err
 
 
