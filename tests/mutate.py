@@ -4,7 +4,14 @@ terminal paste or a format change between releases does to the text a parser rea
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+
+# A fuzz test's settings: no deadline (a cold parse can take a while on a shared CI core), no
+# example database (a run leaves nothing behind), and mutated seeds are large by design.
+FUZZED = settings(
+    deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 OPS = ("cut", "drop", "insert", "dupline", "tabs", "indent", "swap")
 
@@ -41,3 +48,10 @@ def apply_edits(text: str, edits) -> str:
             lines[k], lines[m] = lines[m], lines[k]
             text = "\n".join(lines)
     return text
+
+
+def mutated(seeds: list[str], snippet: st.SearchStrategy[str], max_length: int = 40, max_size: int = 4):
+    """One of the real `seeds`, edited a few times."""
+    return st.builds(
+        apply_edits, st.sampled_from(seeds), edits(snippet, max_length=max_length, max_size=max_size)
+    )

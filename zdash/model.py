@@ -300,6 +300,145 @@ class SourceState:
 
 
 @dataclass(frozen=True, slots=True)
+class SelfTest:
+    """The newest entry of a disk's SMART self-test log."""
+
+    kind: str  # "Short offline", "Extended", "Background short"
+    passed: bool | None  # None: still running, or a result smartctl does not grade
+    status: str  # the drive's words: "Completed without error", "Completed: read failure"
+    hours: int | None = None  # power-on hours when it ran
+
+
+@dataclass(frozen=True, slots=True)
+class SmartReport:
+    """One disk's `smartctl -j -a` (smartmontools >= 7): the figures an admin reads, None where
+    the device type has no such figure or smartctl did not print it."""
+
+    device: str  # what smartctl was asked about: /dev/sdb, /dev/nvme0n1
+    time: float = 0.0  # epoch s the reading completed
+    protocol: str | None = None  # ATA, SCSI, NVMe
+    model: str | None = None
+    serial: str | None = None
+    firmware: str | None = None
+    passed: bool | None = None  # the drive's own overall verdict (ATA health, NVMe critical warning)
+    exit_status: int | None = None  # smartctl's exit status bits (see smartctl(8) RETURN VALUES)
+    # Why there is no SMART data (then most figures are None): smartctl's own line, and a word
+    # for it: usb-bridge, permission, unsupported, standby, gone, old-smartctl, failed.
+    unavailable: str | None = None
+    unavailable_kind: str | None = None
+    temperature_c: int | None = None
+    power_on_hours: int | None = None
+    reallocated: int | None = None  # ATA 5: sectors moved to spares
+    pending: int | None = None  # ATA 197: sectors the drive could not read, waiting to be rewritten
+    offline_uncorrectable: int | None = None  # ATA 198
+    reported_uncorrect: int | None = None  # ATA 187: reads the drive's ECC could not correct
+    crc_errors: int | None = None  # ATA 199: interface (cable, backplane) transfer errors
+    failing_now: tuple[str, ...] = ()  # ATA attributes at or below their threshold now
+    grown_defects: int | None = None  # SCSI: the grown defect list
+    uncorrected_errors: int | None = None  # SCSI error counter log, read + write + verify
+    media_errors: int | None = None  # NVMe: media and data integrity errors
+    critical_warning: int | None = (
+        None  # NVMe: bit field (spare, temperature, reliability, read-only, backup)
+    )
+    percentage_used: int | None = None  # NVMe (and SCSI SSD) endurance used, may exceed 100
+    available_spare: int | None = None  # NVMe, %
+    available_spare_threshold: int | None = None
+    self_test: SelfTest | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LatencyHistogram:
+    """One vdev's `zpool iostat -w` histograms: counts per power-of-two latency bucket.
+
+    `bounds[i]` is bucket i's upper bound in ns (2^(i+1)-1, as zpool prints under -p). Counts are
+    what happened between `since` and `time` when a baseline exists (the builder subtracts an
+    earlier reading), else since the pool was imported (`since` None)."""
+
+    pool: str
+    vdev: str  # the row's name: a GUID under -g, else the name zpool prints
+    bounds: tuple[int, ...]
+    # column -> counts per bucket: total_read, total_write, disk_read, disk_write, syncq_read,
+    # syncq_write, asyncq_read, asyncq_write, scrub, trim, rebuild (2.2+)
+    columns: tuple[tuple[str, tuple[int, ...]], ...]
+    time: float = 0.0
+    since: float | None = None
+
+    def column(self, name: str) -> tuple[int, ...] | None:
+        return next((c for n, c in self.columns if n == name), None)
+
+    def count(self, *names: str) -> int:
+        """I/Os counted in these columns (disk_read, disk_write: every disk I/O)."""
+        return sum(sum(c) for n, c in self.columns if n in names)
+
+    def quantile(self, q: float, *names: str) -> int | None:
+        """The upper bound (ns) of the bucket holding the q-th fraction of the I/Os in these
+        columns summed (q 0.99: p99). Buckets are powers of two: "p99 <= 268 ms", no finer.
+        None without a single I/O."""
+        cols = [c for n, c in self.columns if n in names]
+        if not cols:
+            return None
+        per_bucket = [sum(c[i] for c in cols if i < len(c)) for i in range(len(self.bounds))]
+        total = sum(per_bucket)
+        if total <= 0:
+            return None
+        want, seen = q * total, 0
+        for bound, n in zip(self.bounds, per_bucket):
+            seen += n
+            if seen >= want:
+                return bound
+        return self.bounds[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class KernelLine:
+    """One kernel log line (journalctl -k or dmesg)."""
+
+    time: float | None  # epoch s; None where the line carried no absolute time
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LeafDisks:
+    """What a leaf's path is made of, for SMART and the kernel log: the whole disks under it
+    (a partition's disk, a dm or multipath device's paths), or why there are none."""
+
+    path: str  # the leaf's path as zpool prints it
+    device: str | None  # its kernel name (sdb1, dm-0)
+    disks: tuple[str, ...] = ()  # kernel names of the whole disks: sdb, nvme0n1
+    names: tuple[str, ...] = ()  # every name the kernel log may use for it (sdb, ata3, nvme0, ...)
+    why_not: str | None = None  # "a file vdev: no disk under it", "dm-3 is a loop device over a file"
+    multipath: bool = False  # disks are paths to one disk (one SMART reading serves)
+    transport: str | None = None  # lsblk TRAN: sata, sas, nvme, usb
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What zdash fetched to stand beside a verdict: SMART readings, latency histograms, the
+    kernel log, and how leaves map to disks. Empty until something asked for it."""
+
+    smart: tuple[SmartReport, ...] = ()  # the newest reading per disk
+    histograms: tuple[LatencyHistogram, ...] = ()
+    kernel_log: tuple[KernelLine, ...] = ()  # the newest reading, oldest line first
+    disks: tuple[LeafDisks, ...] = ()
+    # Said once, for the host: smartctl missing, too old, not permitted. None when it answers.
+    smart_unavailable: str | None = None
+
+    def smart_of(self, disk: str) -> SmartReport | None:
+        """The reading of a disk by kernel name (sdb) or path (/dev/sdb)."""
+        dev = disk if disk.startswith("/dev/") else f"/dev/{disk}"
+        return next((r for r in self.smart if r.device == dev), None)
+
+    def disks_of(self, path: str | None) -> LeafDisks | None:
+        return next((d for d in self.disks if d.path == path), None) if path else None
+
+    def histogram(self, pool: str, vdev: str | None) -> LatencyHistogram | None:
+        return next((h for h in self.histograms if h.pool == pool and h.vdev == vdev), None)
+
+
+NO_EVIDENCE = Evidence()
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     time: float  # epoch seconds of the tick
     pools: tuple[Pool, ...] = ()
@@ -314,6 +453,7 @@ class Snapshot:
     # can be reused until it does.
     # 0 means unknown (a snapshot built by hand): never reuse.
     structure_id: int = 0
+    evidence: Evidence = NO_EVIDENCE  # SMART, histograms, the kernel log (see Evidence)
 
     def pool(self, name: str) -> Pool | None:
         return next((p for p in self.pools if p.name == name), None)
