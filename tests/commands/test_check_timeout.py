@@ -61,3 +61,33 @@ def test_the_timeout_is_bounded(capsys):
         main(["check", "--timeout", "0"])
     assert e.value.code == 3  # a plugin's bad option: UNKNOWN
     assert "--timeout: 0: must be from 1 to 600 seconds" in capsys.readouterr().err
+
+
+def test_a_status_still_out_when_the_samples_are_done_is_waited_for(monkeypatch, tmp_path, capsys):
+    """zpool status answers once, then hangs: the check's last samples come while its second
+    run is out. The verdict was OK on the first answer; now the run is waited for (within the
+    timeout) and its timeout makes the verdict UNKNOWN."""
+    control = tmp_path / "control"
+    monkeypatch.setenv("PATH", f"{FAKES}:/usr/bin:/bin")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("FAKE_ZPOOL_SCENARIO", "healthy")
+    monkeypatch.setenv("FAKE_ZPOOL_CONTROL", str(control))
+    monkeypatch.setenv("FAKE_ZPOOL_PIDS", str(tmp_path))
+    import threading
+    import time
+
+    def hang_after_first_status() -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not any(
+            "status" in p.read_text() for p in tmp_path.iterdir() if p.name.isdigit()
+        ):
+            time.sleep(0.02)
+        time.sleep(0.3)  # the first run has answered
+        control.write_text("status hang\n")
+
+    threading.Thread(target=hang_after_first_status, daemon=True).start()
+    code = main(["check", "--interval", "0.2", "--samples", "15", "--timeout", "2"])
+    first = capsys.readouterr().out.splitlines()[0]
+    runs = sum("status" in p.read_text() for p in tmp_path.iterdir() if p.name.isdigit())
+    assert runs >= 2, "the second zpool status never started: the test proves nothing"
+    assert code == 3 and "timed out" in first, first

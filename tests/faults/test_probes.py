@@ -24,6 +24,7 @@ def test_the_issue_asks_for_at_least_100_probes_over_every_bullet():
 
 
 @pytest.mark.e2e
+@pytest.mark.xdist_group("probe-suites")  # one probe suite at a time (pyproject: loadgroup)
 @pytest.mark.timeout(600)
 def test_every_fault_probe_passes():
     outcomes = run_all(jobs=6)

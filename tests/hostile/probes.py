@@ -8,7 +8,7 @@ and the smaller findings (smaller).
 
 from __future__ import annotations
 
-from tests.hostile import escapes, files, floods, ssh, yaml_bombs  # noqa: F401 - they register
+from tests.hostile import escapes, files, floods, smaller, ssh, yaml_bombs  # noqa: F401 - they register
 from tests.hostile.harness import CLASSES, PROBES
 
 __all__ = ["CLASSES", "PROBES"]

@@ -17,6 +17,7 @@ def test_the_issue_asks_for_at_least_60_probes_in_every_class():
 
 
 @pytest.mark.e2e
+@pytest.mark.xdist_group("probe-suites")  # one probe suite at a time (pyproject: loadgroup)
 @pytest.mark.timeout(900)
 def test_every_hostile_probe_passes():
     outcomes = run_all(jobs=4)

@@ -107,3 +107,20 @@ def test_onset_from_the_writer_and_a_bad_one_refused(tmp_path):
         f.write(text.replace("onset: 100.25", "onset: soon"))
     with pytest.raises(SessionError, match="onset 'soon' is not a time"):
         read_session(path)
+
+
+def test_the_header_format_may_be_quoted(tmp_path):
+    """A header edited by hand or written by another YAML tool: zdash_session: "1" was refused as
+    "format 1 is not supported (this zdash reads format 1)"."""
+    path = tmp_path / "r.yaml"
+    with SessionWriter(str(path), "h", 1.0) as w:
+        w.write(Tick(1.0, (RawSample("version", ("zpool", "version"), 0, "zfs-2.3.2\n", "", 1.0),)))
+    text = path.read_text()
+    path.write_text(text.replace("zdash_session: 1", 'zdash_session: "1"', 1))
+    header, ticks = read_session(str(path))
+    assert header.version == 1 and len(list(ticks)) == 1
+    path.write_text(text.replace("zdash_session: 1", "zdash_session: 2", 1))
+    with pytest.raises(
+        SessionError, match=r"session format 2 is not supported \(this zdash reads format 1\)"
+    ):
+        read_session(str(path))

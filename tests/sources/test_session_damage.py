@@ -152,3 +152,18 @@ def test_a_second_writer_is_refused(tmp_path):
             SessionWriter(path, "h", 1.0, force=True)
         first.write(_tick(1))
     assert _read(path)[0] == [_tick(0), _tick(1)]  # the refused --force emptied nothing
+
+
+def test_a_file_gzipped_whole_and_cut_short_keeps_its_complete_ticks(tmp_path):
+    """`gzip session.yaml` makes one member of the whole file; cut short (a copy interrupted, a
+    full disk), zcat recovers every tick before the cut. zdash read none ("not a zdash session")."""
+    plain = str(tmp_path / "r.yaml")
+    _write(plain, 40)
+    packed = gzip.compress(Path(plain).read_bytes())
+    cut = tmp_path / "cut.yaml.gz"
+    cut.write_bytes(packed[: len(packed) * 2 // 3])
+    recovered = subprocess.run(["zcat"], input=cut.read_bytes(), capture_output=True).stdout.decode()
+    complete = recovered.count("\n---\nt: ")
+    ticks, report = _read(str(cut))
+    assert complete >= 10 and len(ticks) >= complete - 1
+    assert ticks == [_tick(i) for i in range(len(ticks))] and "cut off" in (report.summary() or "")

@@ -233,6 +233,17 @@ async def test_live_recording_badge_and_no_data_banner(tmp_path):
     assert rec.count() == 4 and rec.header.description == "recorded from the dashboard"
 
 
+@pytest.mark.parametrize("wall", [False, True], ids=["dashboard", "wall"])
+async def test_ctrl_c_quits(recordings, wall):
+    """As in top or htop: Textual only said how to quit (issue #25)."""
+    app = replay_app(recordings["deranged"], wall=wall)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.return_code == 0 and not app.is_running
+
+
 def _help_text(screen: HelpScreen) -> str:
     return "\n".join(str(w.render()) for w in screen.query("Static"))
 

@@ -160,6 +160,10 @@ async def live_history(
             # A host that cannot be reached from the start: UNKNOWN now, not after the samples.
             if runner is not None and runner.unreachable_since is not None and not history[-1].pools:
                 break
+        # zpool status or list still out at the end (hung, slow): their answer, or their
+        # timeout, is what the verdict is on, never the previous answer taken for now.
+        if history and history[-1].pools and (last := await source.settle()) is not None:
+            history.append(builder.feed(last))
     finally:
         await gen.aclose()
     return history

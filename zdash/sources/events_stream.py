@@ -37,7 +37,7 @@ class EventsStream:
     async def run(self) -> None:
         started = time.time()
         try:
-            self._proc = await spawn(self.runner.exec_argv(self.argv), command_env())
+            self._proc = await spawn(self.runner.exec_argv(self.argv), command_env(), die_with_parent=True)
         except OSError as e:
             self.error = self.runner.cannot_start(self.argv, e)
             return

@@ -38,7 +38,9 @@ class IostatStream:
         """Read until the process ends; a dead stream leaves `error` set for the caller."""
         started = time.time()
         try:
-            self._proc = proc = await spawn(self.runner.exec_argv(self.argv), command_env())
+            self._proc = proc = await spawn(
+                self.runner.exec_argv(self.argv), command_env(), die_with_parent=True
+            )
         except OSError as e:
             self.error = self.runner.cannot_start(self.argv, e)
             return

@@ -75,6 +75,7 @@ class LiveSource:
         self.version: tuple[int, int, int] | None = None
         self._pending: list[RawSample] = []
         self._tasks: set[asyncio.Task[None]] = set()
+        self._running: dict[str, asyncio.Task[None]] = {}  # the latest background run per key
         self._due: dict[str, float] = {}
         self._leaves: frozenset[str] = frozenset()
         self._status_reuse: Reuse[Vdev] = Reuse()  # a busy pool's status is new text each time
@@ -121,6 +122,7 @@ class LiveSource:
 
         task = asyncio.get_running_loop().create_task(go())
         self._tasks.add(task)
+        self._running[key] = task
         task.add_done_callback(self._tasks.discard)
 
     def _note_result(self, name: str, ok: bool) -> None:
@@ -310,6 +312,37 @@ class LiveSource:
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=self.runner.timeout)
         return self._tick(time.time())
+
+    async def settle(self, keys: tuple[str, ...] = ("status", "list")) -> Tick | None:
+        """The runs of `keys` still in flight, waited for (at most the runner's timeout, the one
+        --timeout gives) and handed over as one more tick; None when none was running. One still
+        out after that is said as a failed sample of its own ("still running when the check
+        ended"). `zdash check` asks this at its end: a verdict while zpool status was still out
+        (hung on a suspended pool, slow) judged the previous answer as now and said OK; now it
+        judges the answer, or says UNKNOWN."""
+        running = {k: t for k, t in self._running.items() if k in keys and not t.done()}
+        if not running:
+            return None
+        started = time.monotonic()
+        await asyncio.wait(running.values(), timeout=self.runner.timeout)
+        now = time.time()
+        for key, task in running.items():
+            if not task.done():
+                task.cancel()
+                waited = time.monotonic() - started
+                self._pending.append(
+                    RawSample(
+                        key,
+                        (),
+                        None,
+                        "",
+                        "",
+                        now,
+                        waited,
+                        f"zpool {key}: still running after {waited:.0f} s more",
+                    )
+                )
+        return self._tick(now)
 
     def _note_report(self, report: RawSample) -> None:
         """A report whose rows differ from the last one's spans a tree change: ask status now."""

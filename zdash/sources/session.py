@@ -294,7 +294,12 @@ def _chunks(path: str, report: SessionReport) -> Generator[str, None, None]:
                 else:
                     data = b""
         if inside:
+            # Cut short inside a member: what it decoded so far is handed over all the same. The
+            # writer's members are one tick each (that tick is then cut off and said so), but a
+            # file gzipped whole (`gzip session.yaml`) is one member: zcat recovers every
+            # complete tick before the cut, and so must zdash (it read none).
             report.truncated = "the last tick was cut off (the writer stopped mid-tick)"
+            yield decoder.decode(b"".join(member))
         yield decoder.decode(b"", final=True)
 
 
@@ -313,7 +318,9 @@ def _documents(path: str, report: SessionReport) -> Generator[str, None, None]:
         if len(pending) > MAX_DOCUMENT:
             report.truncated = f"a document over {MAX_DOCUMENT >> 20} MiB: not a zdash recording from here on"
             return
-    if _has_content(pending):
+    # A compressed file cut short (_chunks says so): its last document is the one cut, even when
+    # what is left of it still reads as YAML (a literal block cut mid-line does): never a tick.
+    if _has_content(pending) and not report.truncated:
         yield pending
 
 
@@ -340,9 +347,11 @@ def read_session(
         raise SessionError(f"{path} is not a zdash session (YAML error: {str(e).splitlines()[0]})") from None
     if not isinstance(head, dict) or "zdash_session" not in head:
         raise SessionError(f"{path} is not a zdash session (no zdash_session header)")
-    if head["zdash_session"] != FORMAT_VERSION:
+    # "1" as well as 1: a header edited by hand, or written by another YAML tool, may quote it
+    # (zdash said "format 1 is not supported (this zdash reads format 1)").
+    if isinstance(head["zdash_session"], bool) or str(head["zdash_session"]).strip() != str(FORMAT_VERSION):
         raise SessionError(
-            f"{path}: session format {head['zdash_session']} is not supported "
+            f"{path}: session format {head['zdash_session']!r:.40} is not supported "
             f"(this zdash reads format {FORMAT_VERSION})"
         )
     interval = head.get("interval")

@@ -13,18 +13,51 @@ Here the child starts synchronously (Popen: fork and exec, no await, so no cance
 each pipe is read through loop.connect_read_pipe (a cancel there leaves nothing waiting), and
 the exit status is collected by this module alone, with a non-blocking waitpid (Popen.poll),
 after the pipes close: no watcher thread, nothing else reaps the child.
+
+A long-lived stream's child (`zpool events -f`, `zpool iostat … 1`) is started to die with
+zdash (`die_with_parent`: Linux's PR_SET_PDEATHSIG, SIGKILL): a SIGKILLed `zdash record` left
+`zpool events -f` running for good (it writes only when an event comes, so a closed pipe never
+reaches it). One-shot commands end on their own (each has a timeout) and keep the cheaper start
+(a preexec function rules out vfork).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
+import sys
+import threading
+from collections.abc import Callable, Mapping, Sequence
 
 POLL_MIN_S, POLL_MAX_S = 0.001, 0.05  # how often an exit is looked for (backing off)
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_prctl: Callable[..., int] | None = None
+
+
+def _death_signal() -> Callable[[], None] | None:
+    """A preexec function that has the child killed when zdash dies; None where Linux's prctl is
+    not there, or off the main thread (the signal follows the thread that forked, not the
+    process: a worker thread's end would kill the stream)."""
+    global _prctl
+    if not sys.platform.startswith("linux") or threading.current_thread() is not threading.main_thread():
+        return None
+    if _prctl is None:
+        try:
+            _prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            return None
+    prctl, parent = _prctl, os.getpid()
+
+    def die_with_parent() -> None:  # in the child, between fork and exec: no allocation, no lock
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # zdash died before prctl took: nothing would kill us later
+            os._exit(1)
+
+    return die_with_parent
 
 
 class Child:
@@ -67,10 +100,13 @@ async def _reader(loop: asyncio.AbstractEventLoop, pipe: object) -> asyncio.Stre
     return reader
 
 
-async def spawn(argv: Sequence[str], env: Mapping[str, str] | None = None) -> Child:
+async def spawn(
+    argv: Sequence[str], env: Mapping[str, str] | None = None, *, die_with_parent: bool = False
+) -> Child:
     """Start argv (no shell; stdin /dev/null; a session of its own, so a signal to zdash's
     process group never reaches it) with stdout and stderr to read. OSError as Popen raises it
-    (no such program, permission). A cancel while the pipes connect kills the child."""
+    (no such program, permission). A cancel while the pipes connect kills the child.
+    `die_with_parent`: a long-lived stream, killed when zdash dies however it dies."""
     proc = subprocess.Popen(
         list(argv),
         stdin=subprocess.DEVNULL,
@@ -78,6 +114,7 @@ async def spawn(argv: Sequence[str], env: Mapping[str, str] | None = None) -> Ch
         stderr=subprocess.PIPE,
         env=dict(env) if env is not None else None,
         start_new_session=True,
+        preexec_fn=_death_signal() if die_with_parent else None,
     )
     assert proc.stdout is not None and proc.stderr is not None  # both PIPEs, asked for above
     loop = asyncio.get_running_loop()

@@ -134,6 +134,11 @@ class ZdashApp(App[None]):
 
         return DashboardScreen()
 
+    def action_help_quit(self) -> None:
+        """Ctrl-C quits, as in top or htop (Textual only says how to quit; an admin's hand goes
+        to Ctrl-C first). In a text field Ctrl-C still copies: the field takes it first."""
+        self.exit()
+
     def deliver_screenshot(
         self, filename: str | None = None, path: str | None = None, time_format: str | None = None
     ) -> str | None:
