@@ -127,6 +127,7 @@ async def live_history(
     from zdash.sources.remote import RemoteRunner
 
     window = collection_window(timeout, time.monotonic() if started is None else started)
+    collect_until = time.monotonic() + window
     # Each command gets most of the window, so a hung one is named ("zpool status timed out
     # after 7 s") before the time limit ends the whole check.
     per_command = max(0.5, round(0.8 * window))
@@ -162,7 +163,10 @@ async def live_history(
                 break
         # zpool status or list still out at the end (hung, slow): their answer, or their
         # timeout, is what the verdict is on, never the previous answer taken for now.
-        if history and history[-1].pools and (last := await source.settle()) is not None:
+        # Settled within the window, with a margin for the tick's fold, so the caller's limit
+        # never cuts the wait and leaves the previous answer standing as now.
+        left = collect_until - time.monotonic() - 0.3
+        if history and history[-1].pools and (last := await source.settle(wait=left)) is not None:
             history.append(builder.feed(last))
     finally:
         await gen.aclose()
@@ -396,7 +400,9 @@ def run_check(
             if not any(s.pools for s in history):
                 problems_first.append(f"no pool was read: the check timed out at {limit}")
             else:
-                problems_first.append(f"judged on {len(history)} of {samples} samples: {limit} came first")
+                problems_first.append(
+                    f"judged on {min(len(history), samples)} of {samples} samples: {limit} came first"
+                )
         source = f"ssh:{host.label}" if host is not None else "live"
         # Checks see the whole history (sustained slowness, trends, error growth).
         all_findings = run_checks(history, cfg)

@@ -313,7 +313,9 @@ class LiveSource:
             await asyncio.wait(set(self._tasks), timeout=self.runner.timeout)
         return self._tick(time.time())
 
-    async def settle(self, keys: tuple[str, ...] = ("status", "list")) -> Tick | None:
+    async def settle(
+        self, keys: tuple[str, ...] = ("status", "list"), wait: float | None = None
+    ) -> Tick | None:
         """The runs of `keys` still in flight, waited for (at most the runner's timeout, the one
         --timeout gives) and handed over as one more tick; None when none was running. One still
         out after that is said as a failed sample of its own ("still running when the check
@@ -324,7 +326,10 @@ class LiveSource:
         if not running:
             return None
         started = time.monotonic()
-        await asyncio.wait(running.values(), timeout=self.runner.timeout)
+        # At most the runner's timeout, and never past what the caller has left (`wait`): a run
+        # cut by the caller's own limit instead would leave the previous answer standing as now.
+        limit = self.runner.timeout if wait is None else max(0.0, min(wait, self.runner.timeout))
+        await asyncio.wait(running.values(), timeout=limit)
         now = time.time()
         for key, task in running.items():
             if not task.done():
