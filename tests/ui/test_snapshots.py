@@ -45,6 +45,17 @@ def test_deranged_disk(snap_compare, sessions):
     )
 
 
+def test_deranged_disk_200x60(snap_compare, sessions):
+    """Wide enough for every column of the vdev table: OPS/s, QUEUE and ASHIFT (per top-level
+    vdev), which fold away at 120x40 and 80x24."""
+    app = replay_app(sessions["deranged"])
+    assert snap_compare(
+        app,
+        terminal_size=(200, 60),
+        run_before=_ready(predicate=lambda f: any(x.check == "deranged_disk" for x in f.findings)),
+    )
+
+
 def test_deranged_disk_finding_open(snap_compare, sessions):
     app = replay_app(sessions["deranged"])
     assert snap_compare(app, terminal_size=(120, 40), run_before=_ready("f", "enter"))
