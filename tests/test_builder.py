@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.capture_ticks import CAPTURES, capture_tick
-from zdash.builder import QUIET_EVERY_S, RARE_EVERY_S, SnapshotBuilder
+from zdash.builder import SnapshotBuilder
+from zdash.cadence import QUIET_EVERY_S, RARE_EVERY_S
 from zdash.parse import ParseError
 from zdash.parse.devices import parse_devices
 from zdash.raw import RawSample, Tick
@@ -242,7 +243,7 @@ def test_a_long_interval_still_allows_its_ticks():
 def test_no_source_is_stale_before_its_own_schedule_comes_round(interval):
     """Data as old as the live source's own period for it is the schedule working: a healthy
     host must not read "devices: no fresh data for 24 s" because --interval is short."""
-    from zdash.builder import stale_limit
+    from zdash.cadence import stale_limit
 
     periods = {
         "status": QUIET_EVERY_S,

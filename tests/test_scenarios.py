@@ -12,7 +12,7 @@ import pytest
 
 from zdash import scenarios
 from zdash.cli import main
-from zdash.sources.replay import load_replay
+from zdash.fold.recording import load_replay
 from zdash.sources.session import read_session
 
 # scenario -> (seconds into the recording or None for its end, the check that must report,
@@ -193,12 +193,12 @@ def test_the_slow_disk_offers_both_ways_out_each_a_plan_with_its_pre_flight(name
 async def test_every_scenario_opens_paused_just_before_its_onset_beside_its_description(name):
     """Issue 27: a replay opens paused a few seconds before the onset (the first marker), its
     description beside the data; a scenario whose fault is its premise opens at its start."""
-    from zdash.checks.registry import CheckEngine
     from zdash.cli import _parse
     from zdash.commands.dashboard import build_feed
+    from zdash.config import CheckConfig
     from zdash.feed.replay import LEAD_S
 
-    feed = build_feed(_parse(["replay", scenarios.path_of(name)]), CheckEngine)
+    feed = build_feed(_parse(["replay", scenarios.path_of(name)]), CheckConfig())
     frames = feed.frames()
     frame = await anext(frames)
     await frames.aclose()

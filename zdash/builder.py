@@ -26,6 +26,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from zdash.cadence import EXPECTED, STALE_AFTER, stale_limit
 from zdash.model import Dataset, DiskIo, Pool, Snapshot, SourceState, Vdev, ZEvent
 from zdash.parse import ParseError, join
 from zdash.parse.devices import parse_devices
@@ -42,47 +43,15 @@ from zdash.parse.zpool_version import parse_version
 from zdash.raw import RawSample, Tick
 from zdash.visible import visible, visible_text
 
-# How long a slow command's last good result is shown before it counts as stale, in ticks.
 # Faster than any single device can move data or complete operations: a leaf row beyond these
 # is a counter artefact, not a measurement (PCIe 5 NVMe peaks near 14 GB/s, 2-3 M IOPS).
 MAX_LEAF_BYTES_PER_S = 64 * 2**30
 MAX_LEAF_OPS_PER_S = 10_000_000
-# Sources every live session and recording has: missing after this many ticks is an error.
-EXPECTED = ("status", "list", "iostat")
 # ZFS events kept for the checks: the recent past is what a verdict cites (ZED's own window for
 # degrading a disk is 10 minutes), bounded in count like the kernel's own ring buffer.
 EVENTS_KEEP_S = 3600.0
 EVENTS_KEEP = 2000
 _NONE: dict[str, Any] = {}  # one empty mapping: "no list/devices yet" keeps one identity
-STALE_AFTER = {
-    "iostat": 3,
-    "diskstats": 3,
-    "status": 15,
-    "list": 15,
-    "devices": 120,
-    "datasets": 240,
-    "ashift": 240,
-    "history": 10**9,  # what `zpool add` did stays true; read once (a paste's transcript)
-    "version": 10**9,
-    "events": 10**9,  # a stream: quiet when nothing happens, which is the normal case
-}
-# The live source's slowest schedules (sources/live.py): on a quiet pool `zpool status` runs every
-# QUIET_EVERY_S and `zpool list` every RARE_EVERY_S (capacity comes from iostat between), so data
-# that old is the schedule working, not a source zdash cannot see. Each is stale only half a
-# period later (or after its STALE_AFTER ticks, when that is longer); a failed or timed-out
-# command is an error at once, whatever the age.
-QUIET_EVERY_S = 30.0
-RARE_EVERY_S = 60.0
-# datasets, ashift and devices run every RARE_EVERY_S too, whatever the interval: at a short
-# --interval (0.2 s) their 120-240 intervals were shorter than their own period, and a fleet
-# said "devices: no fresh data for 24 s" of every healthy host.
-STALE_MIN_S = {
-    "status": 1.5 * QUIET_EVERY_S,
-    "list": 1.5 * RARE_EVERY_S,
-    "datasets": 1.5 * RARE_EVERY_S,
-    "ashift": 1.5 * RARE_EVERY_S,
-    "devices": 1.5 * RARE_EVERY_S,
-}
 # Outputs whose value depends on their own text alone (and argv): the same text as the last good
 # one is the same value, kept as it is (a quiet pool's `zpool status` every few seconds rebuilds
 # nothing, and checks of structure alone reuse their findings). Streams and rates are not.
@@ -185,12 +154,6 @@ def _sample_from(d: dict[str, Any]) -> RawSample:
         float(d.get("duration") or 0),
         d.get("error"),
     )
-
-
-def stale_limit(key: str, interval: float) -> float:
-    """Seconds after which a source's last good data is stale (not what zdash sees now)."""
-    kind = key.split(":", 1)[0]
-    return max(STALE_AFTER.get(kind, 60) * interval, STALE_MIN_S.get(kind, 0.0))
 
 
 class SnapshotBuilder:

@@ -265,6 +265,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
     r.add_argument(
+        "--config",
+        help="config file: the thresholds of the keyframes' findings (default ~/.config/zdash/config.yaml)",
+    )
+    r.add_argument(
         "--interval", type=_interval, default=1.0, help="seconds per tick, 0.1 to 3600 (default 1)"
     )
     r.add_argument("--duration", type=_positive, help="stop after this many seconds")
@@ -408,6 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = _sub(sub, "summary", "print one line per tick of a session file (headless)")
     _completes(s.add_argument("file"), _complete_sessions)
+    s.add_argument("--config", help="config file (default ~/.config/zdash/config.yaml)")
 
     im = _sub(
         sub, "import", "turn pasted zpool status/list/iostat, zfs list output into a one-tick session file"
@@ -444,6 +449,10 @@ def build_parser() -> argparse.ArgumentParser:
     _completes(cv.add_argument("file", help="recording to read (or a scenario name)"), _complete_sessions)
     cv.add_argument("-o", "--output", required=True, help="recording to write: .zdash or .yaml/.yaml.gz")
     cv.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    cv.add_argument(
+        "--config",
+        help="config file: the thresholds of the keyframes' findings (default ~/.config/zdash/config.yaml)",
+    )
 
     co = _sub(sub, "completion", "print the shell completion script for bash, zsh or fish")
     co.add_argument("shell", choices=SHELLS)

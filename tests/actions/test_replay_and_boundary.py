@@ -7,7 +7,7 @@ from pathlib import Path
 
 from zdash.actions import AuditLog, ReplayProbe, build_plan, confirmation_ok, execute, request_from_suggestion
 from zdash.builder import SnapshotBuilder
-from zdash.checks.registry import run_checks
+from zdash.fold import run_checks
 from zdash.raw import RawSample, Tick
 
 CAP = "tests/captures/degraded/"

@@ -69,7 +69,7 @@ def test_read_only_suggestions_are_not_guided():
 
 def test_suggestions_of_the_real_checks_build_plans():
     """Every guided action the checks emit for a degraded pool turns into a plan."""
-    from zdash.checks.registry import run_checks
+    from zdash.fold import run_checks
 
     p = pool(
         "tank", mirror(0, sdisk("sda"), sdisk("sdb", state="FAULTED", errors=(3, 0, 9))), state="DEGRADED"

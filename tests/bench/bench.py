@@ -85,6 +85,8 @@ def bench_ticks(leaves: list[int], render: bool) -> None:
         samples = [s for t in ticks for s in t.samples]
         base = cpu_ms(lambda: [[line.split() for line in s.stdout.splitlines()] for s in samples]) / per  # noqa: B023
         parse = cpu_ms(lambda: [PARSERS[s.key.split(":", 1)[0]](s) for s in samples]) / per  # noqa: B023
+        # The fold's two stages timed apart (zdash.fold.Fold runs them as one step): the
+        # builder's feed (parse + fold), then the engine's update (checks).
         builder, engine = SnapshotBuilder(), CheckEngine()
         for t in warm:
             engine.update(builder.feed(t))
@@ -144,29 +146,29 @@ def bench_history(leaves: list[int], rounds: int = 5, span: int = 10) -> None:
     saved state (builder checkpoint, engine copy), the two interleaved `rounds` times and the
     best of each kept: load that comes and goes touches both alike, and the ratio says what
     the length of the history costs, not what the machine was doing meanwhile."""
-    from zdash.builder import SnapshotBuilder
-    from zdash.checks.registry import CheckEngine
+    from zdash.fold import Fold
+    from zdash.fold.fold import Mark
 
     print(f"\n## Flat in history length (fold + checks per tick, ms of CPU; best of {rounds}, interleaved)\n")
     widths = [7, 22, 22, 8]
     print(row(["leaves", "after 1 min (ticks 60-70)", "after 10 min (600-610)", "ratio"], widths))
     for n in leaves:
         host = host_for(n)
-        builder, engine = SnapshotBuilder(), CheckEngine()
-        saved: dict[int, tuple[dict[str, Any], CheckEngine]] = {}
+        fold = Fold()
+        saved: dict[int, Mark] = {}
         for i in range(600):
-            engine.update(builder.feed(host.tick(i)))
+            fold.step(host.tick(i))
             if i + 1 in (60, 600):
-                saved[i + 1] = (builder.checkpoint(), engine.copy())
+                saved[i + 1] = fold.mark()
         ticks = {start: [host.tick(i) for i in range(start, start + span)] for start in saved}
         best = {start: float("inf") for start in saved}
         for _ in range(rounds):
-            for start, (state, kept) in saved.items():
-                b, e = SnapshotBuilder.restore(state), kept.copy()
+            for start, mark in saved.items():
+                f = Fold.resume(mark)
                 used = 0.0
                 for tick in ticks[start]:
                     t = time.process_time()
-                    e.update(b.feed(tick))
+                    f.step(tick)
                     used += time.process_time() - t
                 best[start] = min(best[start], used * 1000 / span)
         one, ten = best[60], best[600]
@@ -177,19 +179,18 @@ def _fold_and_checks_ms(host: Any) -> float:
     """fold + checks per tick (ms of CPU; best of 3) over 25 ticks after 61 of warm-up, tick by
     tick as the app does: the warm-up takes in the answers given only at the start or rarely
     (an event log's last hour, `zfs list` at tick 0 and 60)."""
-    from zdash.builder import SnapshotBuilder
-    from zdash.checks.registry import CheckEngine
+    from zdash.fold import Fold
 
-    builder, engine = SnapshotBuilder(), CheckEngine()
+    fold = Fold()
     for i in range(61):
-        engine.update(builder.feed(host.tick(i)))
+        fold.step(host.tick(i))
     ticks = [host.tick(i) for i in range(61, 86)]
-    state, best = builder.checkpoint(), float("inf")
+    mark, best = fold.mark(), float("inf")
     for _ in range(3):
-        b, e = SnapshotBuilder.restore(state), engine.copy()
+        f = Fold.resume(mark)
         t = time.process_time()
         for tick in ticks:
-            e.update(b.feed(tick))
+            f.step(tick)
         best = min(best, (time.process_time() - t) * 1000 / len(ticks))
     return best
 
@@ -226,17 +227,15 @@ def write_recording(
 ) -> None:
     """A .zdash file as `zdash record` writes it (keyframes by the writer's policy). A described
     one opens paused in the dashboard (its description read first), as users' recordings do."""
-    from zdash.builder import SnapshotBuilder
-    from zdash.checks.registry import CheckEngine
-    from zdash.feed.fold import write_tick
+    from zdash.fold import Fold
     from zdash.sources.store import StoreWriter
 
     host = host_for(leaves)
-    builder, engine = SnapshotBuilder(1.0, "bench"), CheckEngine()
+    fold = Fold(None, 1.0, "bench")
     description = f"synthetic {leaves}-leaf pool, {ticks} ticks" if described else None
     with StoreWriter(path, "bench", 1.0, description, force=True) as w:
         for i in range(ticks):
-            write_tick(w, host.tick(i), builder, engine)
+            fold.write(w, host.tick(i))
             if report and i and i % 3600 == 0:
                 report(i)
 
@@ -281,11 +280,11 @@ def _spawn_measured(argv: list[str], timeout: float = 3600) -> tuple[str, float,
 FIRST_FRAME = """
 import asyncio, sys, time
 t0 = time.perf_counter()
-from zdash.checks.registry import CheckEngine
+from zdash.config import CheckConfig
 from zdash.feed.replay import ReplayFeed
 
 async def main():
-    feed = ReplayFeed(sys.argv[1], CheckEngine, playing=False)
+    feed = ReplayFeed(sys.argv[1], CheckConfig(), playing=False)
     async for frame in feed.frames():
         print(time.perf_counter() - t0, frame.position.count if frame.position else 0)
         return
@@ -295,7 +294,7 @@ asyncio.run(main())
 
 SEEKS = """
 import random, sys, time
-from zdash.feed.fold import fold_to
+from zdash.fold.recording import fold_to
 from zdash.sources.recording import open_recording
 rec = open_recording(sys.argv[1])
 n = rec.count()
@@ -352,12 +351,12 @@ def bench_recordings(cache: str, hours: list[float]) -> None:
 
 REPLAY_RSS = """
 import asyncio, sys, time, psutil
-from zdash.checks.registry import CheckEngine
+from zdash.config import CheckConfig
 from zdash.feed.replay import ReplayFeed
 from zdash.ui.app import ZdashApp
 
 async def main():
-    feed = ReplayFeed(sys.argv[1], CheckEngine, speed=64.0)
+    feed = ReplayFeed(sys.argv[1], CheckConfig(), speed=64.0)
     app = ZdashApp(feed, theme=None)
     me = psutil.Process()
     async with app.run_test(size=(160, 50)) as pilot:

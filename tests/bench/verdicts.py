@@ -8,8 +8,8 @@ compare the digests to show a change to the fold or the checks kept every findin
 Sources: every bundled scenario under fixtures/ (the recordings `zdash check --replay` and the
 demo read) and the benchmark's synthetic pools (tests/bench/synthetic.py, 4 to 5,000 leaves,
 status and list every 5th tick, a slow disk in 97). Each goes through zdash's own fold, tick by
-tick, as `zdash check --replay` and the replay feed do (zdash.feed.fold: SnapshotBuilder.feed,
-then CheckEngine.update). A tick's digest covers each finding's check, severity, pool, subject,
+tick, as `zdash check --replay` and the replay feed do (zdash.fold.Fold.step: the snapshot
+builder, then the check engine). A tick's digest covers each finding's check, severity, pool, subject,
 topic, title and evidence, in the order the engine gives them.
 """
 
@@ -21,9 +21,8 @@ import os
 import sys
 from collections.abc import Iterable
 
-from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding
-from zdash.checks.registry import CheckEngine
+from zdash.fold import Fold
 from zdash.raw import Tick
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -37,10 +36,10 @@ def finding_line(f: Finding) -> str:
 
 
 def digest(ticks: Iterable[Tick], interval: float, host: str | None, verbose: bool) -> tuple[int, int, str]:
-    builder, engine = SnapshotBuilder(interval, host), CheckEngine()
+    fold = Fold(None, interval, host)
     total, n, found = hashlib.sha256(), 0, 0
     for n, tick in enumerate(ticks, 1):
-        findings = engine.update(builder.feed(tick))
+        findings = fold.step(tick).findings
         found += len(findings)
         h = hashlib.sha256("\n".join(map(finding_line, findings)).encode()).hexdigest()[:16]
         total.update(h.encode())

@@ -8,9 +8,10 @@ import dataclasses
 import pytest
 
 from tests.checks.builders import T0, evidence, fs, leaf, one, pool, snap, space
-from zdash.checks import dedup, registry
+from zdash.checks import dedup
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
+from zdash.fold import run_checks
 
 TiB = 1 << 40
 
@@ -56,7 +57,7 @@ def test_the_low_ratio_is_configurable():
 
 def test_datasets_with_dedup_on_are_named_in_the_one_finding():
     ds = (fs("tank"), fs("tank/vm", kind="volume", dedup="on"), fs("tank/vm/a", dedup="on"))
-    findings = registry.run_checks([snap(T0, tank(2.5), datasets=ds)])
+    findings = run_checks([snap(T0, tank(2.5), datasets=ds)])
     about_dedup = [f for f in findings if f.check == "dedup" or f.topic == "dedup"]
     assert len(about_dedup) == 1
     f = about_dedup[0]
@@ -66,14 +67,14 @@ def test_datasets_with_dedup_on_are_named_in_the_one_finding():
 
 def test_topology_keeps_the_dataset_note_while_nothing_is_deduplicated_yet():
     ds = (fs("tank"), fs("tank/vm", kind="volume", dedup="on"))
-    findings = registry.run_checks([snap(T0, tank(1.0), datasets=ds)])
+    findings = run_checks([snap(T0, tank(1.0), datasets=ds)])
     assert [f.check for f in findings if f.topic == "dedup" or f.check == "dedup"] == ["topology"]
 
 
 def test_topology_keeps_it_when_the_dedup_check_is_disabled():
     ds = (fs("tank"), fs("tank/vm", kind="volume", dedup="on"))
     cfg = CheckConfig(disabled=("dedup",))
-    findings = registry.run_checks([snap(T0, tank(2.5), datasets=ds)], cfg)
+    findings = run_checks([snap(T0, tank(2.5), datasets=ds)], cfg)
     assert [f.check for f in findings if f.topic == "dedup" or f.check == "dedup"] == ["topology"]
 
 
@@ -97,5 +98,5 @@ def test_live_zpool_list_carries_the_ratio_to_the_note():
     )
     assert any("\t1.86\t" in s.stdout for s in samples if isinstance(s, RawSample))
     snapshot = SnapshotBuilder(1.0, None).feed(Tick(tick.time, samples))
-    f = one(registry.run_checks([snapshot]), check="dedup")
+    f = one(run_checks([snapshot]), check="dedup")
     assert f.title == "healthy: dedup in use (1.86x): its table must stay in RAM"

@@ -22,6 +22,7 @@ from zdash.checks import health, registry
 from zdash.checks.finding import Finding, Severity
 from zdash.checks.tracker import Tracker
 from zdash.config import CheckConfig
+from zdash.fold import run_checks
 
 
 def fake_check(check_id, fn):
@@ -55,9 +56,7 @@ def test_every_check_module_follows_the_interface():
 
 def test_a_failing_check_becomes_one_warning_and_the_others_still_run():
     degraded = pool("tank", mirror(0, leaf("sda"), leaf("sdb", state="OFFLINE")), state="DEGRADED")
-    findings = registry.run_checks(
-        [snap(T0, degraded)], CheckConfig(), checks=(fake_check("boom", boom), health)
-    )
+    findings = run_checks([snap(T0, degraded)], CheckConfig(), checks=(fake_check("boom", boom), health))
     failed = one(findings, check="boom")
     assert failed.severity == Severity.WARNING and failed.pool is None
     assert failed.title == "check boom failed: KeyError: 'mirror-9'"
@@ -66,9 +65,7 @@ def test_a_failing_check_becomes_one_warning_and_the_others_still_run():
 
 
 def test_a_check_returning_garbage_is_a_failure_too():
-    findings = registry.run_checks(
-        [snap(T0)], CheckConfig(), checks=(fake_check("bad", lambda h, c: "oops"),)
-    )
+    findings = run_checks([snap(T0)], CheckConfig(), checks=(fake_check("bad", lambda h, c: "oops"),))
     assert "returned str, not a list of Finding" in one(findings, check="bad").title
 
 
@@ -79,7 +76,7 @@ def test_findings_come_worst_first():
         mirror(1, leaf("sdc"), leaf("sdd"), **space(GiB, 94.0)),
         state="DEGRADED",
     )
-    findings = registry.run_checks([snap(T0, p)])
+    findings = run_checks([snap(T0, p)])
     severities = [f.severity for f in findings]
     assert severities == sorted(severities, reverse=True)
     # Both critical: the lost redundancy first (health outranks capacity on ties).
@@ -92,18 +89,18 @@ def test_findings_come_worst_first():
 
 def test_disabled_checks_do_not_run():
     p = pool("tank", mirror(0, leaf("sda"), leaf("sdb"), **space(GiB, 95.0)))
-    findings = registry.run_checks([snap(T0, p)], CheckConfig(disabled=("capacity", "scan")))
+    findings = run_checks([snap(T0, p)], CheckConfig(disabled=("capacity", "scan")))
     assert not any(f.check in ("capacity", "scan") for f in findings)
 
 
 def test_empty_history_is_no_findings():
-    assert registry.run_checks([]) == []
+    assert run_checks([]) == []
 
 
 def test_keys_are_unique_so_the_ui_can_keep_selection():
     ds = (fs("tank", compression="off", atime="on", dedup="on", xattr="dir"),)
     p = pool("tank", mirror(0, leaf("sda"), leaf("sdb"), ashift=9), leaf("sdc"), state="ONLINE")
-    findings = registry.run_checks([snap(T0, p, datasets=ds)])
+    findings = run_checks([snap(T0, p, datasets=ds)])
     keys = [f.key for f in findings]
     assert len(keys) == len(set(keys)) and len(keys) > 5
 
@@ -111,7 +108,7 @@ def test_keys_are_unique_so_the_ui_can_keep_selection():
 def test_healthy_pool_of_two_mirrors_under_even_load_is_nothing_above_info():
     datasets = (fs("tank", atime="on", xattr="on", compression="on"), fs("tank/data", atime="on", xattr="on"))
     h = history(lambda i: healthy_two_mirrors(i), 120, datasets=datasets)
-    findings = registry.run_checks(h)
+    findings = run_checks(h)
     assert worst(findings) in (None, Severity.INFO)
     assert not any(f.check in ("deranged_disk", "health", "capacity", "imbalance") for f in findings)
 
@@ -125,7 +122,7 @@ def test_every_finding_has_a_subject_kind_and_argv_tuples():
         error_count=2,
         **space(2 * GiB, 91.0),
     )
-    for f in registry.run_checks([snap(T0, p, datasets=(fs("tank", compression="off"),))]):
+    for f in run_checks([snap(T0, p, datasets=(fs("tank", compression="off"),))]):
         assert isinstance(f, Finding) and f.subject_kind in ("pool", "vdev", "leaf", "dataset")
         assert f.title and f.why
         for label, value in f.evidence:
@@ -150,7 +147,7 @@ def test_the_engine_folds_snapshots_so_a_verdict_does_not_depend_on_how_history_
     engine = registry.CheckEngine()
     for s in h:
         last = engine.update(s)
-    assert [f.key for f in last] == [f.key for f in registry.run_checks(h)]
+    assert [f.key for f in last] == [f.key for f in run_checks(h)]
     twin = engine.copy()
     assert [f.key for f in twin.update(h[-1])] == [f.key for f in engine.update(h[-1])]
 

@@ -16,11 +16,12 @@ import pytest
 from zdash import scenarios
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Severity
-from zdash.checks.registry import CheckEngine, run_checks
+from zdash.checks.registry import CheckEngine
 from zdash.config import CheckConfig
+from zdash.fold import run_checks
+from zdash.fold.recording import load_replay
 from zdash.model import Snapshot
 from zdash.paste.front import import_file, paste_tick
-from zdash.sources.replay import load_replay
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 NOT_OK = ("DEGRADED", "FAULTED", "UNAVAIL")

@@ -8,8 +8,8 @@ import dataclasses
 from tests.checks.builders import T0, healthy_two_mirrors, snap
 from zdash.checks import visibility
 from zdash.checks.finding import Severity
-from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
+from zdash.fold import run_checks
 from zdash.model import SourceState
 
 CFG = CheckConfig()

@@ -17,7 +17,7 @@ from zdash.checks.registry import CheckEngine
 from zdash.cli import main
 from zdash.commands.check import exit_code, perf_of, report, run_check_text, text_report
 from zdash.config import CheckConfig
-from zdash.sources.replay import load_replay
+from zdash.fold.recording import load_replay
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 INTERNAL = ("UNSEEN",)

@@ -12,10 +12,9 @@ import pytest
 
 from tests.feed.test_flight import T0, Host
 from zdash import scenarios
-from zdash.checks.registry import CheckEngine
 from zdash.cli import _parse, main
 from zdash.commands.dashboard import build_feed
-from zdash.config import FlightSettings
+from zdash.config import CheckConfig, FlightSettings
 from zdash.feed.flight import FlightRecorder
 
 
@@ -27,7 +26,7 @@ def kept(tmp_path, monkeypatch):
     (tmp_path / "config" / "zdash" / "config.yaml").write_text(f"flight_recorder:\n  dir: {directory}\n")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     rec = FlightRecorder(
-        FlightSettings(minutes=1.0, settle_s=5.0, min_free_mb=0.0, dir=str(directory)), CheckEngine
+        FlightSettings(minutes=1.0, settle_s=5.0, min_free_mb=0.0, dir=str(directory)), CheckConfig()
     )
     host = Host()
     for i in range(260):
@@ -86,10 +85,10 @@ def test_the_live_dashboard_and_wall_record_incidents_unless_told_not_to(tmp_pat
     ):
         args = _parse(argv)
         args.hosts = ()
-        feed = build_feed(args, CheckEngine)
+        feed = build_feed(args, CheckConfig())
         assert (feed.flight is not None) == on, argv
     (tmp_path / "config" / "zdash").mkdir(parents=True)
     (tmp_path / "config" / "zdash" / "config.yaml").write_text("flight_recorder:\n  enabled: false\n")
     args = _parse(["--wall"])
     args.hosts = ()
-    assert build_feed(args, CheckEngine).flight is None
+    assert build_feed(args, CheckConfig()).flight is None

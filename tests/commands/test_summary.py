@@ -6,8 +6,8 @@ import re
 
 from zdash.builder import MAX_LEAF_BYTES_PER_S
 from zdash.cli import main
+from zdash.fold.recording import load_replay
 from zdash.scenarios import path_of
-from zdash.sources.replay import load_replay
 
 UNITS = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50, "EiB": 2**60}
 

@@ -7,11 +7,12 @@ import asyncio
 
 from tests.capture_ticks import capture_tick
 from tests.feed.clock import ManualClock
-from zdash.checks.registry import CheckEngine, run_checks
-from zdash.feed.history import Series
+from zdash.config import CheckConfig
 from zdash.feed.live import LiveFeed
 from zdash.feed.replay import SPEEDS, ReplayFeed
-from zdash.sources.replay import load_replay
+from zdash.fold import run_checks
+from zdash.fold.recording import load_replay
+from zdash.fold.series import Series
 
 
 async def _next(gen, timeout=5.0):
@@ -19,7 +20,7 @@ async def _next(gen, timeout=5.0):
 
 
 async def test_replay_pause_step_seek_speed(sessions):
-    feed = ReplayFeed(sessions["degraded"], CheckEngine, playing=False)
+    feed = ReplayFeed(sessions["degraded"], CheckConfig(), playing=False)
     gen = feed.frames()
     first = await _next(gen)
     assert first.position.index == 0 and not first.position.playing and first.mode == "replay"
@@ -54,7 +55,7 @@ async def _played(gen, clock: ManualClock):
 
 async def test_replay_plays_on_the_clock_and_stops_at_the_end(sessions):
     clock = ManualClock()
-    feed = ReplayFeed(sessions["scrub"], CheckEngine, speed=2, clock=clock)
+    feed = ReplayFeed(sessions["scrub"], CheckConfig(), speed=2, clock=clock)
     gen = feed.frames()
     first = await _next(gen)
     assert first.position.index == 0 and first.position.playing
@@ -74,7 +75,7 @@ async def test_a_looping_replay_starts_its_charts_over_with_the_data(sessions):
     """Issue 27: when the demo loops, the chart's history starts again with the first tick;
     it kept the previous loop (the frame cache served tick 0 beside the old fold's history)."""
     clock = ManualClock()
-    feed = ReplayFeed(sessions["scrub"], CheckEngine, loop=True, clock=clock)
+    feed = ReplayFeed(sessions["scrub"], CheckConfig(), loop=True, clock=clock)
     gen = feed.frames()
     first = await _next(gen)
     assert len(first.series) == 1
@@ -91,7 +92,7 @@ async def test_a_looping_replay_starts_its_charts_over_with_the_data(sessions):
 
 async def test_replay_does_not_move_until_the_clock_does(sessions):
     clock = ManualClock()
-    feed = ReplayFeed(sessions["scrub"], CheckEngine, clock=clock)
+    feed = ReplayFeed(sessions["scrub"], CheckConfig(), clock=clock)
     gen = feed.frames()
     assert (await _next(gen)).position.index == 0
     nxt = asyncio.ensure_future(_next(gen))
@@ -110,7 +111,7 @@ async def test_replay_findings_are_the_fold_from_the_start_wherever_the_viewer_j
     """Live folds every tick since it started; a replay gives the same findings at any index,
     reached by playing, jumping forward or jumping back."""
     _header, snaps = load_replay(sessions["deranged"])
-    feed = ReplayFeed(sessions["deranged"], CheckEngine, playing=False, start=5)
+    feed = ReplayFeed(sessions["deranged"], CheckConfig(), playing=False, start=5)
     gen = feed.frames()
     f = await _next(gen)
     assert f.snapshot == snaps[5]
@@ -162,7 +163,7 @@ async def test_live_feed_frames_and_recording_keyframe(tmp_path):
         type(t)(t.time, tuple(s for s in t.samples if s.key == "iostat"))
         for t in (capture_tick("degraded", "offline", 1_700_000_003.0 + k) for k in range(3))
     ]
-    feed = LiveFeed(CheckEngine, 1.0, (), source_factory=lambda: FakeSource(ticks))
+    feed = LiveFeed(CheckConfig(), 1.0, (), source_factory=lambda: FakeSource(ticks))
     path = str(tmp_path / "rec.yaml.gz")
     frames = []
     async for frame in feed.frames():
@@ -182,7 +183,7 @@ async def test_live_feed_frames_and_recording_keyframe(tmp_path):
 
 async def test_live_feed_bad_record_path_is_a_notice_not_a_crash(tmp_path):
     ticks = [capture_tick("healthy", None, 1_700_000_000.0 + k) for k in range(3)]
-    feed = LiveFeed(CheckEngine, 1.0, (), source_factory=lambda: FakeSource(ticks))
+    feed = LiveFeed(CheckConfig(), 1.0, (), source_factory=lambda: FakeSource(ticks))
     feed.toggle_recording(str(tmp_path / "no" / "such" / "dir" / "x.yaml"))
     frames = [f async for f in feed.frames()]
     assert len(frames) == 3 and frames[-1].recording is None
@@ -196,16 +197,15 @@ async def test_a_long_zdash_replay_holds_no_copies_of_the_fold_in_memory(tmp_pat
     jump, so playing on keeps no copies of the check engine (~0.8 MB each at 100 leaves; kept
     anyway, a 64x replay of a 1 h file grew by 15 MB over 1,100 ticks). A jump back still gives
     the fold from the start."""
-    from zdash.builder import SnapshotBuilder
-    from zdash.feed.fold import write_tick
+    from zdash.fold import Fold
     from zdash.sources.store import StoreWriter
 
     path = str(tmp_path / "long.zdash")
-    builder, engine = SnapshotBuilder(1.0, "nas1"), CheckEngine()
+    fold = Fold(CheckConfig(), 1.0, "nas1")
     with StoreWriter(path, "nas1", 1.0) as w:
         for i in range(150):
-            write_tick(w, capture_tick("healthy", t=1_700_000_000.0 + i), builder, engine)
-    feed = ReplayFeed(path, CheckEngine, playing=False)
+            fold.write(w, capture_tick("healthy", t=1_700_000_000.0 + i))
+    feed = ReplayFeed(path, CheckConfig(), playing=False)
     gen = feed.frames()
     await _next(gen)
     for target in (50, 100, 149, 70):

@@ -15,13 +15,12 @@ import threading
 import pytest
 
 from tests.capture_ticks import capture_tick
-from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Severity
-from zdash.checks.registry import CheckEngine
-from zdash.config import ConfigError, FlightSettings, load_flight_settings
+from zdash.config import CheckConfig, ConfigError, FlightSettings, load_flight_settings
 from zdash.feed.flight import FlightRecorder, Ring
-from zdash.feed.fold import fold_to
 from zdash.feed.timeline import scan
+from zdash.fold import FOLD_VERSION, Fold
+from zdash.fold.recording import fold_to
 from zdash.sources import incidents
 from zdash.sources.recording import open_recording
 
@@ -44,11 +43,11 @@ class Host:
     """A live host as ticks: healthy, then a mirror side offline when `fault(t)` says so."""
 
     def __init__(self) -> None:
-        self.builder, self.engine = SnapshotBuilder(1.0, "nas1"), CheckEngine()
+        self.fold = Fold(CheckConfig(), 1.0, "nas1")
 
     def tick(self, t: float, offline: bool):
         tick = capture_tick("degraded", "offline" if offline else "resilvered", t)
-        return tick, self.engine.update(self.builder.feed(tick))
+        return tick, self.fold.step(tick).findings
 
 
 def feed(
@@ -91,7 +90,7 @@ def test_an_incident_is_recorded_with_the_minutes_before_its_onset_and_ends_a_mi
     tmp_path,
 ):
     s = settings(tmp_path)
-    rec = FlightRecorder(s, CheckEngine)
+    rec = FlightRecorder(s, CheckConfig())
     onset_i, back_i = 300, 400
     feed(rec, 520, lambda i: onset_i <= i < back_i)
     rec.close()
@@ -116,7 +115,7 @@ def test_an_incident_is_recorded_with_the_minutes_before_its_onset_and_ends_a_mi
         assert [f.title for f in at.findings if f.severity == Severity.CRITICAL] == [inc.title]
         # the replay bar's first marker is the onset, the finding raised on the same tick
         found = []
-        scan(r, CheckEngine(), times, found.append, threading.Event())
+        scan(r, CheckConfig(), times, found.append, threading.Event())
         events = found[-1].events
         assert (events[0].kind, events[0].index) == ("onset", onset_index)
         assert any(e.kind == "raised" and e.index == onset_index for e in events)
@@ -127,14 +126,14 @@ def test_an_incident_is_recorded_with_the_minutes_before_its_onset_and_ends_a_mi
 
 
 def test_what_is_wrong_when_zdash_starts_is_no_incident(tmp_path):
-    rec = FlightRecorder(settings(tmp_path), CheckEngine)
+    rec = FlightRecorder(settings(tmp_path), CheckConfig())
     feed(rec, 200, lambda i: i < 150)  # offline from the first tick: the premise
     rec.close()
     assert rec.written == [] and incidents.incident_paths(settings(tmp_path).dir) == []
 
 
 def test_an_incident_still_raised_at_the_cap_ends_there_and_the_next_raise_starts_another(tmp_path):
-    rec = FlightRecorder(settings(tmp_path, max_minutes=3.0), CheckEngine)
+    rec = FlightRecorder(settings(tmp_path, max_minutes=3.0), CheckConfig())
     feed(rec, 850, lambda i: 200 <= i < 600 or i >= 700)
     rec.close()
     first, second = (incidents.read_incident(p) for p in rec.written)
@@ -145,7 +144,7 @@ def test_an_incident_still_raised_at_the_cap_ends_there_and_the_next_raise_start
 def test_an_hour_of_repeated_faults_keeps_the_incidents_under_the_count_and_size_caps(tmp_path):
     """Issue 27, done when: disk use stays under the cap over 1 h with repeated faults."""
     s = settings(tmp_path, keep=6, max_mb=1.5, after_clear_s=20.0)
-    rec = FlightRecorder(s, CheckEngine)
+    rec = FlightRecorder(s, CheckConfig())
     sizes: list[tuple[int, int]] = []
 
     def measure(_i: int) -> None:
@@ -166,7 +165,7 @@ def test_an_hour_of_repeated_faults_keeps_the_incidents_under_the_count_and_size
 
 def test_no_incident_starts_without_the_free_space_it_keeps(tmp_path, monkeypatch):
     s = settings(tmp_path, min_free_mb=100.0)
-    rec = FlightRecorder(s, CheckEngine)
+    rec = FlightRecorder(s, CheckConfig())
     monkeypatch.setattr(incidents, "free_bytes", lambda _d: 50 * MIB)
     feed(rec, 200, lambda i: i >= 150)
     rec.close()
@@ -194,7 +193,7 @@ def tiny_disk(tmp_path):
 
 def test_a_full_disk_stops_the_recording_with_a_message_keeping_what_was_written(tiny_disk):
     s = FlightSettings(minutes=5.0, settle_s=10.0, min_free_mb=0.0, dir=str(tiny_disk / "inc"))
-    rec = FlightRecorder(s, CheckEngine)
+    rec = FlightRecorder(s, CheckConfig())
     filler = tiny_disk / "filler"
     filler.write_bytes(b"\0" * (1 << 20))  # half the disk: the incident fills the rest
     feed(rec, 2000, lambda i: i >= 700)
@@ -244,8 +243,8 @@ async def test_the_live_feed_keeps_folding_while_the_recorder_says_a_full_disk_s
     (tiny_disk / "filler").write_bytes(b"\0" * (1 << 20))
     ticks = [capture_tick("degraded", "offline" if i >= 700 else "resilvered", T0 + i) for i in range(2000)]
     s = FlightSettings(minutes=5.0, settle_s=10.0, min_free_mb=0.0, dir=str(tiny_disk / "inc"))
-    rec = FlightRecorder(s, CheckEngine)
-    live = LiveFeed(CheckEngine, 1.0, (), source_factory=lambda: FakeSource(ticks), flight=rec)
+    rec = FlightRecorder(s, CheckConfig())
+    live = LiveFeed(CheckConfig(), 1.0, (), source_factory=lambda: FakeSource(ticks), flight=rec)
     frames, said = 0, set()
     async for frame in live.frames():
         frames += 1
@@ -260,9 +259,7 @@ async def test_the_live_feed_keeps_folding_while_the_recorder_says_a_full_disk_s
 def test_the_minutes_before_get_keyframes_that_fold_to_what_a_fold_from_the_start_gives(tmp_path):
     """They are written at once, as the ring holds them, and folded afterwards for their
     keyframes: a seek into them restores one and gives the findings of a fold from the start."""
-    from zdash.checks.registry import FOLD_VERSION
-
-    rec = FlightRecorder(settings(tmp_path, minutes=5.0), CheckEngine)
+    rec = FlightRecorder(settings(tmp_path, minutes=5.0), CheckConfig())
     feed(rec, 500, lambda i: i >= 400)
     rec.close()
     (path,) = rec.written
@@ -271,10 +268,9 @@ def test_the_minutes_before_get_keyframes_that_fold_to_what_a_fold_from_the_star
         onset = r.times().index(T0 + 400)
         kf = r.keyframe(onset - 1, FOLD_VERSION)
         assert kf is not None and 0 < kf[0] < onset  # a keyframe inside the minutes before
-        builder, engine = SnapshotBuilder(r.header.interval, r.header.host), CheckEngine()
-        for i in range(onset + 5):
-            engine.observe(builder.feed(r.tick(i)))
-        whole = engine.update(builder.feed(r.tick(onset + 5)))
+        whole = Fold.from_header(r.header, None).last(r.tick(i) for i in range(onset + 6))
+        assert whole is not None
+        whole = whole.findings
         seeked = fold_to(r, onset + 5).findings
         assert [(f.key, f.title) for f in seeked] == [(f.key, f.title) for f in whole] and seeked
     finally:

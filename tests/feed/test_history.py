@@ -7,7 +7,7 @@ import threading
 import time
 
 from tests.actions.helpers import snap, two_way
-from zdash.feed.history import Series
+from zdash.fold.series import Series
 
 
 def test_reading_while_another_thread_adds_never_fails():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from zdash.checks.finding import Severity
-from zdash.checks.registry import CheckEngine
+from zdash.config import CheckConfig
 from zdash.feed.replay import ReplayFeed
 from zdash.feed.timeline import scan
 from zdash.scenarios import path_of
@@ -16,7 +16,7 @@ from zdash.sources.recording import open_recording
 def _timeline(name: str):
     rec = open_recording(path_of(name))
     found = []
-    scan(rec, CheckEngine(), rec.times(), found.append, threading.Event())
+    scan(rec, CheckConfig(), rec.times(), found.append, threading.Event())
     return rec, found[-1]
 
 
@@ -51,7 +51,7 @@ def test_a_recording_with_nothing_happening_has_no_event():
 
 
 async def test_the_replay_feed_hands_out_the_timeline_without_playing():
-    feed = ReplayFeed(path_of("deranged-mirror"), CheckEngine, playing=False)
+    feed = ReplayFeed(path_of("deranged-mirror"), CheckConfig(), playing=False)
     frames = feed.frames()
     first = await anext(frames)
     timelines = [t async for t in feed.timelines()]

@@ -12,7 +12,7 @@ import pytest
 from tests.paste import pastes
 from tests.paste.helpers import CAPTURES, human_paste
 from zdash.cli import main
-from zdash.sources.replay import load_replay
+from zdash.fold.recording import load_replay
 from zdash.sources.session import read_session
 
 

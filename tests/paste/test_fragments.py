@@ -10,8 +10,8 @@ import random
 from tests.paste.helpers import CAPTURES
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Severity
-from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
+from zdash.fold import run_checks
 from zdash.model import Snapshot
 from zdash.paste.depth import UNNAMED_POOL
 from zdash.paste.front import paste_tick

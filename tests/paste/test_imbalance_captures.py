@@ -9,8 +9,8 @@ import pytest
 
 from tests.paste.helpers import CAPTURES, snapshot
 from zdash.checks.finding import Severity
-from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
+from zdash.fold import run_checks
 
 
 def imbalance_of(path: str):

@@ -12,8 +12,8 @@ import pytest
 
 from tests.paste.helpers import CAPTURES, snapshot
 from zdash.checks.finding import Finding
-from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
+from zdash.fold import run_checks
 from zdash.model import Snapshot
 from zdash.paste import json_docs
 from zdash.paste.split import MAX_JSON_TRIES

@@ -6,8 +6,8 @@ from __future__ import annotations
 from tests.paste.helpers import CAPTURES
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Severity
-from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
+from zdash.fold import run_checks
 from zdash.model import Snapshot
 from zdash.paste.front import paste_tick
 from zdash.paste.samples import import_paste

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tests.paste import pastes
 from tests.paste.helpers import nonblank, snapshot
-from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
+from zdash.fold import run_checks
 from zdash.model import UNSEEN
 from zdash.parse.units import parse_ctime
 

@@ -7,8 +7,8 @@ report without one does mean "never"; a config table pasted alone, a report cut 
 from __future__ import annotations
 
 from tests.paste.helpers import snapshot
-from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
+from zdash.fold import run_checks
 from zdash.model import Pool
 from zdash.ui.widgets.pool_header import scan_line
 

@@ -9,9 +9,9 @@ import subprocess
 from prometheus_client.parser import text_string_to_metric_families
 
 from zdash.checks.registry import CheckEngine
+from zdash.fold.recording import load_replay
 from zdash.prometheus.exporter import exposition
 from zdash.scenarios import path_of
-from zdash.sources.replay import load_replay
 
 
 def parse(text: str) -> dict[str, list]:

@@ -15,7 +15,7 @@ import pytest
 
 from zdash.cli import main
 from zdash.commands.record import record
-from zdash.sources.replay import load_replay
+from zdash.fold.recording import load_replay
 
 FAKES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "fakes", "bin"))
 

@@ -14,12 +14,12 @@ import zlib
 import pytest
 
 from zdash import scenarios
-from zdash.checks.registry import FOLD_VERSION, run_checks
+from zdash.checks.registry import FOLD_VERSION
 from zdash.commands.convert import convert
-from zdash.feed.fold import fold_to
+from zdash.fold import run_checks
+from zdash.fold.recording import fold_to, load_replay
 from zdash.raw import RawSample, Tick
 from zdash.sources.recording import open_recording
-from zdash.sources.replay import load_replay
 from zdash.sources.session import SessionError, read_session
 from zdash.sources.store import KEYFRAME_EVERY, KeyframePolicy, StoreError, StoreReader, StoreWriter
 

@@ -8,10 +8,11 @@ import time
 
 from tests.feed.clock import ManualClock
 from zdash.checks.registry import CheckEngine
+from zdash.config import CheckConfig
 from zdash.feed.frame import Feed, Frame
-from zdash.feed.history import Series
 from zdash.feed.replay import ReplayFeed
-from zdash.sources.replay import load_replay
+from zdash.fold.recording import load_replay
+from zdash.fold.series import Series
 from zdash.ui.app import WallApp, ZdashApp
 
 
@@ -31,7 +32,10 @@ class SnapFeed(Feed):
         while True:
             s = await self.queue.get()
             series.add(s)
-            yield Frame(s, engine.update(s), series, "live", "testhost")
+            findings = engine.update(s)
+            yield Frame(
+                s, findings, series, engine.scan_rates(), engine.outliers(), mode="live", source="testhost"
+            )
 
 
 def replay_app(
@@ -41,7 +45,7 @@ def replay_app(
     and the app share a ManualClock (`app.clock`): a playing replay moves on, and the wall to
     its next pool, only when the test advances it."""
     clock = ManualClock()
-    feed = ReplayFeed(path, CheckEngine, playing=playing, start=start, loop=loop, clock=clock)
+    feed = ReplayFeed(path, CheckConfig(), playing=playing, start=start, loop=loop, clock=clock)
     return (WallApp if wall else ZdashApp)(feed, clock=clock, **kwargs)
 
 

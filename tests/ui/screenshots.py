@@ -58,7 +58,7 @@ async def shoot(name: str, path: str, size, keys, options, start: int) -> str:
 def _start(name: str, path: str) -> int:
     if name not in STARTS:
         return 10**6
-    from zdash.sources.replay import load_replay
+    from zdash.fold.recording import load_replay
 
     snaps = load_replay(path)[1]
     want = STARTS[name]

@@ -12,6 +12,7 @@ from tests.feed.clock import ManualClock
 from tests.feed.test_feed import FakeSource
 from tests.ui.conftest import first_tick, play_until, replay_app, table_text, toasts, until, wait_frame
 from zdash.checks.registry import CheckEngine
+from zdash.config import CheckConfig
 from zdash.feed.live import LiveFeed
 from zdash.resources import ResourceError
 from zdash.ui.app import ZdashApp
@@ -185,7 +186,7 @@ async def test_pause_step_seek_move_the_replay_time(sessions):
 
 async def test_live_dashboard_says_live_and_hides_replay_keys(tmp_path):
     ticks = [capture_tick("scrub", "scrubbing", 1_700_000_000.0 + k) for k in range(4)]
-    feed = LiveFeed(CheckEngine, 1.0, (), source_factory=lambda: FakeSource(ticks))
+    feed = LiveFeed(CheckConfig(), 1.0, (), source_factory=lambda: FakeSource(ticks))
     app = ZdashApp(feed, record_dir=str(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_frame(pilot, lambda f: len(f.series) == 4)
@@ -209,7 +210,7 @@ async def test_live_recording_badge_and_no_data_banner(tmp_path):
             await asyncio.sleep(3600)  # then the host stops answering
 
     clock = ManualClock()
-    feed = LiveFeed(CheckEngine, 1.0, (), source_factory=lambda: Gated(ticks[:6]))
+    feed = LiveFeed(CheckConfig(), 1.0, (), source_factory=lambda: Gated(ticks[:6]))
     app = ZdashApp(feed, record_dir=str(tmp_path), clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_frame(pilot, lambda f: len(f.series) == 2)
@@ -375,8 +376,8 @@ async def test_theme_from_the_config_file(sessions, tmp_path, monkeypatch):
 def test_bundled_demo_recording_replays():
     """The demo (a lab recording in fixtures/) is what a newcomer sees first: it must be there,
     replay, and show its incident (a deranged disk) at some tick."""
+    from zdash.fold.recording import load_replay
     from zdash.scenarios import demo_recording
-    from zdash.sources.replay import load_replay
 
     demo = str(demo_recording())
     header, snaps = load_replay(demo)

@@ -15,7 +15,7 @@ from tests.checks.builders import T0, MiB, leaf, mirror, pool, snap
 from tests.ui.conftest import until, wait_frame
 from zdash.checks.registry import CheckEngine
 from zdash.feed.frame import Feed, Frame
-from zdash.feed.history import Series
+from zdash.fold.series import Series
 from zdash.model import IoStats
 from zdash.ui.app import ZdashApp
 from zdash.ui.series import binned, chart_lines, runs, sample_step, window_s
@@ -32,7 +32,7 @@ class HistoryFeed(Feed):
         for s in self.snaps:
             series.add(s)
         findings = CheckEngine().update(self.snaps[-1])
-        yield Frame(self.snaps[-1], findings, series, "live", "testhost")
+        yield Frame(self.snaps[-1], findings, series, mode="live", source="testhost")
         await asyncio.Event().wait()  # no more frames: the host went quiet
 
 

@@ -16,7 +16,7 @@ from tests.ui.conftest import until, wait_frame
 from zdash import fmt
 from zdash.actions import AuditLog, Request, needs_new_device, prompt
 from zdash.checks.finding import Severity
-from zdash.checks.registry import CheckEngine
+from zdash.config import CheckConfig
 from zdash.feed.fleet import FleetFeed
 from zdash.sources.remote import SshHost
 from zdash.ui.app import WallApp, ZdashApp
@@ -36,7 +36,7 @@ def fleet(monkeypatch, tmp_path):
 
 
 def _feed(*hosts):
-    return FleetFeed(CheckEngine, [SshHost.parse(h) for h in hosts], interval=0.2, timeout=5.0)
+    return FleetFeed(CheckConfig(), [SshHost.parse(h) for h in hosts], interval=0.2, timeout=5.0)
 
 
 def _tiles(app):

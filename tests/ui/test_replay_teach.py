@@ -7,9 +7,9 @@ from __future__ import annotations
 import bisect
 
 from tests.ui.conftest import first_tick, replay_app, table_text, toasts, until, wait_frame
-from zdash.checks.registry import CheckEngine
 from zdash.cli import _parse
 from zdash.commands.dashboard import build_feed
+from zdash.config import CheckConfig
 from zdash.scenarios import path_of
 from zdash.sources.session import read_session
 from zdash.ui.app import WallApp, ZdashApp
@@ -47,7 +47,7 @@ def _regions_overlap(a, b) -> bool:
 
 async def test_a_described_replay_starts_paused_with_its_description_in_a_panel_that_i_hides():
     args = _parse(["replay", MIRROR])
-    feed = build_feed(args, CheckEngine)
+    feed = build_feed(args, CheckConfig())
     assert feed.playing is False  # a training recording waits while it is read
     app = ZdashApp(feed)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
@@ -74,7 +74,7 @@ async def test_a_described_replay_starts_paused_with_its_description_in_a_panel_
 
 
 async def test_the_wall_plays_a_recording_at_once_and_shows_no_description():
-    feed = build_feed(_parse(["replay", "--wall", MIRROR]), CheckEngine)
+    feed = build_feed(_parse(["replay", "--wall", MIRROR]), CheckConfig())
     assert feed.playing is True
     app = WallApp(feed)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
@@ -180,7 +180,7 @@ async def test_the_chart_of_a_disk_overlays_its_vdev_peers_and_p_switches_back()
 async def test_at_80x24_the_replay_bar_and_its_markers_stay_on_screen_beside_the_description():
     """Issue 27: the description panel pushed the replay bar, and its markers, off an 80x24
     screen. The data now takes what the panel, the bar and the footer leave."""
-    feed = build_feed(_parse(["replay", MIRROR]), CheckEngine)
+    feed = build_feed(_parse(["replay", MIRROR]), CheckConfig())
     app = ZdashApp(feed)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_frame(pilot)

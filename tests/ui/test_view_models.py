@@ -9,12 +9,12 @@ import pytest
 
 from tests.checks.builders import leaf, mirror, space
 from zdash import fmt
+from zdash.checks import deranged_disk
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
-from zdash.feed.history import Series
+from zdash.fold.series import Series
 from zdash.model import Dataset, Pool, Snapshot, Vdev
 from zdash.ui.clonegraph import CloneGraph
-from zdash.ui.outliers import outlier_leaves
 from zdash.ui.seek import SeekError, parse_seek
 from zdash.ui.vdev_rows import build_rows, pool_key
 
@@ -109,6 +109,14 @@ def test_destroy_R_takes_clones_recursively():
 def _pool(*tops: Vdev, **kw) -> Pool:
     root = Vdev("tank", "root", "ONLINE", children=tops)
     return Pool("tank", kw.pop("state", "ONLINE"), root, size=4 * GiB, alloc=GiB, free=3 * GiB, **kw)
+
+
+def outlier_leaves(pool: Pool, findings: list[Finding], cfg: CheckConfig) -> frozenset[str]:
+    """The leaves the vdev table marks in one sample of `pool`: what the deranged_disk check
+    names, and what it judged slow in that sample (the fold hands both over: Frame.outliers)."""
+    tracker = deranged_disk.Tracker(cfg)
+    tracker.observe(Snapshot(1.0, (pool,)))
+    return tracker.outliers(findings).get(pool.name, frozenset())
 
 
 def test_outliers_by_peer_rule_and_by_finding():

@@ -12,9 +12,9 @@ import pytest
 
 from tests.ui.conftest import table_text, wait_frame
 from tests.zfs.lab import zfs_available
-from zdash.checks.registry import CheckEngine
+from zdash.config import CheckConfig
 from zdash.feed.live import LiveFeed
-from zdash.sources.replay import load_replay
+from zdash.fold.recording import load_replay
 from zdash.ui.app import ZdashApp
 from zdash.ui.vdev_rows import pool_key
 from zdash.ui.widgets.status_bar import StatusBar
@@ -34,7 +34,7 @@ async def test_live_dashboard_numbers_move(lab, tmp_path):
     lab.fill("/zdui/prefill", 16)
     fio = lab.load("/zdui", 300, size="16M")
     try:
-        feed = LiveFeed(CheckEngine, 1.0, ("zdui",))
+        feed = LiveFeed(CheckConfig(), 1.0, ("zdui",))
         app = ZdashApp(feed, record_dir=str(tmp_path))
         # 28 rows: the chart is hidden, the emulated lab VM has little CPU to spare
         async with app.run_test(size=(120, 28)) as pilot:

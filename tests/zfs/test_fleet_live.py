@@ -31,8 +31,8 @@ import pytest
 from tests.ui.conftest import until, wait_frame
 from tests.zfs.lab import sh, zfs_available
 from zdash.actions import AuditLog, Request
-from zdash.checks.registry import CheckEngine
 from zdash.checks.visibility import STALL_GRACE_S
+from zdash.config import CheckConfig
 from zdash.feed.fleet import FleetFeed
 from zdash.sources.live import LiveSource
 from zdash.sources.remote import SshHost
@@ -132,7 +132,7 @@ def fleet_feed() -> FleetFeed:
     """fleet-a and fleet-b, each restricted to its own pool (fa, fb) by zdash's pool argument."""
     own = {"fleet-a": ("fa",), "fleet-b": ("fb",)}
     return FleetFeed(
-        CheckEngine,
+        CheckConfig(),
         [SshHost.parse("fleet-a"), SshHost.parse("fleet-b")],
         interval=INTERVAL,
         source_factory=lambda host, runner: LiveSource(INTERVAL, own[host.label], runner=runner),

@@ -8,10 +8,10 @@ import time
 
 from tests.zfs.lab import sh
 from zdash.commands.record import record
+from zdash.fold.recording import load_replay
 from zdash.parse.diskstats import parse_diskstats
 from zdash.parse.zpool_iostat import parse_iostat, split_reports
 from zdash.parse.zpool_list import parse_list
-from zdash.sources.replay import load_replay
 from zdash.sources.session import read_session
 
 MiB = 1 << 20

@@ -8,7 +8,7 @@ import shutil
 import uuid
 
 from zdash.commands.record import record
-from zdash.sources.replay import load_replay
+from zdash.fold.recording import load_replay
 
 
 def _fstype(path: str) -> str:

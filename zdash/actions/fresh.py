@@ -1,6 +1,6 @@
 """One fresh look at the host, right before a plan is shown or run: the same commands the live
 source runs every few seconds, through the same Runner (argv, timeout, LC_ALL=C, no shell) and
-the same SnapshotBuilder, so a plan is checked against exactly what the dashboard would show.
+the same fold (zdash.fold.look), so a plan is checked against exactly what the dashboard would show.
 
 Not LiveSource.start(): that also lists every dataset and snapshot of the host and waits for
 it, which can take many seconds on a big host and is needed only for promote.
@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import time
 
-from zdash.builder import SnapshotBuilder
+from zdash.fold import look
 from zdash.model import Pool, Snapshot
 from zdash.parse import ParseError
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
@@ -69,4 +69,4 @@ async def fresh_snapshot(
     )
     if pool and any(p.name == pool for p in pools):
         samples.append(await run(ashift_key(pool), src.ashift_argv(pool)))
-    return SnapshotBuilder(1.0, src.host).feed(Tick(time.time(), tuple(samples)))
+    return look(Tick(time.time(), tuple(samples)), src.host)

@@ -143,14 +143,16 @@ def _normal(st: _Leaf, clear: int) -> None:
 
 
 class Tracker(tracker.Tracker):
-    # the structure whose leaves were last counted (work saved, not memory)
-    TRANSIENT = ("_keys_for",)
+    # the structure whose leaves were last counted (work saved, not memory); the leaves slow in
+    # the last sample (remade by every observe)
+    TRANSIENT = ("_keys_for", "_slow_now")
 
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
         self._leaves: dict[tuple[str, str], _Leaf] = {}
         self._pool_io: dict[str, _PoolIo] = {}
         self._keys_for: int | None = None
+        self._slow_now: dict[str, list[str]] | None = None
 
     def observe(self, snap: Snapshot) -> None:
         cfg = self.cfg
@@ -162,6 +164,7 @@ class Tracker(tracker.Tracker):
         # leaves are gone is done once per structure, not per tick (`seen` None: same as before).
         same = bool(snap.structure_id) and snap.structure_id == self._keys_for
         seen: set[tuple[str, str]] | None = None if same else set()
+        slow_now: dict[str, list[str]] = {}
         for pool in snap.pools:
             name = pool.name
             pairs = list(leaves_with_top(pool))
@@ -203,12 +206,24 @@ class Tracker(tracker.Tracker):
                     continue  # no evidence this sample (idle, unmeasurable, being rebuilt)
                 if slow:
                     any_slow = True
+                    slow_now.setdefault(name, []).append(leaf.label)
             self._pool_cost(pool, any_raised, any_slow)
         if seen is not None:
             if len(seen) != len(leaves):
                 for gone in set(leaves) - seen:
                     del leaves[gone]
             self._keys_for = snap.structure_id
+        self._slow_now = slow_now
+
+    def outliers(self, findings: Sequence[Finding]) -> dict[str, frozenset[str]]:
+        """By pool, the leaves to mark as outliers: every leaf this check names (its verdict,
+        sustained over time, is the authority) and every leaf it judged slow in the last sample
+        alone (a disk being resilvered onto is busiest by design and is not)."""
+        marked: dict[str, set[str]] = {p: set(labels) for p, labels in (self._slow_now or {}).items()}
+        for f in findings:
+            if f.check == ID and f.subject_kind == "leaf" and f.pool is not None:
+                marked.setdefault(f.pool, set()).add(f.subject)
+        return {p: frozenset(labels) for p, labels in marked.items()}
 
     def _judge(
         self,

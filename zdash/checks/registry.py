@@ -89,6 +89,10 @@ class CheckEngine:
     def update(self, snap: Snapshot) -> tuple[Finding, ...]:
         """Observe `snap` and return what every check finds in it, worst first."""
         self.observe(snap)
+        return self.judge(snap)
+
+    def judge(self, snap: Snapshot) -> tuple[Finding, ...]:
+        """What every check finds in `snap`, the snapshot observed last, worst first."""
         out: list[Finding] = []
         for module in self._modules:
             try:
@@ -111,6 +115,12 @@ class CheckEngine:
         the same figure): (pool, function, start time) -> (bytes/s or None, seconds measured)."""
         t = self._trackers.get("scan")
         return t.rates() if isinstance(t, scan.Tracker) else {}
+
+    def outliers(self) -> dict[str, frozenset[str]]:
+        """By pool, the leaves the deranged_disk check names or judged slow in the last sample
+        (the vdev table's marks): from its tracker, so the UI never re-judges a sample."""
+        t = self._trackers.get(deranged_disk.ID)
+        return t.outliers(self.last) if isinstance(t, deranged_disk.Tracker) else {}
 
     def checkpoint(self) -> dict[str, Any]:
         """The trackers' memory as JSON-able data (a recording keyframe; see state_codec)."""
@@ -149,18 +159,6 @@ class CheckEngine:
         twin.cfg, twin._modules, twin.last = self.cfg, self._modules, self.last
         twin._trackers = {k: copy.deepcopy(t) for k, t in self._trackers.items()}
         return twin
-
-
-def run_checks(
-    history: Sequence[Snapshot], cfg: CheckConfig | None = None, checks: Sequence[ModuleType] = CHECKS
-) -> list[Finding]:
-    """Fold a fresh engine over `history` and return the findings of its last snapshot."""
-    if not history:
-        return []
-    engine = CheckEngine(cfg, checks)
-    for snap in history[:-1]:
-        engine.observe(snap)
-    return list(engine.update(history[-1]))
 
 
 def _failure(check_id: str, exc: Exception) -> Finding:

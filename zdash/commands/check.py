@@ -32,14 +32,13 @@ from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict
 
 from zdash import __version__
 from zdash.aio import within
-from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding, Severity
-from zdash.checks.registry import run_checks
 from zdash.config import CheckConfig
 from zdash.fmt import fill_figure
 from zdash.model import UNSEEN, Pool, Snapshot
 
 if TYPE_CHECKING:
+    from zdash.fold import Fold, Frame
     from zdash.sources.remote import SshHost
 from zdash.perfdata import PerfDatum, perfdata, perfdata_text, plugin_text
 
@@ -114,15 +113,34 @@ def collection_window(timeout: float, started: float) -> float:
     return max(0.1, timeout - min(1.0, timeout / 4) - (time.monotonic() - started))
 
 
+@dataclasses.dataclass
+class Collected:
+    """What a live check has folded so far: the fold, how many ticks, whether any pool was read."""
+
+    cfg: CheckConfig
+    fold: Fold | None = None
+    ticks: int = 0
+    pools_read: bool = False
+
+    def frame(self) -> Frame | None:
+        """The last tick judged (None: no tick came)."""
+        return self.fold.judge() if self.fold is not None and self.ticks else None
+
+
 async def live_history(
     samples: int,
     interval: float,
     pools: tuple[str, ...],
+    got: Collected,
     host: SshHost | None = None,
     timeout: float = 10.0,
-    history: list[Snapshot] | None = None,
     started: float | None = None,
-) -> list[Snapshot]:
+) -> None:
+    """The live host's ticks folded into `got` until `samples` of them carried an iostat report
+    (or nothing more will come): the checks see them all (sustained slowness, trends, error
+    growth). The caller keeps `got`, so what came is judged even when the time limit cuts this
+    short."""
+    from zdash.fold import Fold
     from zdash.sources.live import LiveSource
     from zdash.sources.remote import RemoteRunner
 
@@ -135,8 +153,7 @@ async def live_history(
     source = LiveSource(
         interval, pools, structure_every=max(interval, 2.0), timeout=per_command, runner=runner
     )
-    builder = SnapshotBuilder(interval, source.host)
-    history = [] if history is None else history  # the caller's list keeps what came if cut short
+    fold = got.fold = Fold.from_source(source, got.cfg, interval)
     measured = 0
     # `samples` ticks that carry an iostat report, not merely `samples` ticks: over ssh the
     # stream's first report can come several ticks late (ssh's connection, zpool's start-up;
@@ -147,30 +164,32 @@ async def live_history(
     gen = source.ticks()
     try:
         async for tick in gen:
-            history.append(builder.feed(tick))
+            snap = fold.observe(tick)
+            got.ticks += 1
+            got.pools_read |= bool(snap.pools)
             measured += any(s.key == "iostat" and s.ok for s in tick.samples)
             stream_failed |= any(s.key == "iostat" and not s.ok for s in tick.samples)
             if measured >= samples:
                 break
-            if len(history) >= samples and (
+            if got.ticks >= samples and (
                 # nothing more will come: no pools to measure, a stream that failed (no zpool,
                 # denied), or the grace is over
-                not history[-1].pools or stream_failed or time.monotonic() >= give_up
+                not snap.pools or stream_failed or time.monotonic() >= give_up
             ):
                 break
             # A host that cannot be reached from the start: UNKNOWN now, not after the samples.
-            if runner is not None and runner.unreachable_since is not None and not history[-1].pools:
+            if runner is not None and runner.unreachable_since is not None and not snap.pools:
                 break
         # zpool status or list still out at the end (hung, slow): their answer, or their
         # timeout, is what the verdict is on, never the previous answer taken for now.
         # Settled within the window, with a margin for the tick's fold, so the caller's limit
         # never cuts the wait and leaves the previous answer standing as now.
         left = collect_until - time.monotonic() - 0.3
-        if history and history[-1].pools and (last := await source.settle(wait=left)) is not None:
-            history.append(builder.feed(last))
+        if got.ticks and snap.pools and (last := await source.settle(wait=left)) is not None:
+            fold.observe(last)
+            got.ticks += 1
     finally:
         await gen.aclose()
-    return history
 
 
 def exit_code(
@@ -357,34 +376,30 @@ def run_check(
     started = time.monotonic() if started is None else started
     problems_first: list[str] = []  # said before the inputs' own problems
     if replay:
-        from zdash.feed.fold import fold_to
-        from zdash.sources.recording import open_recording
+        from zdash.fold.recording import fold_path
         from zdash.sources.session import SessionError
 
         try:
-            rec = open_recording(replay)
-            if rec.count() == 0:
-                raise SessionError(f"{replay} holds no complete tick")
             # The recording as it stood `at` seconds in (the fold from its start, as live had
             # it then; a .zdash file starts from its nearest keyframe, exactly the same).
-            index = rec.count() - 1 if at is None else rec.index_at(rec.times()[0] + at)
-            folded = fold_to(rec, index, cfg)
+            _header, frame, read = fold_path(replay, cfg, at)
+            if frame is None:
+                raise SessionError(f"{replay} holds no complete tick")
         except SessionError as e:
             print(f"zdash: {e}", file=sys.stderr)
             return 3
-        history, all_findings = [folded.snapshot], list(folded.findings)
-        damage = rec.report.summary()
+        damage = read.summary()
         source = f"replay:{replay}" + (f"@{at:g}s" if at is not None else "")
     else:
         from zdash.commands.stopping import run_stoppable
 
         damage = None
-        got: list[Snapshot] = []
+        got = Collected(cfg)
 
         async def bounded() -> bool:
             """Collect into `got`; False when the time limit (-t) cut it short."""
             try:
-                collecting = live_history(samples, interval, pools, host, timeout, got, started)
+                collecting = live_history(samples, interval, pools, got, host, timeout, started)
                 await within(collecting, collection_window(timeout, started))
             except asyncio.TimeoutError:
                 return False
@@ -394,18 +409,18 @@ def run_check(
         if whole is None:
             print(f"zdash check: stopped by {signalled} before the pools were read", file=sys.stderr)
             return 3
-        history = got
+        frame = got.frame()
         if not whole:  # the time limit (-t) ended the collection: said, whatever came
             limit = f"the {timeout:g} s time limit (-t {timeout:g})"
-            if not any(s.pools for s in history):
+            if not got.pools_read:
                 problems_first.append(f"no pool was read: the check timed out at {limit}")
             else:
                 problems_first.append(
-                    f"judged on {min(len(history), samples)} of {samples} samples: {limit} came first"
+                    f"judged on {min(got.ticks, samples)} of {samples} samples: {limit} came first"
                 )
         source = f"ssh:{host.label}" if host is not None else "live"
-        # Checks see the whole history (sustained slowness, trends, error growth).
-        all_findings = run_checks(history, cfg)
+    history = [frame.snapshot] if frame is not None else []
+    all_findings = list(frame.findings) if frame is not None else []
     # A pool filter narrows only what is reported.
     findings = [f for f in all_findings if not pools or f.pool in pools or f.pool is None]
     code = exit_code(history, findings, pools)
@@ -435,11 +450,14 @@ def run_check_text(
     if loaded is None:
         return 3
     imported, mtime = loaded
-    history = [SnapshotBuilder(1.0, None).feed(paste_tick(imported, mtime))]
+    from zdash.fold import Fold
+
     cfg = dataclasses.replace(
-        cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, len(history)), one_look=True
+        cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, 1), one_look=True
     )
-    findings = [f for f in run_checks(history, cfg) if not pools or f.pool in pools or f.pool is None]
+    frame = Fold(cfg).step(paste_tick(imported, mtime))
+    history = [frame.snapshot]
+    findings = [f for f in frame.findings if not pools or f.pool in pools or f.pool is None]
     only = imported.datasets_only
     code = exit_code(history, findings, pools, only)
     perf = perf_of(history, cfg, pools)

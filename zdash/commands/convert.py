@@ -1,8 +1,8 @@
 """`zdash convert FILE -o OUT`: a recording from one format to the other, raw samples unchanged.
 
-YAML (format 1, `.yaml`/`.yaml.gz`) to `.zdash` (format 2): the ticks folded once to write
-keyframes, so the day-long recording opens and seeks at once. `.zdash` to YAML: text for review
-in git (the bundled scenarios stay YAML). Also rewrites a `.zdash` whose keyframes another
+YAML (format 1, `.yaml`/`.yaml.gz`) to `.zdash` (format 2): the ticks folded once (with the
+user's thresholds, as every command folds) to write keyframes, so the day-long recording opens
+and seeks at once. `.zdash` to YAML: text for review in git (the bundled scenarios stay YAML). Also rewrites a `.zdash` whose keyframes another
 zdash version wrote. Exit 0 on success, 2 on an unreadable input or unwritable output.
 """
 
@@ -11,29 +11,30 @@ from __future__ import annotations
 import sys
 from argparse import Namespace
 
-from zdash.builder import SnapshotBuilder
-from zdash.checks.registry import CheckEngine
 from zdash.commands.record import open_writer
-from zdash.feed.fold import write_tick
-from zdash.sources.recording import open_recording
+from zdash.config import CheckConfig, ConfigError, load_config
+from zdash.fold import Fold
+from zdash.sources.replay import replay_ticks
 from zdash.sources.session import SessionError
 from zdash.sources.store import StoreError
 
 
-def convert(src: str, out: str, force: bool = False) -> int:
-    """Returns the number of ticks written."""
-    rec = open_recording(src)
-    h = rec.header
-    builder, engine = SnapshotBuilder(h.interval or 1.0, h.host), CheckEngine()
-    writer = open_writer(out, h.host, h.interval, h.description, force, created=h.created)
+def convert(src: str, out: str, force: bool = False, cfg: CheckConfig | None = None) -> int:
+    """Returns the number of ticks written. The input is read tick by tick as it is written,
+    never held whole."""
+    h, ticks = replay_ticks(src)
+    fold = Fold.from_header(h, cfg)
     n = 0
     try:
-        for n in range(rec.count()):
-            write_tick(writer, rec.tick(n), builder, engine)
-        n = rec.count()
+        writer = open_writer(out, h.host, h.interval, h.description, force, created=h.created)
+        try:
+            for tick in ticks:
+                fold.write(writer, tick)
+                n += 1
+        finally:
+            writer.close()
     finally:
-        writer.close()
-        rec.close()
+        ticks.close()
     return n
 
 
@@ -41,8 +42,9 @@ def run(args: Namespace) -> int:
     from zdash.scenarios import path_of
 
     try:
-        n = convert(path_of(args.file), args.output, args.force)
-    except (SessionError, StoreError, OSError) as e:
+        cfg = load_config(getattr(args, "config", None))
+        n = convert(path_of(args.file), args.output, args.force, cfg)
+    except (SessionError, StoreError, OSError, ConfigError) as e:
         print(f"zdash: {e}", file=sys.stderr)
         return 2
     print(f"zdash: wrote {n} ticks to {args.output}", file=sys.stderr)

@@ -3,7 +3,6 @@ dashboard. Textual loads only when the app is built (zdash.ui), so the CLI stays
 
 from __future__ import annotations
 
-import functools
 import os
 import shutil
 import sys
@@ -11,8 +10,7 @@ from argparse import Namespace
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from zdash.checks.registry import CheckEngine
-from zdash.config import ConfigError, load_config, load_flight_settings, load_hosts
+from zdash.config import CheckConfig, ConfigError, load_config, load_flight_settings, load_hosts
 from zdash.resources import ResourceError
 from zdash.scenarios import demo_recording
 from zdash.sources.remote import HostError, SshHost
@@ -21,7 +19,7 @@ from zdash.ui.settings import load_ui_settings
 
 if TYPE_CHECKING:
     from zdash.feed.flight import FlightRecorder
-    from zdash.feed.frame import EngineFactory, Feed
+    from zdash.feed.frame import Feed
     from zdash.ui.app import ZdashApp
 
 
@@ -42,7 +40,7 @@ def has_terminal() -> bool:
     return (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER
 
 
-def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None = None) -> Feed:
+def build_feed(args: Namespace, cfg: CheckConfig, demo_reason: str | None = None) -> Feed:
     from zdash.feed.live import LiveFeed
     from zdash.feed.replay import LEAD_S, ReplayFeed
 
@@ -53,7 +51,7 @@ def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None =
         described = _check_session(args.file)
         return ReplayFeed(
             args.file,
-            checks,
+            cfg,
             speed=args.speed,
             loop=args.wall,
             playing=args.wall or not described,
@@ -64,7 +62,7 @@ def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None =
         described = _check_session(path)
         return ReplayFeed(
             path,
-            checks,
+            cfg,
             demo=True,
             loop=True,
             playing=args.wall or not described,
@@ -75,11 +73,11 @@ def build_feed(args: Namespace, checks: EngineFactory, demo_reason: str | None =
     if hosts:
         from zdash.feed.fleet import FleetFeed
 
-        return FleetFeed(checks, hosts, args.interval, tuple(args.pools))
-    return LiveFeed(checks, args.interval, tuple(args.pools), flight=flight_recorder(args, checks))
+        return FleetFeed(cfg, hosts, args.interval, tuple(args.pools))
+    return LiveFeed(cfg, args.interval, tuple(args.pools), flight=flight_recorder(args, cfg))
 
 
-def flight_recorder(args: Namespace, checks: EngineFactory) -> FlightRecorder | None:
+def flight_recorder(args: Namespace, cfg: CheckConfig) -> FlightRecorder | None:
     """The flight recorder of a live dashboard or wall (zdash.feed.flight): on unless the
     config or --no-flight-recorder turns it off, never for --read-only (a browser's process:
     zdash serve records in its own)."""
@@ -88,7 +86,7 @@ def flight_recorder(args: Namespace, checks: EngineFactory) -> FlightRecorder | 
     from zdash.feed.flight import FlightRecorder
 
     settings = load_flight_settings()
-    return FlightRecorder(settings, checks, args.interval) if settings.enabled else None
+    return FlightRecorder(settings, cfg, args.interval) if settings.enabled else None
 
 
 def _check_session(path: str) -> bool:
@@ -119,8 +117,7 @@ def build_app(args: Namespace, demo_reason: str | None = None) -> ZdashApp:
     if getattr(args, "cmd", None) != "replay" and not args.demo:
         args.hosts = remote_hosts(getattr(args, "host", None) or load_hosts())
     settings = load_ui_settings()
-    checks = functools.partial(CheckEngine, cfg)
-    feed = build_feed(args, checks, demo_reason)
+    feed = build_feed(args, cfg, demo_reason)
     from zdash.ui.app import WallApp, ZdashApp
 
     return (WallApp if args.wall else ZdashApp)(

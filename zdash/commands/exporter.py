@@ -1,7 +1,7 @@
 """`zdash exporter`: serve Prometheus metrics of the live pools, headless (no Textual).
 
-One collector loop runs the live source for as long as the process lives (the same LiveSource,
-SnapshotBuilder and CheckEngine the dashboard uses); each scrape renders the latest snapshot and
+One collector loop runs the live source for as long as the process lives (the same LiveSource
+and fold, zdash.fold, the dashboard uses); each scrape renders the latest snapshot and
 its findings and never waits for a zpool command. Bad input (an address that cannot be read or
 bound, a config file) is one line on stderr and exit 2.
 """

@@ -1,6 +1,7 @@
 """`zdash record -o FILE`: the live pools into a recording, headless (no Textual). Every raw tick
 of the live source is written; a progress line per tick goes to stderr (each pool's state and
-worst finding, from the same check engine the dashboard folds).
+worst finding, from the same fold the dashboard uses, with the user's thresholds: the keyframes
+of a `.zdash` file hold the checks' memory, and a replay continues from them).
 
 FILE ending in `.zdash` is format 2 (SQLite: random access, keyframes every 60 ticks, for long
 sessions); `.yaml` / `.yaml.gz` is format 1 (text, reviewable in git: the bundled scenarios).
@@ -14,10 +15,10 @@ import sys
 import time
 from argparse import Namespace
 
-from zdash.builder import QUIET_EVERY_S, SnapshotBuilder
-from zdash.checks.registry import CheckEngine
+from zdash.cadence import QUIET_EVERY_S
 from zdash.commands.summary import line
-from zdash.feed.fold import write_tick
+from zdash.config import CheckConfig
+from zdash.fold import Fold
 from zdash.model import Snapshot
 from zdash.sources.live import LiveSource
 from zdash.sources.remote import HostError, RemoteRunner, SshHost
@@ -53,15 +54,17 @@ async def record(
     quiet_every: float = QUIET_EVERY_S,
     stop: asyncio.Event | None = None,
     host: SshHost | None = None,
+    cfg: CheckConfig | None = None,
 ) -> int:
-    """Returns the number of ticks written. `snapshots`, when given, receives what live showed
+    """Returns the number of ticks written. `cfg`: the user's thresholds (the fold's, as
+    every other command's). `snapshots`, when given, receives what live showed
     (the tests compare it with the replay). Ends at the next tick once `stop` is set; cancelled
     with `stop` set, it still returns the count (zdash.commands.stopping)."""
     runner = RemoteRunner(host) if host is not None else None
     source = LiveSource(
         interval, pools, structure_every=structure_every, quiet_every=quiet_every, runner=runner
     )
-    builder, engine = SnapshotBuilder(interval, source.host), CheckEngine()
+    fold = Fold.from_source(source, cfg, interval)
     n = 0
     end = None
     writer = open_writer(path, source.host, interval, description, force)
@@ -69,12 +72,12 @@ async def record(
         gen = source.ticks()
         try:
             async for tick in gen:
-                snap, findings = write_tick(writer, tick, builder, engine)
+                frame = fold.write(writer, tick)
                 if snapshots is not None:
-                    snapshots.append(snap)
+                    snapshots.append(frame.snapshot)
                 n += 1
                 if not quiet:
-                    print(line(n, snap, findings), file=sys.stderr, flush=True)
+                    print(line(n, frame.snapshot, frame.findings), file=sys.stderr, flush=True)
                 end = end or (time.time() + duration if duration else None)
                 if (end and time.time() >= end) or (stop is not None and stop.is_set()):
                     break
@@ -92,8 +95,14 @@ def run(args: Namespace) -> int:
     """Exit 0 when recording ended (--duration, Ctrl-C, SIGTERM, SIGHUP: every complete tick
     kept), 2 when it could not start or a write failed (one line: what and why)."""
     from zdash.commands.stopping import run_stoppable
+    from zdash.config import ConfigError, load_config
 
     path = args.output
+    try:
+        cfg = load_config(getattr(args, "config", None))
+    except ConfigError as e:
+        print(f"zdash: {e}", file=sys.stderr)
+        return 2
     host = None
     if getattr(args, "host", None):
         try:
@@ -112,6 +121,7 @@ def run(args: Namespace) -> int:
                 force=getattr(args, "force", False),
                 stop=stop,
                 host=host,
+                cfg=cfg,
             )
         )
     except StoreError as e:

@@ -90,18 +90,15 @@ def _flight_feed(args: Namespace) -> LiveFeed | None:
     kept while no browser is connected too. A live feed of its own, shown to no one."""
     if args.demo or args.replay:
         return None
-    import functools
-
-    from zdash.checks.registry import CheckEngine
     from zdash.commands.dashboard import flight_recorder
     from zdash.config import load_config
     from zdash.feed.live import LiveFeed
 
-    checks = functools.partial(CheckEngine, load_config())
-    recorder = flight_recorder(Namespace(**{**vars(args), "read_only": False}), checks)
+    cfg = load_config()
+    recorder = flight_recorder(Namespace(**{**vars(args), "read_only": False}), cfg)
     if recorder is None:
         return None
-    return LiveFeed(checks, args.interval, tuple(args.pools), flight=recorder)
+    return LiveFeed(cfg, args.interval, tuple(args.pools), flight=recorder)
 
 
 async def _record_incidents(feed: LiveFeed) -> None:

@@ -59,28 +59,39 @@ def line(n: int, snap: Snapshot, findings: Sequence[Finding] | None = None) -> s
 def run(args: Namespace) -> int:
     """Exit 0 when the recording was read (what could not be, said on stderr), 2 when it cannot
     be read or holds no complete tick."""
-    from zdash.builder import SnapshotBuilder
-    from zdash.checks.registry import CheckEngine
     from zdash.config import ConfigError, load_config
+    from zdash.fold import Fold
     from zdash.scenarios import path_of
-    from zdash.sources.recording import open_recording
-    from zdash.sources.session import SessionError
+    from zdash.sources.session import SessionError, SessionReport, read_session
+    from zdash.sources.store import is_store
 
     path = path_of(args.file)
+    report = SessionReport()
     try:
-        engine = CheckEngine(load_config())
-        rec = open_recording(path)
-        if rec.count() == 0:
+        cfg = load_config(getattr(args, "config", None))
+        if is_store(path):
+            from zdash.sources.replay import replay_ticks
+
+            header, ticks = replay_ticks(path)
+        else:
+            header, ticks = read_session(path, report)
+        fold = Fold.from_header(header, cfg)
+        n = 0
+        try:
+            for n, tick in enumerate(ticks, 1):  # one tick at a time: a long recording is never held whole
+                if n == 1:
+                    print(
+                        f"{path}: recorded {header.created} on {header.host}, interval {header.interval} s (times UTC)"
+                    )
+                frame = fold.step(tick)
+                print(line(n, frame.snapshot, frame.findings))
+        finally:
+            ticks.close()
+        if n == 0:
             raise SessionError(f"{path} holds no complete tick")
-        header = rec.header
-        builder = SnapshotBuilder(header.interval or 1.0, header.host)
-        print(f"{path}: recorded {header.created} on {header.host}, interval {header.interval} s (times UTC)")
-        for n in range(rec.count()):
-            snap = builder.feed(rec.tick(n))
-            print(line(n + 1, snap, engine.update(snap)))
     except (SessionError, ConfigError) as e:
         print(f"zdash: {e}", file=sys.stderr)
         return 2
-    if damage := rec.report.summary():  # what could not be read is said, never silently dropped
+    if damage := report.summary():  # what could not be read is said, never silently dropped
         print(f"zdash: {path}: {damage}", file=sys.stderr)
     return 0

@@ -1,7 +1,7 @@
 """The fleet feed: several hosts over ssh in one dashboard or wall.
 
-Each host has its own live source (a RemoteRunner: one ssh master per host), snapshot builder
-and check engine, in a task of its own, so a host that stops answering holds up nobody: the
+Each host has its own live source (a RemoteRunner: one ssh master per host) and fold
+(zdash.fold), in a task of its own, so a host that stops answering holds up nobody: the
 others keep folding, and the frames keep coming every interval. A frame is the hosts' latest
 snapshots merged, every pool named `HOST:POOL` (datasets, events and findings with it), so the
 tiles, tabs and findings say whose pool it is.
@@ -26,13 +26,14 @@ from dataclasses import dataclass, field
 
 from zdash import fmt
 from zdash.aio import within
-from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding, Severity
-from zdash.checks.registry import CheckEngine
-from zdash.feed.frame import EngineFactory, Feed, Frame, ScanRates
-from zdash.feed.history import Series
+from zdash.config import CheckConfig
+from zdash.feed.frame import Feed, Frame
+from zdash.fold import Fold
+from zdash.fold import frame as fold
+from zdash.fold.frame import ScanRates
+from zdash.fold.series import Series
 from zdash.model import Dataset, Pool, Snapshot, SourceState, ZEvent, evolve
-from zdash.raw import Tick
 from zdash.sources.live import LiveSource
 from zdash.sources.remote import RemoteRunner, SshHost
 
@@ -52,6 +53,7 @@ class Member:
     snapshot: Snapshot | None = None
     findings: tuple[Finding, ...] = ()
     scan_rates: ScanRates = field(default_factory=dict)
+    outliers: fold.Outliers = field(default_factory=dict)
     error: str | None = None  # the source itself failed (not the host): said in the banner
     # When the host last answered: its ticks go on while it is down (each command failing), so
     # the snapshot's own time is not when its data was last new.
@@ -67,14 +69,14 @@ class FleetFeed(Feed):
 
     def __init__(
         self,
-        checks: EngineFactory,
+        cfg: CheckConfig,
         hosts: Sequence[SshHost],
         interval: float = 1.0,
         pools: tuple[str, ...] = (),
         timeout: float = 10.0,
         source_factory: Callable[[SshHost, RemoteRunner], LiveSource] | None = None,
     ) -> None:
-        self._checks = checks
+        self.cfg = cfg
         self.interval, self.pools = interval, pools
         self.members = [Member(h, RemoteRunner(h, timeout)) for h in hosts]
         self.hosts = tuple(m.label for m in self.members)
@@ -108,14 +110,20 @@ class FleetFeed(Feed):
     async def _follow(self, m: Member) -> None:
         while True:
             source = self._factory(m.host, m.runner)
-            builder, engine = SnapshotBuilder(self.interval, m.label), self._checks()
+            folding = Fold(self.cfg, self.interval, m.label)
             gen = source.ticks()
             try:
                 async for tick in gen:
-                    snap, findings, rates = await asyncio.to_thread(_fold, builder, engine, tick)
-                    m.snapshot, m.findings, m.scan_rates, m.error = snap, findings, rates, None
+                    f = await asyncio.to_thread(folding.step, tick)
+                    m.snapshot, m.findings, m.scan_rates, m.outliers = (
+                        f.snapshot,
+                        f.findings,
+                        f.scan_rates,
+                        f.outliers,
+                    )
+                    m.error = None
                     if m.runner.unreachable_since is None:
-                        m.heard_at = snap.time
+                        m.heard_at = f.snapshot.time
                     self._changed.set()
             except asyncio.CancelledError:
                 raise
@@ -126,16 +134,9 @@ class FleetFeed(Feed):
             await asyncio.sleep(RESTART_S)
 
     def _frame(self, now: float) -> Frame:
-        snap, findings, rates = merge(self.members, now, self.interval)
-        self._series.add(snap)
-        return Frame(snap, findings, self._series, "live", self.source_name, scan_rates=rates)
-
-
-def _fold(
-    builder: SnapshotBuilder, engine: CheckEngine, tick: Tick
-) -> tuple[Snapshot, tuple[Finding, ...], ScanRates]:
-    snap = builder.feed(tick)
-    return snap, engine.update(snap), engine.scan_rates()
+        merged = merge(self.members, now, self.interval, self._series)
+        self._series.add(merged.snapshot)
+        return Frame.of(merged, "live", self.source_name)
 
 
 def _pool(p: Pool, host: str) -> Pool:
@@ -169,10 +170,9 @@ def unreachable_line(m: Member) -> str | None:
     return f"{m.label} unreachable since {fmt.clock(since)}: {m.runner.unreachable_why}"
 
 
-def merge(
-    members: Sequence[Member], now: float, interval: float
-) -> tuple[Snapshot, tuple[Finding, ...], ScanRates]:
-    """The hosts' latest snapshots as one, every pool qualified by its host."""
+def merge(members: Sequence[Member], now: float, interval: float, series: Series) -> fold.Frame:
+    """The hosts' latest frames as one, every pool qualified by its host (`series`: the
+    fleet's own, of the merged snapshots)."""
     pools: list[Pool] = []
     datasets: list[Dataset] = []
     events: list[ZEvent] = []
@@ -180,6 +180,7 @@ def merge(
     down: list[SourceState] = []
     sources: list[SourceState] = []
     rates: ScanRates = {}
+    outliers: dict[str, frozenset[str]] = {}
     ids = []
     for m in members:
         host, snap = m.label, m.snapshot
@@ -225,6 +226,7 @@ def merge(
             ]
         findings += mine
         rates.update({(qualified(host, k[0]), k[1], k[2]): v for k, v in m.scan_rates.items()})
+        outliers.update({qualified(host, p): leaves for p, leaves in m.outliers.items()})
     structure = (hash(tuple(ids)) & 0x7FFFFFFF) or 1 if ids and all(i for _, i in ids) else 0
     snapshot = Snapshot(
         now,
@@ -237,4 +239,4 @@ def merge(
         structure_id=structure,
     )
     findings.sort(key=lambda f: -f.severity)  # worst first, as one engine orders them
-    return snapshot, tuple(findings), rates
+    return fold.Frame(snapshot, tuple(findings), series, rates, outliers)

@@ -36,11 +36,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from zdash import fmt
-from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding, Severity
-from zdash.config import FlightSettings
-from zdash.feed.fold import fold_written, write_tick
-from zdash.feed.frame import EngineFactory
+from zdash.config import CheckConfig, FlightSettings
+from zdash.fold import Fold
 from zdash.raw import RawSample, Tick
 from zdash.sources import incidents
 from zdash.sources.store import WAL_LIMIT, StoreWriter, pack_tick, unpack_tick
@@ -124,11 +122,10 @@ class _Incident:
     """One incident being written: its file, its own fold (for keyframes), what ends it."""
 
     def __init__(
-        self, writer: StoreWriter, about: dict[str, Any], onset: float, checks: EngineFactory
+        self, writer: StoreWriter, about: dict[str, Any], onset: float, cfg: CheckConfig | None
     ) -> None:
-        self.writer, self.about, self.onset = writer, about, onset
-        self.builder: SnapshotBuilder | None = None
-        self.engine = checks()
+        self.writer, self.about, self.onset, self.cfg = writer, about, onset, cfg
+        self._fold: Fold | None = None
         self.keys: set[tuple[str, str | None, str]] = set()
         self.cleared_at: float | None = None
         self.ticks = 0
@@ -137,13 +134,13 @@ class _Incident:
     def path(self) -> str:
         return self.writer.path
 
-    def fold(self, host: str | None, interval: float) -> SnapshotBuilder:
-        if self.builder is None:
-            self.builder = SnapshotBuilder(interval, host)
-        return self.builder
+    def fold(self, host: str | None, interval: float) -> Fold:
+        if self._fold is None:
+            self._fold = Fold(self.cfg, interval, host)
+        return self._fold
 
     def write(self, tick: Tick, host: str | None, interval: float) -> None:
-        write_tick(self.writer, tick, self.fold(host, interval), self.engine)
+        self.fold(host, interval).write(self.writer, tick)
         self.ticks += 1
 
     def catch_up(
@@ -151,9 +148,9 @@ class _Incident:
     ) -> None:
         """The minutes before, written as they were (write_packed), folded now for their
         keyframes, so the file seeks like any recording."""
-        builder = self.fold(host, interval)
+        fold = self.fold(host, interval)
         for n, (t, blob) in enumerate(ticks):
-            fold_written(self.writer, first + n, unpack_tick(t, blob), builder, self.engine)
+            fold.write_placed(self.writer, first + n, unpack_tick(t, blob))
 
 
 class FlightRecorder:
@@ -163,12 +160,12 @@ class FlightRecorder:
     def __init__(
         self,
         settings: FlightSettings,
-        checks: EngineFactory,
+        cfg: CheckConfig | None,
         interval: float = 1.0,
     ) -> None:
         self.settings = settings
         self.dir = settings.dir or incidents.default_dir()
-        self._checks, self.interval, self._settle = checks, interval, settings.settle_s
+        self.cfg, self.interval, self._settle = cfg, interval, settings.settle_s
         self._ring = Ring(settings.minutes * 60, int(settings.ring_mb * _MIB))
         self._queue: queue.Queue[tuple[Tick, tuple[Alarm, ...], str | None] | None] = queue.Queue(QUEUE_MAX)
         self._seen: dict[tuple[str, str | None, str], Severity] = {}
@@ -306,7 +303,7 @@ class FlightRecorder:
                 f"flight recorder: cannot write {name}: {getattr(e, 'strerror', None) or e}", "cannot record"
             )
             return
-        inc = self._incident = _Incident(writer, about, onset, self._checks)
+        inc = self._incident = _Incident(writer, about, onset, self.cfg)
         inc.keys.update(a.key for a in raised)
         before = self._ring.packed()
         try:

@@ -7,23 +7,14 @@ No Textual here: the feeds are plain asyncio and are tested without an app.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from zdash.checks.finding import Finding
-from zdash.checks.registry import CheckEngine
-from zdash.feed.history import Series
 from zdash.feed.timeline import Timeline
-from zdash.model import Snapshot
+from zdash.fold import frame as fold
 from zdash.sources.remote import RemoteRunner
 
-# What a feed folds findings with: a fresh engine per feed (CheckEngine itself, or
-# functools.partial(CheckEngine, cfg)). The engine keeps the checks' memory between frames.
-EngineFactory = Callable[[], CheckEngine]
-# A running scan's rate as the scan check measures it: (bytes/s or None, seconds measured).
-ScanRates = dict[tuple[str, str, float | None], tuple[float | None, float]]
 # Where a frame comes from: the live host, a recording, or the bundled demo (a recording too).
 FrameMode = Literal["live", "replay", "demo"]
 
@@ -51,24 +42,43 @@ class Position:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Frame:
-    """One redraw's worth of input. eq=False: compared by identity, so reactives and
-    "did it change?" checks never deep-compare a large pool tree."""
+class Frame(fold.Frame):
+    """One redraw's worth of input: the fold's frame (zdash.fold.frame: snapshot, findings,
+    series, scan rates, outliers) and where it comes from. eq=False: compared by identity, so
+    reactives and "did it change?" checks never deep-compare a large pool tree."""
 
-    snapshot: Snapshot
-    findings: tuple[Finding, ...]
-    series: Series  # the recent past the charts draw (shared, grows with the feed)
-    mode: FrameMode
-    source: str  # host name (live) or file name (replay)
+    mode: FrameMode = "live"
+    source: str = ""  # host name (live) or file name (replay)
     position: Position | None = None  # replay only
     recording: str | None = None  # live only: the session file being written
     flight: str | None = None  # live only: the flight recorder's state, when it has one to say
     description: str | None = None  # the recording's "what to look for", when it has one
-    scan_rates: ScanRates = dataclasses.field(default_factory=dict)  # (pool, function, start) ->
 
-    @property
-    def time(self) -> float:
-        return self.snapshot.time
+    @classmethod
+    def of(
+        cls,
+        folded: fold.Frame,
+        mode: FrameMode,
+        source: str,
+        *,
+        position: Position | None = None,
+        recording: str | None = None,
+        flight: str | None = None,
+        description: str | None = None,
+    ) -> Frame:
+        return cls(
+            folded.snapshot,
+            folded.findings,
+            folded.series,
+            folded.scan_rates,
+            folded.outliers,
+            mode=mode,
+            source=source,
+            position=position,
+            recording=recording,
+            flight=flight,
+            description=description,
+        )
 
 
 class Feed:

@@ -1,23 +1,19 @@
-"""The live feed: raw ticks from the host, folded (snapshot builder, then the check engine,
-which keeps the checks' memory between ticks) in a worker thread so the UI thread never parses,
-and optionally teed into a recording (`r` in the dashboard)."""
+"""The live feed: raw ticks from the host, folded (zdash.fold: the snapshot, then the checks,
+which keep their memory between ticks) in a worker thread so the UI thread never parses, and
+optionally teed into a recording (`r` in the dashboard)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Protocol
 
-from zdash.builder import SnapshotBuilder
-from zdash.checks.finding import Finding
-from zdash.checks.registry import CheckEngine
+from zdash.config import CheckConfig
 from zdash.feed.flight import FlightRecorder
-from zdash.feed.fold import keyframe_of
-from zdash.feed.frame import EngineFactory, Feed, Frame
-from zdash.feed.history import Series
-from zdash.model import Snapshot
+from zdash.feed.frame import Feed, Frame
+from zdash.fold import Fold
+from zdash.fold import frame as fold
 from zdash.raw import RawSample, Tick
 from zdash.sources.session import SessionWriter
 from zdash.sources.store import SUFFIX, StoreError, StoreWriter
@@ -37,17 +33,16 @@ class LiveFeed(Feed):
 
     def __init__(
         self,
-        checks: EngineFactory,
+        cfg: CheckConfig,
         interval: float = 1.0,
         pools: tuple[str, ...] = (),
         source_factory: Callable[[], TickSource] | None = None,
         flight: FlightRecorder | None = None,
     ) -> None:
-        self._engine: CheckEngine = checks()
+        self.cfg = cfg
         self.flight = flight  # the flight recorder (zdash.feed.flight): None when off
         self.interval, self.pools = interval, pools
         self._factory = source_factory or self._live_source
-        self._series = Series()
         self._want: str | None = None  # the file the viewer asked to record to
         self._writer: SessionWriter | StoreWriter | None = None
         self._writing: str | None = None
@@ -64,64 +59,56 @@ class LiveFeed(Feed):
     async def frames(self) -> AsyncIterator[Frame]:
         source = self._factory()
         self.host = source.host
-        builder = SnapshotBuilder(self.interval, self.host)
+        folding = Fold.from_source(source, self.cfg, self.interval, history=True)
         gen = source.ticks()
         try:
             async for tick in gen:
-                snap, findings, rates = await asyncio.to_thread(self._fold, builder, tick)
-                yield Frame(
-                    snap,
-                    findings,
-                    self._series,
+                folded = await asyncio.to_thread(self._fold, folding, tick)
+                yield Frame.of(
+                    folded,
                     "live",
                     self.host or "localhost",
                     recording=self._writing,
-                    scan_rates=rates,
                     flight=self.flight.status if self.flight is not None else None,
                 )
         finally:
             if isinstance(gen, AsyncGenerator):
                 await gen.aclose()
-            await asyncio.to_thread(self._sync_writer, None, None)
+            await asyncio.to_thread(self._sync_writer, None)
             if self.flight is not None:
                 await asyncio.to_thread(self.flight.close)
 
-    def _fold(self, builder: SnapshotBuilder, tick: Tick) -> tuple[Snapshot, tuple[Finding, ...], dict]:
-        opened = self._sync_writer(self._want, builder)
+    def _fold(self, folding: Fold, tick: Tick) -> fold.Frame:
+        opened = self._sync_writer(self._want)
         if self._writer is not None:
-            self._record(self._keyframe(tick) if opened else tick, builder)
+            self._record(self._keyframe(tick) if opened else tick, folding)
         for s in tick.samples:
             self._last_raw[s.key] = s
-        started = time.perf_counter()
-        snap = builder.feed(tick)
-        findings = self._engine.update(snap)
-        if isinstance(self._writer, StoreWriter):  # what a seek in this file will cost per tick
-            self._writer.keyframes.observe(time.perf_counter() - started)
-        self._series.add(snap)
+        folded = folding.timed(self._writer, tick)  # timed: what a seek in this file will cost
         if self.flight is not None:
-            self.flight.observe(tick, findings, self.host)
-        return snap, findings, self._engine.scan_rates()
+            self.flight.observe(tick, folded.findings, self.host)
+        return folded
 
-    def _record(self, tick: Tick, builder: SnapshotBuilder) -> None:
+    def _record(self, tick: Tick, folding: Fold) -> None:
         """Write one tick; a failed write (a full disk) stops the recording with a message and
         keeps what was written, never retries into the same file."""
         assert self._writer is not None
         try:
             if isinstance(self._writer, StoreWriter):
                 due = self._writer.keyframes.due()
-                self._writer.write(tick, keyframe_of(self._writer, builder, self._engine) if due else None)
+                self._writer.write(tick, folding.keyframe(self._writer) if due else None)
             else:
                 self._writer.write(tick)
             self._written += 1
         except OSError as e:
             path = self._writing
             self._want = None
-            self._sync_writer(None, None)
+            self._sync_writer(None)
             self._notice = (
                 f"recording stopped: {e.strerror or e}; {path} keeps the {self._written} ticks written"
             )
 
-    def _sync_writer(self, want: str | None, builder: SnapshotBuilder | None) -> bool:
+    def _sync_writer(self, want: str | None) -> bool:
         """Open or close the recording in the fold thread, so a write never races a close.
         True when a recording has just been opened."""
         if want == self._writing:

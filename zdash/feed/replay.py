@@ -18,17 +18,15 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from typing import Any
 
-from zdash.builder import SnapshotBuilder
-from zdash.checks.finding import Finding
-from zdash.checks.registry import FOLD_VERSION, CheckEngine
-from zdash.checks.state_codec import StateError
+from zdash.config import CheckConfig
 from zdash.feed.clock import REAL_CLOCK, Clock
-from zdash.feed.frame import EngineFactory, Feed, Frame, Position, ScanRates
-from zdash.feed.history import Series
+from zdash.feed.frame import Feed, Frame, Position
 from zdash.feed.timeline import Timeline, scan
-from zdash.model import Snapshot
+from zdash.fold import FOLD_VERSION, Fold
+from zdash.fold import frame as fold
+from zdash.fold.fold import Mark
+from zdash.fold.recording import restore_at
 from zdash.sources.recording import Recording, open_recording
 from zdash.sources.session import SessionHeader
 from zdash.visible import visible
@@ -40,7 +38,7 @@ LEAD_S = 5.0
 _CACHE = 128  # frames kept for stepping back and forth
 KEEP_EVERY = 60  # ticks between the keyframes kept in memory while playing
 # In-memory keyframes (oldest dropped first), for recordings without their own (format 1): each
-# holds a copy of the check engine, ~0.8 MB at 100 leaves.
+# holds a copy of the checks' memory, ~0.8 MB at 100 leaves.
 KEEP_MAX = 64
 
 
@@ -73,8 +71,8 @@ async def _in_daemon_thread(fn: Callable[[str], Recording], path: str) -> Record
 class _Cursor:
     """The fold standing after tick `index`."""
 
-    def __init__(self, index: int, builder: SnapshotBuilder, engine: CheckEngine, series: Series) -> None:
-        self.index, self.builder, self.engine, self.series = index, builder, engine, series
+    def __init__(self, index: int, folding: Fold) -> None:
+        self.index, self.fold = index, folding
 
 
 class ReplayFeed(Feed):
@@ -83,7 +81,7 @@ class ReplayFeed(Feed):
     def __init__(
         self,
         path: str,
-        checks: EngineFactory,
+        cfg: CheckConfig,
         *,
         speed: float = 1.0,
         loop: bool = False,
@@ -95,7 +93,7 @@ class ReplayFeed(Feed):
         clock: Clock = REAL_CLOCK,
         lead: float | None = None,
     ) -> None:
-        self.path, self._new_engine, self._opener, self._clock = path, checks, opener, clock
+        self.path, self.cfg, self._opener, self._clock = path, cfg, opener, clock
         self.label = visible(label or os.path.basename(path))  # a file name can hold anything
         self.mode = "demo" if demo else "replay"
         self.speed = min(SPEEDS, key=lambda s: abs(s - speed))
@@ -107,9 +105,9 @@ class ReplayFeed(Feed):
         self._rec: Recording | None = None
         self._times: list[float] = []
         self._cursor: _Cursor | None = None
-        self._kept: OrderedDict[int, tuple[dict[str, Any], CheckEngine]] = OrderedDict()
+        self._kept: OrderedDict[int, Mark] = OrderedDict()
         self._file_keyframes = False  # the recording has keyframes of this fold (set on load)
-        self._cache: OrderedDict[int, tuple[Snapshot, tuple[Finding, ...], ScanRates]] = OrderedDict()
+        self._cache: OrderedDict[int, fold.Frame] = OrderedDict()
         self._version = self._shown = 0
         self._wake: asyncio.Event | None = None
         self._loaded = asyncio.Event()  # the recording is open and its times known
@@ -145,7 +143,7 @@ class ReplayFeed(Feed):
             self._cache[i] = await asyncio.to_thread(self._fold_to, i)
             while len(self._cache) > _CACHE:
                 self._cache.popitem(last=False)
-        snap, findings, rates = self._cache[i]
+        folded = self._cache[i]
         pos = Position(
             i,
             len(self._times),
@@ -156,70 +154,55 @@ class ReplayFeed(Feed):
             self.speed,
             self.loop,
         )
-        series = self._cursor.series if self._cursor is not None else Series()
-        return Frame(
-            snap,
-            findings,
-            series,
+        if self._cursor is not None and folded.series is not self._cursor.fold.series:
+            # folded before a jump: the charts draw the current fold's past, as they always did
+            folded = fold.Frame(
+                folded.snapshot, folded.findings, self._cursor.fold.series, folded.scan_rates, folded.outliers
+            )
+        return Frame.of(
+            folded,
             self.mode,
             self.label,
             position=pos,
             description=self.header.description if self.header else None,
-            scan_rates=rates,
         )
 
     # -- the fold ----------------------------------------------------------------------------
-    def _fold_to(self, i: int) -> tuple[Snapshot, tuple[Finding, ...], ScanRates]:
+    def _fold_to(self, i: int) -> fold.Frame:
         assert self._rec is not None
         cur = self._cursor
         if cur is None or not (cur.index < i <= cur.index + KEEP_EVERY):
             cur = self._cursor = self._restore(i)
-        snap: Snapshot | None = None
-        findings: tuple[Finding, ...] = ()
+        folded: fold.Frame | None = None
         while cur.index < i:
             n = cur.index + 1
-            snap = cur.builder.feed(self._rec.tick(n))
+            tick = self._rec.tick(n)
             if n == i:
-                findings = cur.engine.update(snap)
+                folded = cur.fold.step(tick)
             else:
-                cur.engine.observe(snap)
-            cur.series.add(snap)
+                cur.fold.observe(tick)
             cur.index = n
             if n % KEEP_EVERY == 0 and n not in self._kept:
                 self._keep(n + 1, cur)
-        assert snap is not None
-        return snap, findings, cur.engine.scan_rates()
+        assert folded is not None
+        return folded
 
     def _restore(self, i: int) -> _Cursor:
         """A cursor standing just before tick i: from the nearest keyframe at or before it, the
         file's or one kept in memory, else from the start."""
         assert self._rec is not None and self.header is not None
-        start, builder, engine = 0, None, None
         mem = max((k for k in self._kept if k <= i), default=None)
-        kf = self._rec.keyframe(i, FOLD_VERSION)
-        if kf is not None and kf[2] is not None and (mem is None or kf[0] > mem):
-            try:
-                builder, engine = (
-                    SnapshotBuilder.restore(kf[1]),
-                    CheckEngine.restore(kf[2], self._new_engine().cfg),
-                )
-                start = kf[0]
-            except (StateError, KeyError, TypeError, ValueError):
-                builder = engine = None
-        if builder is None and mem is not None:
-            saved, kept_engine = self._kept[mem]
-            builder, engine, start = SnapshotBuilder.restore(saved), kept_engine.copy(), mem
-        if builder is None or engine is None:
-            builder = SnapshotBuilder(self.header.interval or 1.0, self.header.host)
-            engine, start = self._new_engine(), 0
-        return _Cursor(start - 1, builder, engine, Series())
+        start, folding = restore_at(self._rec, i, self.cfg, history=True)
+        if mem is not None and (start == 0 or mem > start):
+            start, folding = mem, Fold.resume(self._kept[mem], history=True)
+        return _Cursor(start - 1, folding)
 
     def _keep(self, next_index: int, cur: _Cursor) -> None:
         """Remember the fold's state before tick `next_index` (a jump back lands near it),
         unless the file has keyframes of its own."""
         if self._file_keyframes:
             return
-        self._kept[next_index] = (cur.builder.checkpoint(), cur.engine.copy())
+        self._kept[next_index] = cur.fold.mark()
         while len(self._kept) > KEEP_MAX:
             self._kept.popitem(last=False)
 
@@ -238,7 +221,7 @@ class ReplayFeed(Feed):
             with contextlib.suppress(RuntimeError):  # the loop is closed: zdash has exited
                 loop.call_soon_threadsafe(found.put_nowait, timeline)
 
-        args = (self._rec, self._new_engine(), list(self._times), publish, stop)
+        args = (self._rec, self.cfg, list(self._times), publish, stop)
         threading.Thread(target=scan, args=args, name="zdash-timeline", daemon=True).start()
         try:
             while True:

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding, Severity
-from zdash.checks.registry import CheckEngine
+from zdash.config import CheckConfig
+from zdash.fold import Fold
 from zdash.model import UNSEEN, Snapshot
 from zdash.sources.recording import Recording
 
@@ -125,7 +125,7 @@ def changes(
 
 def scan(
     rec: Recording,
-    engine: CheckEngine,
+    cfg: CheckConfig | None,
     times: Sequence[float],
     publish: Callable[[Timeline], None],
     stop: threading.Event,
@@ -140,13 +140,13 @@ def scan(
     def timeline(scanned: int) -> Timeline:
         return Timeline(tuple(sorted(found, key=lambda e: (e.index, _ORDER[e.kind]))), scanned, count)
 
-    builder = SnapshotBuilder(rec.header.interval or 1.0, rec.header.host)
+    folding = Fold.from_header(rec.header, cfg)
     before: tuple[States, Alarms] | None = None
     last = time.monotonic()
     try:
         for i in _indices(count, stop):
-            snap = builder.feed(rec.tick(i))
-            events, before = changes(i, snap, engine.update(snap), before)
+            folded = folding.step(rec.tick(i))
+            events, before = changes(i, folded.snapshot, folded.findings, before)
             found.extend(events)
             if time.monotonic() - last > PUBLISH_S:
                 publish(timeline(i + 1))

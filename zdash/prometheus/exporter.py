@@ -1,6 +1,6 @@
 """The exporter's moving parts: one long-lived collector loop folds ticks (the live host's, or any
-other async source of Ticks, such as a recording in a test) through the same SnapshotBuilder and
-CheckEngine the dashboard and `zdash check` use, and keeps only the latest (snapshot, findings).
+other async source of Ticks, such as a recording in a test) through the same fold (zdash.fold)
+the dashboard and `zdash check` use, and keeps only the latest (snapshot, findings).
 A scrape renders that latest pair and never waits for a zpool command; how old it is shows in
 `zdash_source_up` / `zdash_source_age_seconds`, aged to the scrape's clock.
 
@@ -25,10 +25,9 @@ from prometheus_client import CollectorRegistry, ProcessCollector, generate_late
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
-from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding
-from zdash.checks.registry import CheckEngine
 from zdash.config import CheckConfig
+from zdash.fold import Fold
 from zdash.model import Snapshot
 from zdash.prometheus.http import serve_metrics
 from zdash.prometheus.metrics import families
@@ -129,16 +128,15 @@ def write_textfile(path: str, snap: Snapshot | None, findings: Sequence[Finding]
 
 
 class Folder:
-    """Ticks → (snapshot, findings): the builder and the engine, both folding from the start."""
+    """Ticks → (snapshot, findings), published: one fold from the start."""
 
     def __init__(self, state: State, cfg: CheckConfig, interval: float, host: str | None) -> None:
         self.state = state
-        self.builder = SnapshotBuilder(interval, host)
-        self.engine = CheckEngine(cfg)
+        self._fold = Fold(cfg, interval, host)
 
     def fold(self, tick: Tick) -> None:
-        snap = self.builder.feed(tick)
-        self.state.publish(Latest(snap, self.engine.update(snap)))
+        frame = self._fold.step(tick)
+        self.state.publish(Latest(frame.snapshot, frame.findings))
 
 
 async def collect(ticks: AsyncIterable[Tick], folder: Folder) -> None:

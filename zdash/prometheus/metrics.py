@@ -28,7 +28,7 @@ from prometheus_client.metrics_core import (
 )
 
 from zdash import __version__
-from zdash.builder import EXPECTED, stale_limit
+from zdash.cadence import EXPECTED, stale_limit
 from zdash.checks.finding import Finding
 from zdash.model import IoStats, Pool, Snapshot, SourceState, Vdev
 from zdash.redundancy import margins

@@ -30,7 +30,7 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 
 from zdash.aio import within
-from zdash.builder import QUIET_EVERY_S, RARE_EVERY_S
+from zdash.cadence import QUIET_EVERY_S, RARE_EVERY_S
 from zdash.model import Vdev
 from zdash.parse import ParseError
 from zdash.parse.reuse import Reuse

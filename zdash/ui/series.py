@@ -1,4 +1,4 @@
-"""History series for the chart (zdash.feed.history.Series.points), shaped into what may honestly
+"""History series for the chart (zdash.fold.series.Series.points), shaped into what may honestly
 be drawn: lines only between samples that were taken close together, on a time axis that does
 not stretch a few seconds of data across the panel. Pure, so it is tested without an app."""
 

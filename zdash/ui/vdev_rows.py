@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from zdash import fmt
-from zdash.feed.history import pool_key
+from zdash.fold.series import pool_key
 from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev
 from zdash.ui.markup import merge_runs
 from zdash.ui.roles import Cell, Role, state_role, state_word

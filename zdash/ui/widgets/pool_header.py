@@ -19,7 +19,8 @@ from zdash.checks.finding import Finding, Severity
 from zdash.checks.scan import eta
 from zdash.checks.visibility import hint
 from zdash.config import CheckConfig
-from zdash.feed.frame import Frame, ScanRates
+from zdash.feed.frame import Frame
+from zdash.fold.frame import ScanRates
 from zdash.model import Pool, Scan, Snapshot
 from zdash.ui.app import ZdashApp
 from zdash.ui.markup import cell_content, join, lines, merge_runs, tag

@@ -30,7 +30,6 @@ from zdash.feed.frame import Frame
 from zdash.model import Pool, Vdev
 from zdash.ui.app import ZdashApp
 from zdash.ui.markup import cell_text
-from zdash.ui.outliers import outlier_leaves
 from zdash.ui.roles import ROLE_CLASSES, Cell, Role, role_styles
 from zdash.ui.vdev_rows import WIDE, Column, Row, build_rows, fit_columns, shown_pool
 
@@ -164,7 +163,7 @@ class VdevTable(ScrollView, can_focus=True):
         pool = shown_pool(frame.snapshot, self.pool_name) if frame is not None else None
         if pool is None or frame is None or not self._styles:
             return  # nothing to show yet (or no pool any more): keep what is shown
-        outliers = outlier_leaves(pool, frame.findings, self.app.cfg)
+        outliers = frame.outliers_of(pool)
         layout = self._layout_for(self.app.size.width, pool)
         keep = self.selected_key
         stale = frozenset(s.key for s in frame.snapshot.problems)
