@@ -20,7 +20,7 @@ INTERVAL_S = (0.1, 3600.0)
 SPEEDS = (0.25, 64.0)  # replay --speed (zdash.feed.replay.SPEEDS holds the steps between)
 SAMPLES = (1, 10_000)  # check --samples
 COMMAND_TIMEOUT_S = (1.0, 600.0)  # check --timeout
-# zdash serve: next to the exporter's 9134 (zdash.prometheus.exporter.DEFAULT_PORT), on localhost.
+# zdash serve's port, on localhost (the exporter's is zdash.prometheus.exporter.DEFAULT_PORT).
 SERVE_PORT = 9135
 SERVE_LISTEN = f"127.0.0.1:{SERVE_PORT}"
 
@@ -129,12 +129,12 @@ examples:
 output: `ZDASH WARNING - tank: <worst cause> (+N more) | perfdata`, then one line per finding.""",
     "exporter": """\
 examples:
-  zdash exporter                        http://127.0.0.1:9134/metrics, every pool
-  zdash exporter --listen :9134 tank    every interface (behind a firewall), one pool
-  curl -s localhost:9134/metrics | grep zdash_finding
+  zdash exporter                        http://127.0.0.1:10134/metrics, every pool
+  zdash exporter --listen :10134 tank    every interface (behind a firewall), one pool
+  curl -s localhost:10134/metrics | grep zdash_finding
 The default listens on localhost only: the metrics name every pool, vdev and disk and the server
 has no authentication or TLS. Let Prometheus scrape it from this host, or open it with --listen
-where your firewall allows only the Prometheus server. 9134 is the ZFS exporters' registered port.""",
+where your firewall allows only the Prometheus server. Not 9134: that is zfs_exporter's.""",
     "serve": """\
 examples:
   zdash serve --wall                      the wall at http://127.0.0.1:9135/ (this host only)
@@ -358,9 +358,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument(
         "--listen",
         metavar="ADDR:PORT",
-        default="127.0.0.1:9134",
-        help="address to serve /metrics on (default 127.0.0.1:9134, this host only: no authentication; "
-        ":9134 is every interface)",
+        default="127.0.0.1:10134",
+        help="address to serve /metrics on (default 127.0.0.1:10134, this host only: no authentication; "
+        ":10134 is every interface)",
     )
     e.add_argument(
         "--interval", type=_interval, default=1.0, help="seconds per tick, 0.1 to 3600 (default 1)"

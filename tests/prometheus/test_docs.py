@@ -19,6 +19,7 @@ RULES = ROOT / "docs" / "prometheus" / "zdash.rules.yml"
 RULE_TESTS = ROOT / "docs" / "prometheus" / "zdash.rules.test.yml"
 DASHBOARD = ROOT / "docs" / "grafana" / "zdash.json"
 KNOWN = {s.name for s in SPECS} | {"up", "node_textfile_mtime_seconds"}
+COUNTERS = {s.name for s in SPECS if s.kind == "counter"}
 _yaml = YAML(typ="safe")
 needs_promtool = pytest.mark.skipif(
     shutil.which("promtool") is None, reason="promtool not installed (apt-get install prometheus)"
@@ -104,6 +105,28 @@ def test_dashboard_queries_use_only_metrics_zdash_exports():
         assert names and names <= KNOWN, (expr, names - KNOWN)
 
 
+def _counters_outside_a_rate(promql: str) -> set[str]:
+    """The counters a query reads raw: a counter's value is where it stands since the exporter
+    started (or zpool clear), only its rate() or increase() over a window means anything."""
+    inside = re.sub(r"\b(?:rate|irate|increase)\(\s*zdash_[a-z_]+(?:\{[^}]*\})?\[[^\]]+\]\s*\)", "", promql)
+    return metric_names(inside) & COUNTERS
+
+
+def test_counters_are_read_through_rate_or_increase():
+    dash = json.loads(DASHBOARD.read_text())
+    rules = [r for g in _yaml.load(RULES.read_text())["groups"] for r in g["rules"]]
+    queries = [(p["title"], t["expr"]) for p, t in _targets(dash)] + [(r["alert"], r["expr"]) for r in rules]
+    for where, expr in queries:
+        assert not _counters_outside_a_rate(expr), (where, expr)
+    # Throughput is the counters' rate over Grafana's own window, read and write per vdev.
+    throughput = [t["expr"] for p, t in _targets(dash) if p["title"] == "Throughput per vdev"]
+    assert sorted(throughput) == [
+        f'rate(zdash_vdev_{d}_bytes_total{{instance=~"$instance",pool=~"$pool"}}[$__rate_interval])'
+        for d in ("read", "write")
+    ]
+    assert _counters_outside_a_rate("zdash_vdev_read_bytes_total") == {"zdash_vdev_read_bytes_total"}
+
+
 @needs_promtool
 def test_dashboard_promql_parses(tmp_path):
     """Every panel's query, its variables filled in, as a recording rule: promtool parses it."""
@@ -111,7 +134,10 @@ def test_dashboard_promql_parses(tmp_path):
     rules = [
         {
             "record": f"zdash:panel{p['id']}:{t['refId']}",
-            "expr": t["expr"].replace("$instance", ".*").replace("$pool", ".*"),
+            "expr": t["expr"]
+            .replace("$instance", ".*")
+            .replace("$pool", ".*")
+            .replace("$__rate_interval", "1m"),
         }
         for p, t in _targets(dash)
     ]

@@ -4,6 +4,7 @@ itself on a stand-in zpool, and bad input as one line and exit 2."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import select
 import signal
@@ -19,7 +20,8 @@ from prometheus_client.openmetrics.parser import text_string_to_metric_families 
 from tests.prometheus.helpers import parse, value
 from zdash.cli import main
 from zdash.config import CheckConfig
-from zdash.prometheus.exporter import Folder, State, collect, serve
+from zdash.parse.zpool_iostat import parse_iostat
+from zdash.prometheus.exporter import Folder, State, collect, exposition, serve
 from zdash.scenarios import path_of
 from zdash.sources.session import read_session
 
@@ -68,6 +70,49 @@ async def test_scraped_exporter_on_a_replayed_recording(exporter):
     assert {"zdash_finding", "zdash_leaf_errors", "zdash_build", "zdash_vdev"} <= names
 
 
+async def test_io_is_counted_so_rate_works_at_query_time(exporter):
+    """Operations and bytes are counters: each iostat report adds its rate times its interval,
+    once. A report that is late leaves a tick without one, and the dashboard keeps showing the
+    last report meanwhile: that report is not counted again. rate() over a scrape interval of
+    any length then averages the whole window."""
+    state, port = exporter
+    header, ticks = read_session(path_of("deranged-mirror"))
+    # Every third report late: its tick comes without one (the builder keeps the last).
+    late = [
+        t if i % 3 else dataclasses.replace(t, samples=tuple(s for s in t.samples if s.key != "iostat"))
+        for i, t in enumerate(ticks)
+    ]
+    reports = [parse_iostat(t.get("iostat").stdout) for t in late if t.get("iostat")]
+    assert 10 < len(reports) < len(late)
+
+    def written(row_name: str) -> float:  # what the reports that came add up to
+        return sum(r.io.write_bytes for rows in reports for r in rows if r.name == row_name) * header.interval
+
+    seen: list[float] = []
+
+    async def scraped_as_it_goes():
+        for tick in late:
+            yield tick
+            m = parse(await asyncio.to_thread(scrape, port))
+            if "zdash_pool_write_bytes_total" in m:  # from the first report of a known pool on
+                seen.append(value(m, "zdash_pool_write_bytes_total", pool="tank"))
+
+    await collect(scraped_as_it_goes(), Folder(state, CheckConfig(), header.interval, header.host))
+    m = parse(await asyncio.to_thread(scrape, port))
+    assert value(m, "zdash_pool_write_bytes_total", pool="tank") == pytest.approx(written("tank"))
+    sick = dict(pool="tank", vdev="mirror-1", leaf="/dev/mapper/sick")
+    assert value(m, "zdash_leaf_write_bytes_total", **sick) == pytest.approx(written("/dev/mapper/sick"))
+    assert value(m, "zdash_vdev_write_ops_total", pool="tank", vdev="mirror-1") > 0
+    assert seen == sorted(seen) and seen[-1] > seen[0] > 0  # a counter only goes up
+    # No rate gauges any more: the rates are Prometheus's to take.
+    assert not [n for n in m if n.endswith("_per_second")]
+    # The same metrics as a single moment (the textfile) have no totals to give.
+    assert state.latest is not None
+    one_moment = parse(exposition(state.latest.snapshot, state.latest.findings).decode())
+    assert "zdash_pool_state" in one_moment
+    assert not [n for n in one_moment if n.endswith(("_ops_total", "_bytes_total"))]
+
+
 async def test_a_scrape_never_waits_for_the_source(exporter):
     """The source hangs after one tick (a zpool that stopped answering): scrapes are still
     answered at once, from the last snapshot."""
@@ -94,8 +139,8 @@ async def test_a_scrape_never_waits_for_the_source(exporter):
     [
         ("localhost:http", "port must be a number"),
         ("127.0.0.1:70000", "port must be a number"),
-        ("::1:9134", "in brackets"),
-        ("[::1:9134", "in brackets"),
+        ("::1:10134", "in brackets"),
+        ("[::1:10134", "in brackets"),
     ],
 )
 def test_a_bad_listen_address_is_one_line_and_exit_2(capsys, listen, says):

@@ -1,6 +1,7 @@
 """`zdash exporter` on a real pool, scraped by a real Prometheus server: a mirror member on
 dm-delay under fio load shows up as `zdash_finding{check="deranged_disk"}` in a PromQL query
-through Prometheus's HTTP API, and `promtool check metrics` accepts what the exporter serves.
+through Prometheus's HTTP API, the fio writes show as rate() of the exporter's byte counters,
+and `promtool check metrics` accepts what the exporter serves.
 
 Prometheus is Debian's package (`apt-get install prometheus` on the host before the VM boots:
 the guest's root is a snapshot of the host's); without it the test says so and skips."""
@@ -155,8 +156,22 @@ def scrape_through_prometheus(port: int, prom_port: int, slow: str, partner: str
     print(f'PromQL zdash_leaf_utilization_ratio{{vdev="mirror-1"}} -> {util}')
     assert util[slow] > util[partner]
 
+    # Throughput as the Grafana panel asks for it: rate() of the exporter's byte counters, the
+    # fio writes showing on the slow disk's vdev.
+    def writing():
+        return {
+            r["metric"]["vdev"]: float(r["value"][1])
+            for r in query(prom_port, 'rate(zdash_vdev_write_bytes_total{pool="pt"}[30s])')
+            if float(r["value"][1]) > 0
+        }
+
+    rates = poll(writing, 60, 'rate(zdash_vdev_write_bytes_total{pool="pt"}[30s]) > 0')
+    print(f'PromQL rate(zdash_vdev_write_bytes_total{{pool="pt"}}[30s]) -> {rates}')
+    assert "mirror-1" in rates
+
     # promtool accepts what the exporter serves on the live host.
     exposition = get(f"http://127.0.0.1:{port}/metrics")
     p = subprocess.run([PROMTOOL, "check", "metrics"], input=exposition, capture_output=True, text=True)
     assert p.returncode == 0, p.stdout + p.stderr
     assert 'zdash_source_up{source="status"} 1.0' in exposition
+    assert "# TYPE zdash_leaf_write_bytes_total counter" in exposition and "_per_second" not in exposition

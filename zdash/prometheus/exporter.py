@@ -30,17 +30,21 @@ from zdash.config import CheckConfig
 from zdash.fold import Fold
 from zdash.model import Snapshot
 from zdash.prometheus.http import serve_metrics
-from zdash.prometheus.metrics import families
+from zdash.prometheus.metrics import Totals, families
+from zdash.prometheus.totals import IoTotals, new_report
 from zdash.raw import Tick
 from zdash.safe_files import write_atomic
 
-DEFAULT_PORT = 9134
+# Not 9134: that is zfs_exporter's in Prometheus's list of exporter ports, and many ZFS hosts run
+# it (docs/prometheus.md says how this one was chosen).
+DEFAULT_PORT = 10134
 
 
 @dataclass(frozen=True, slots=True)
 class Latest:
     snapshot: Snapshot
     findings: tuple[Finding, ...]
+    totals: Totals | None = None  # the I/O counters as of this snapshot (zdash.prometheus.totals)
 
 
 class State:
@@ -75,7 +79,7 @@ class ZdashCollector(Collector):
         latest = self.state.latest
         if latest is None:
             return families(None, ())
-        return families(latest.snapshot, latest.findings, now=self.clock())
+        return families(latest.snapshot, latest.findings, now=self.clock(), totals=latest.totals)
 
 
 class _Fixed(Collector):
@@ -128,15 +132,20 @@ def write_textfile(path: str, snap: Snapshot | None, findings: Sequence[Finding]
 
 
 class Folder:
-    """Ticks → (snapshot, findings), published: one fold from the start."""
+    """Ticks → (snapshot, findings, I/O totals), published: one fold and the counters, both
+    from the start."""
 
     def __init__(self, state: State, cfg: CheckConfig, interval: float, host: str | None) -> None:
         self.state = state
+        self.interval = interval
         self._fold = Fold(cfg, interval, host)
+        self.totals = IoTotals()
 
     def fold(self, tick: Tick) -> None:
         frame = self._fold.step(tick)
-        self.state.publish(Latest(frame.snapshot, frame.findings))
+        if new_report(tick):  # the stream's reports come one interval apart
+            self.totals.add(frame.snapshot, self.interval)
+        self.state.publish(Latest(frame.snapshot, frame.findings, self.totals.view()))
 
 
 async def collect(ticks: AsyncIterable[Tick], folder: Folder) -> None:

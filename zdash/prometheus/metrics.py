@@ -1,23 +1,25 @@
 """One Snapshot and its findings as Prometheus metric families (prometheus_client's own types).
 
 Naming follows the Prometheus conventions (prometheus.io/docs/practices/naming): base units
-(bytes, seconds, ratios 0-1), `_total` only for counters, rates from iostat's own interval
-named as rates (`_per_second`, gauges). Levels never share a metric name: `zdash_pool_*` (labels
-pool), `zdash_vdev_*` (pool, vdev: a top-level vdev as zpool names it) and `zdash_leaf_*` (pool,
-vdev, leaf: the device's path, or its name when zpool gives none), so a sum over one name never
-counts the same I/O twice.
+(bytes, seconds, ratios 0-1), `_total` only for counters. Operations and bytes are counters
+(zdash.prometheus.totals adds up iostat's reports), so rate() works at query time; gauges hold
+states, sizes, ratios and the latest interval's latencies. Levels never share a metric name:
+`zdash_pool_*` (labels pool), `zdash_vdev_*` (pool, vdev: a top-level vdev as zpool names it)
+and `zdash_leaf_*` (pool, vdev, leaf: the device's path, or its name when zpool gives none), so
+a sum over one name never counts the same I/O twice.
 
 Cardinality is bounded by the pool layout: every label value is a pool, vdev or device name, a
 check id, a severity, a topic id, a state word from zpool's own enum or a source key. No title,
 no reasoning, no number is ever a label. A label set is emitted once per family (a hot spare in
 use appears under its vdev and under the spares, each with its own vdev label).
 
-Pure: no I/O, no clock (the caller passes `now` for staleness at scrape time).
+Pure: no I/O, no clock (the caller passes `now` for staleness at scrape time, and the I/O
+counters it has added up so far: a single moment, such as the textfile, has none).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from prometheus_client.metrics_core import (
@@ -66,12 +68,20 @@ class Spec:
 _P = ("pool",)
 _V = ("pool", "vdev")
 _L = ("pool", "vdev", "leaf")
-# (suffix, IoStats field, divisor to base units, help): the same rates at every level, from `zpool iostat -l -p`.
-_IO = (
-    ("read_ops_per_second", "read_ops", 1.0, "Read operations per second over iostat's last interval."),
-    ("write_ops_per_second", "write_ops", 1.0, "Write operations per second over iostat's last interval."),
-    ("read_bytes_per_second", "read_bytes", 1.0, "Bytes read per second over iostat's last interval."),
-    ("write_bytes_per_second", "write_bytes", 1.0, "Bytes written per second over iostat's last interval."),
+# (suffix, IoStats field, help): what the I/O adds up to, counted by the exporter from each iostat
+# report (its rate times its interval) since it started; Prometheus's rate() and increase() make
+# rates of them over any window at query time, where a per-second gauge scraped every 30 s would
+# show one second in thirty.
+_COUNTS = (
+    ("read_ops_total", "read_ops", "Read operations since the exporter started (iostat's, per report)."),
+    ("write_ops_total", "write_ops", "Write operations since the exporter started (iostat's, per report)."),
+    ("read_bytes_total", "read_bytes", "Bytes read since the exporter started (iostat's, per report)."),
+    ("write_bytes_total", "write_bytes", "Bytes written since the exporter started (iostat's, per report)."),
+)
+COUNTED = tuple(field for _, field, _ in _COUNTS)  # the IoStats fields an IoTotals adds up, in order
+# (suffix, IoStats field, divisor to base units, help): the latest interval's average latencies,
+# gauges (an average over iostat's interval, not something to add up).
+_LATENCY = (
     (
         "read_disk_wait_seconds",
         "disk_wait_read",
@@ -100,7 +110,9 @@ _IO = (
 
 
 def _io_specs(level: str, labels: tuple[str, ...]) -> list[Spec]:
-    return [Spec(f"zdash_{level}_{suffix}", "gauge", labels, text) for suffix, _, _, text in _IO]
+    return [Spec(f"zdash_{level}_{suffix}", "counter", labels, text) for suffix, _, text in _COUNTS] + [
+        Spec(f"zdash_{level}_{suffix}", "gauge", labels, text) for suffix, _, _, text in _LATENCY
+    ]
 
 
 SPECS: tuple[Spec, ...] = (
@@ -273,10 +285,34 @@ def _one_hot(out: _Out, name: str, labels: tuple[str, ...], state: str, states: 
         out.add(name, (*labels, s), 1.0 if s == state else 0.0)
 
 
-def _io(out: _Out, level: str, labels: tuple[str, ...], io: IoStats | None) -> None:
+# An I/O node's key: its level (pool, vdev, leaf) and its label values at that level.
+IoKey = tuple[str, tuple[str, ...]]
+# What zdash.prometheus.totals has added up per node: one float per COUNTED field.
+Totals = Mapping[IoKey, tuple[float, ...]]
+
+
+def io_nodes(pool: Pool) -> Iterator[tuple[IoKey, Vdev]]:
+    """Every node whose I/O is exported, with its key: the pool (its root), each top-level vdev,
+    each leaf under it (one home for the labels both the gauges and the counters carry)."""
+    yield ("pool", (pool.name,)), pool.root
+    for top in pool.top_level:
+        if top.kind in ("hole", "indirect"):
+            continue
+        v = (pool.name, top.name)
+        yield ("vdev", v), top
+        for leaf in _leaves(top):
+            yield ("leaf", (*v, leaf.label)), leaf
+
+
+def _io(out: _Out, key: IoKey, io: IoStats | None, totals: Totals | None) -> None:
+    level, labels = key
+    counted = totals.get(key) if totals is not None else None
+    if counted is not None:
+        for (suffix, _, _), total in zip(_COUNTS, counted):
+            out.add(f"zdash_{level}_{suffix}", labels, total)
     if io is None:
         return
-    for suffix, field, divisor, _ in _IO:
+    for suffix, field, divisor, _ in _LATENCY:
         raw = getattr(io, field)
         out.add(f"zdash_{level}_{suffix}", labels, None if raw is None else raw / divisor)
 
@@ -290,7 +326,7 @@ def _leaves(top: Vdev) -> Iterable[Vdev]:
     return (top,) if top.is_leaf else top.leaves()
 
 
-def _pool(out: _Out, pool: Pool) -> None:
+def _pool(out: _Out, pool: Pool, totals: Totals | None) -> None:
     p = (pool.name,)
     _one_hot(out, "zdash_pool_state", p, pool.state, POOL_STATES)
     out.add("zdash_pool_size_bytes", p, pool.size)
@@ -299,7 +335,8 @@ def _pool(out: _Out, pool: Pool) -> None:
     out.add("zdash_pool_fill_ratio", p, _ratio(pool.fill_pct))
     out.add("zdash_pool_fragmentation_ratio", p, _ratio(pool.frag_pct))
     out.add("zdash_pool_data_errors", p, pool.error_count)
-    _io(out, "pool", p, pool.root.io)
+    for key, node in io_nodes(pool):
+        _io(out, key, node.io, totals)
     for scan in pool.scans:
         s = (pool.name, scan.function)
         _one_hot(out, "zdash_pool_scan_state", s, scan.state, SCAN_STATES)
@@ -327,7 +364,6 @@ def _pool(out: _Out, pool: Pool) -> None:
         if (m := margin.get(id(top))) is not None:
             out.add("zdash_vdev_redundancy_left", v, m.left)
             out.add("zdash_vdev_redundancy_design", v, m.design)
-        _io(out, "vdev", v, top.io)
         _errors(out, "zdash_vdev_errors_total", v, top)
         for leaf in _leaves(top):
             _leaf(out, (*v, leaf.label), leaf)
@@ -336,7 +372,6 @@ def _pool(out: _Out, pool: Pool) -> None:
 def _leaf(out: _Out, labels: tuple[str, ...], leaf: Vdev) -> None:
     out.add("zdash_leaf_info", (*labels, leaf.device or ""), 1)
     _one_hot(out, "zdash_leaf_state", labels, leaf.state, STATES)
-    _io(out, "leaf", labels, leaf.io)
     out.add("zdash_leaf_utilization_ratio", labels, _ratio(leaf.disk.util_pct) if leaf.disk else None)
     _errors(out, "zdash_leaf_errors_total", labels, leaf)
     out.add("zdash_leaf_slow_ios_total", labels, leaf.slow_ios)
@@ -353,10 +388,16 @@ def _sources(out: _Out, sources: Sequence[SourceState], lag: float, interval: fl
         out.add("zdash_source_age_seconds", (s.key,), age)
 
 
-def families(snap: Snapshot | None, findings: Sequence[Finding], now: float | None = None) -> list[Metric]:
+def families(
+    snap: Snapshot | None,
+    findings: Sequence[Finding],
+    now: float | None = None,
+    totals: Totals | None = None,
+) -> list[Metric]:
     """The metric families of one moment. `snap` None (nothing collected yet): the expected
     sources read as down, so an alert on them sees a collector that never answered. `now` (the
-    scrape's clock) ages the sources; None means "as the snapshot stood" (a textfile)."""
+    scrape's clock) ages the sources; None means "as the snapshot stood" (a textfile). `totals`:
+    the I/O counters of each node in `snap` (None: no counters, a single moment has no total)."""
     out = _Out()
     out.add("zdash_build_info", (__version__,), 1)
     if snap is None:
@@ -370,5 +411,5 @@ def families(snap: Snapshot | None, findings: Sequence[Finding], now: float | No
         labels = (f.check, f.severity.name.lower(), f.pool or "", f.subject, f.topic)
         out.add("zdash_finding", labels, 1)
     for pool in snap.pools:
-        _pool(out, pool)
+        _pool(out, pool, totals)
     return out.families()
