@@ -137,13 +137,13 @@ def _second_writer(suffix: str, force: bool) -> Callable[[Sandbox], None]:
         out = sb.path(f"r{suffix}")
         first = sb.popen(["record", "-o", out, "--interval", "0.2"])
         try:
-            end = time.monotonic() + 15
-            while not os.path.exists(out) or os.path.getsize(out) < 200:
+            # The first recorder holds the file once a tick of its own reads back from it.
+            end = time.monotonic() + 30
+            while not os.path.exists(out) or os.path.getsize(out) < 200 or ticks_of(sb, out) < 1:
                 expect(
                     time.monotonic() < end and first.poll() is None, None, "the first recorder did not start"
                 )
                 time.sleep(0.05)
-            time.sleep(0.5)
             res = sb.run(
                 "record", "-o", out, "--duration", "0.5", "--interval", "0.2", *(["--force"] if force else [])
             )
@@ -660,7 +660,11 @@ def p_output_to_dev_full(sb: Sandbox) -> None:
 @probe("tracebacks")
 def p_ctrl_c_on_check(sb: Sandbox) -> None:
     proc = sb.popen(["check", "--samples", "3"], FAKE_ZPOOL_MODE="hang")
-    time.sleep(1.0)
+    # Ctrl-C while check waits on a zpool of its own: one has started (the stand-in leaves its pid).
+    end = time.monotonic() + 30
+    while not (sb.pids_dir.is_dir() and any(sb.pids_dir.iterdir())):
+        expect(time.monotonic() < end and proc.poll() is None, None, "check never ran zpool")
+        time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     try:
         _, err = proc.communicate(timeout=10)

@@ -13,6 +13,7 @@ import os
 import re
 import resource
 import select
+import selectors
 import socket
 import struct
 import subprocess
@@ -306,6 +307,19 @@ def _raise_own_limit(n: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (n, hard))
 
 
+def _until_connected(socks: list[socket.socket], bound: float) -> None:
+    """Until every connection's handshake is done (writable: connected, or refused), at most
+    `bound` seconds: the crowd is at the server before the scrape, however loaded the machine."""
+    with selectors.DefaultSelector() as sel:
+        for s in socks:
+            sel.register(s, selectors.EVENT_WRITE)
+        pending, deadline = len(socks), time.monotonic() + bound
+        while pending and time.monotonic() < deadline:
+            for key, _ in sel.select(timeout=0.2):
+                sel.unregister(key.fileobj)
+                pending -= 1
+
+
 def _idle_flood(kind: str, count: int, partial: bool) -> Callable[[Sandbox], None]:
     def fn(sb: Sandbox) -> None:
         if kind == "serve":
@@ -326,7 +340,7 @@ def _idle_flood(kind: str, count: int, partial: bool) -> Callable[[Sandbox], Non
                             s.send(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")  # and never the end
                     if n % 10 == 9:  # paced as a crowd arrives: each is accepted, none dropped
                         time.sleep(0.02)
-                time.sleep(1.0)
+                _until_connected(socks, 10)
                 path = "/metrics" if kind == "exporter" else "/"
                 started = time.monotonic()
                 status, body = get(srv.base + path, timeout=20)
