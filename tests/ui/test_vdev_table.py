@@ -113,3 +113,18 @@ async def test_fill_and_util_are_columns_of_their_own(sessions):
     assert "%" in rows["loop0"][util] and "%" not in rows["loop0"][fill]
     assert "%" in rows["mirror-0"][fill] and "%" not in rows["mirror-0"][util]
     assert "+9" in rows["mirror-0"][fill]  # its gap to the pool's mean fill
+
+
+async def test_a_support_vdev_keeps_its_name_whole_at_80_columns():
+    """At 80 columns a class gives way before its vdev's name: "mirror-1 (spe…)", not
+    "mirror-…pecial)" (the number tells one special mirror from another, and commands name it).
+    40 rows: every vdev of the recording on screen."""
+    path = fixture("log-special")
+    if path is None:
+        pytest.skip("the lab recording is not in this checkout")
+    _, rows = await _table(path, (80, 40))
+    state = rows[""].index("STATE")
+    names = [line[:state].strip(" │├└") for key, line in rows.items() if key]
+    assert "mirror-2 (log)" in names and "loop6 (cache)" in names, names
+    (special,) = [n for n in names if n.startswith("mirror-1")]
+    assert special.startswith("mirror-1 (spe") and special.endswith("…)"), names

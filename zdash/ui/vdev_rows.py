@@ -215,12 +215,23 @@ def _util_cell(v: Vdev, outlier: bool, wide: bool) -> Cell:
     return (*bar(util / 100, role, None, _BAR), (" ", "text"), figure)
 
 
-def _name(prefix: str, name: str, width: int, role: Role, marked: bool = False) -> Cell:
-    room = max(width - len(prefix) - (2 if marked else 0), 4)
+def _name(prefix: str, name: str, width: int, role: Role, marked: bool = False, tag: str = "") -> Cell:
     cell: Cell = ((prefix, "muted"),) if prefix else ()
     if marked:
         cell += (("! ", "crit-bold"),)
-    return cell + ((fmt.shorten(name, room), "crit-bold" if marked else role),)
+    room = max(width - len(prefix) - (2 if marked else 0), 4)
+    return cell + ((_tagged(name, tag, room), "crit-bold" if marked else role),)
+
+
+def _tagged(name: str, tag: str, room: int) -> str:
+    """A name and its class (" (special)") in `room` cells. The name is the vdev's identity (the
+    number tells mirror-1 from mirror-3; commands name it): where both do not fit the class gives
+    way first, "mirror-1 (spe…)", never "mirror-…pecial)"."""
+    if len(name) + len(tag) <= room or not tag:
+        return fmt.shorten(name + tag, room)
+    if room - len(name) >= len(" (x…)"):
+        return f"{name} ({tag[2:-1][: room - len(name) - 4]}…)"
+    return fmt.shorten(name + tag, room)
 
 
 def _greyed(cell: Cell) -> Cell:
@@ -279,10 +290,10 @@ def build_rows(
         while key in seen:  # a GUID-less duplicate name: keep keys unique
             key += "#"
         seen.add(key)
-        label = v.name + ("" if v.vclass == "normal" or depth > 1 else f" ({v.vclass})")
+        tag = "" if v.vclass == "normal" or depth > 1 else f" ({v.vclass})"
         is_marked = v.is_leaf and (v.label in marked or v.name in marked)
         facts = {
-            "name": _name(prefix, label, name_width, "text" if v.is_leaf else "bold", is_marked),
+            "name": _name(prefix, v.name, name_width, "text" if v.is_leaf else "bold", is_marked, tag),
             "state": _state(v, id(v) in targets),
             "errors": _errors(v),
             **_io_cells(v),
