@@ -31,7 +31,7 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,9 @@ from zdash.sources import incidents
 from zdash.sources.store import WAL_LIMIT, StoreWriter, pack_tick, unpack_tick
 
 QUEUE_MAX = 600  # ticks waiting for the recorder's thread; beyond, a tick is dropped (counted)
+# What a tick or a keyframe may add to the incidents between two prunes: kept free under the
+# cap, so the directory is under it at every moment, not only right after a prune.
+ROOM_SLACK = 256 << 10
 _MIB = 1 << 20
 
 
@@ -144,13 +147,20 @@ class _Incident:
         self.ticks += 1
 
     def catch_up(
-        self, first: int, ticks: list[tuple[float, bytes]], host: str | None, interval: float
+        self,
+        first: int,
+        ticks: list[tuple[float, bytes]],
+        host: str | None,
+        interval: float,
+        make_room: Callable[[], object],
     ) -> None:
         """The minutes before, written as they were (write_packed), folded now for their
-        keyframes, so the file seeks like any recording."""
+        keyframes, so the file seeks like any recording; room made for each keyframe as it
+        comes (the older incidents pruned), not once all are in."""
         fold = self.fold(host, interval)
         for n, (t, blob) in enumerate(ticks):
             fold.write_placed(self.writer, first + n, unpack_tick(t, blob))
+            make_room()
 
 
 class FlightRecorder:
@@ -320,7 +330,9 @@ class FlightRecorder:
             f"recording incident {os.path.basename(inc.path)}",
         )
         try:
-            inc.catch_up(first, before, host, self.interval)  # the live ticks wait in the queue
+            self._make_room(inc)
+            # the live ticks wait in the queue
+            inc.catch_up(first, before, host, self.interval, lambda: self._make_room(inc))
         except OSError as e:
             self._stop(
                 f"flight recorder: {e.strerror or e}; {inc.path} keeps {inc.ticks} ticks", "write failed"
@@ -338,9 +350,15 @@ class FlightRecorder:
             f"What zdash said: {worst.why}"
         )
 
+    def _make_room(self, inc: _Incident) -> None:
+        """The oldest other incidents removed while this one and they take more than the cap
+        less ROOM_SLACK (this one is never removed: past the cap alone, it ends)."""
+        s = self.settings
+        incidents.prune(self.dir, s.keep, int(s.max_mb * _MIB) - ROOM_SLACK, writing=inc.path)
+
     def _check_room(self, inc: _Incident) -> None:
         s = self.settings
-        incidents.prune(self.dir, s.keep, int(s.max_mb * _MIB), writing=inc.path)
+        self._make_room(inc)
         if incidents.file_bytes(inc.path) > s.max_mb * _MIB:
             self._finish(f"reached the size cap ({s.max_mb:g} MiB)")
         elif incidents.free_bytes(self.dir) < s.min_free_mb * _MIB / 2:
