@@ -27,16 +27,33 @@ from collections.abc import Callable
 from typing import Any
 
 from zdash.cadence import EXPECTED, STALE_AFTER, stale_limit
-from zdash.model import Dataset, DiskIo, Pool, Snapshot, SourceState, Vdev, ZEvent
+from zdash.model import (
+    NO_EVIDENCE,
+    Dataset,
+    DiskIo,
+    Evidence,
+    LatencyHistogram,
+    LeafDisks,
+    Pool,
+    Snapshot,
+    SourceState,
+    Vdev,
+    ZEvent,
+)
 from zdash.parse import ParseError, join
+from zdash.parse.blockdev import parse_lsblk, parse_sysfs, resolve
 from zdash.parse.devices import parse_devices
 from zdash.parse.diskstats import parse_diskstats, rates_between
+from zdash.parse.evidence import Baseline, latency_histograms
+from zdash.parse.kernel_log import parse_kernel_log
 from zdash.parse.reuse import Reuse
+from zdash.parse.smartctl import HOST_WIDE_KINDS, parse_smartctl
 from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS, parse_zfs_list
 from zdash.parse.zpool_events import parse_events
 from zdash.parse.zpool_history import NO_HISTORY, parse_history
 from zdash.parse.zpool_iostat import IostatRow, parse_iostat, split_reports
+from zdash.parse.zpool_iostat_hist import parse_histograms
 from zdash.parse.zpool_list import parse_list
 from zdash.parse.zpool_status import parse_status
 from zdash.parse.zpool_version import parse_version
@@ -55,7 +72,13 @@ _NONE: dict[str, Any] = {}  # one empty mapping: "no list/devices yet" keeps one
 # Outputs whose value depends on their own text alone (and argv): the same text as the last good
 # one is the same value, kept as it is (a quiet pool's `zpool status` every few seconds rebuilds
 # nothing, and checks of structure alone reuse their findings). Streams and rates are not.
-SAME_TEXT_SAME_VALUE = frozenset({"status", "list", "devices", "datasets", "version", "ashift", "history"})
+SAME_TEXT_SAME_VALUE = frozenset(
+    {"status", "list", "devices", "datasets", "version", "ashift", "history", "blockdevs", "sysfs"}
+)
+# The evidence beside a verdict (zdash.sources.evidence): fetched only while something asks for
+# it, so never a source that is "missing" or "stale"; a failure is said once, in the evidence.
+EVIDENCE_KINDS = frozenset({"smart", "hist", "kernlog", "blockdevs", "sysfs"})
+HIST_FRESH_S = 120.0  # a histogram read longer ago than this is no longer shown
 IO_KEEP_TICKS = 2.5  # iostat rows arriving slightly off-phase must not flicker to "no data"
 
 
@@ -116,6 +139,11 @@ PARSERS: dict[str, Callable[[RawSample], Any]] = {
     "events": lambda s: parse_events(s.stdout),
     "ashift": _parse_ashift,
     "history": lambda s: parse_history(s.stdout),
+    "smart": lambda s: parse_smartctl(s.stdout, s.argv[-1] if s.argv else ""),
+    "hist": lambda s: parse_histograms(s.stdout),
+    "kernlog": lambda s: parse_kernel_log(s.stdout),
+    "blockdevs": lambda s: parse_lsblk(s.stdout),
+    "sysfs": lambda s: parse_sysfs(s.stdout),
 }
 
 
@@ -180,13 +208,29 @@ class SnapshotBuilder:
         self._status_reuse: Reuse[Vdev] = Reuse()
         self._structure_reuse: Reuse[tuple[Vdev, Vdev]] = Reuse()
         self._structure_made_with: tuple[object, object] = ((), ())
+        # Evidence: histogram baselines per pool and vdev, what smartctl said of the host, and the
+        # Evidence built from them (rebuilt only when an evidence sample or the devices change).
+        self._hist_bases: dict[str, dict[str, Baseline]] = {}
+        self._histograms: dict[str, tuple[LatencyHistogram, ...]] = {}
+        self._smart_said: str | None = None
+        self._evidence: Evidence = NO_EVIDENCE
+        self._evidence_for: tuple[object, ...] = ()
+        self._evidence_changes = 0
+        self._disks_for: tuple[object, ...] | None = None
+        self._disks: tuple[LeafDisks, ...] = ()
 
     def _take(self, s: RawSample) -> None:
         s = visible_sample(s)
         kind = s.key.split(":", 1)[0]
         slot = self._slots.setdefault(s.key, _Slot())
-        if not s.ok:
+        if kind in EVIDENCE_KINDS:
+            self._evidence_changes += 1
+        # smartctl's exit status is a bit field: a failing disk exits 8, 64, 216 with a whole report
+        readable_smart = kind == "smart" and s.stdout.lstrip().startswith("{")
+        if not s.ok and not readable_smart:
             slot.error = s.error or f"{' '.join(s.argv[:2])} exited {s.rc}"
+            if kind == "smart":
+                self._smart_said = slot.error  # smartctl not installed, timed out: said once
             return
         prev = slot.raw
         try:
@@ -219,6 +263,15 @@ class SnapshotBuilder:
             self._on_events(value)
         if kind == "version":
             self._version_text = s.stdout.splitlines()[0].strip() if s.stdout.strip() else None
+        if kind == "smart":
+            kind_of = value.unavailable_kind
+            self._smart_said = value.unavailable if kind_of in HOST_WIDE_KINDS else None
+        if kind == "hist":
+            self._on_histograms(s.key.split(":", 1)[1], value, s.time)
+
+    def _on_histograms(self, pool: str, blocks: Any, t: float) -> None:
+        """Each vdev's counts since the first reading of this run (see parse.evidence)."""
+        self._histograms[pool] = latency_histograms(pool, blocks, t, self._hist_bases.setdefault(pool, {}))
 
     def _wanted_devices(self) -> frozenset[str] | None:
         """The kernel names of the pools' disks (from the devices sample), None until known."""
@@ -296,6 +349,11 @@ class SnapshotBuilder:
             "prev_disk_time": self._prev_disk[0] if self._prev_disk else None,
             "disk_rates": {dev: dataclasses.asdict(r) for dev, r in self._disk_rates.items()},
             "events": [dataclasses.asdict(e) for e in self._events.values()],
+            "hist_bases": {
+                pool: {vdev: [t, [[c, list(n)] for c, n in cols]] for vdev, (t, cols) in bases.items()}
+                for pool, bases in self._hist_bases.items()
+            },
+            "smart_said": self._smart_said,
         }
 
     @classmethod
@@ -324,6 +382,21 @@ class SnapshotBuilder:
         names = state.get("iostat_names")
         b._iostat_names = tuple(names) if names is not None else None
         b._events = {(e["time"], e["eid"], e["cls"]): ZEvent(**e) for e in state.get("events", [])}
+        b._hist_bases = {
+            pool: {
+                vdev: (float(t), tuple((str(c), tuple(map(int, n))) for c, n in cols))
+                for vdev, (t, cols) in bases.items()
+            }
+            for pool, bases in state.get("hist_bases", {}).items()
+        }
+        for key, slot in b._slots.items():  # the histograms as they stood, from the bases kept
+            if key.startswith("hist:") and slot.raw is not None and slot.value is not None:
+                pool = key.split(":", 1)[1]
+                b._histograms[pool] = latency_histograms(
+                    pool, slot.value, slot.raw.time, b._hist_bases.setdefault(pool, {})
+                )
+        b._smart_said = state.get("smart_said")
+        b._evidence_changes = sum(1 for k in b._slots if k.split(":", 1)[0] in EVIDENCE_KINDS)
         b._ticks = int(state["ticks"])
         b._structure_id = int(state.get("structure_id", 0))
         b._refresh_structure(0.0, bump=False)  # the same structure, under the same number
@@ -397,7 +470,55 @@ class SnapshotBuilder:
             zfs_version=self._version_text,
             interval=self.interval,
             structure_id=self._structure_id,
+            evidence=self._current_evidence(now),
         )
+
+    def _current_evidence(self, now: float) -> Evidence:
+        """SMART readings, histograms, the kernel log and the leaves' disks, rebuilt only when an
+        evidence sample arrived, the device facts changed or a histogram aged out (most ticks: the
+        same object). Histograms older than HIST_FRESH_S are dropped: the finding that asked for
+        them is gone, and an old picture must not pass for the disk's state now."""
+        devices = self._slots.get("devices")
+        hists = tuple(
+            h
+            for pool in sorted(self._histograms)
+            for h in self._histograms[pool]
+            if now - h.time <= HIST_FRESH_S
+        )
+        key = (self._evidence_changes, devices.value if devices else None, len(hists))
+        if key[0] == 0 and key[1] is None:
+            return NO_EVIDENCE
+        old = self._evidence_for
+        if old and old[0] == key[0] and old[1] is key[1] and old[2] == key[2]:
+            return self._evidence
+        self._evidence_for = key
+        smart = []
+        for name, slot in sorted(self._slots.items()):
+            if name.startswith("smart:") and slot.value is not None and slot.raw is not None:
+                smart.append(dataclasses.replace(slot.value, time=slot.raw.time))
+        kernlog = self._slots.get("kernlog")
+        self._evidence = Evidence(
+            smart=tuple(smart),
+            histograms=hists,
+            kernel_log=kernlog.value if kernlog is not None and kernlog.value else (),
+            disks=self._leaf_disks(devices.value if devices is not None and devices.value else None),
+            smart_unavailable=self._smart_said,
+            kernel_log_unavailable=kernlog.error if kernlog is not None and not kernlog.value else None,
+        )
+        return self._evidence
+
+    def _leaf_disks(self, facts: Any) -> tuple[LeafDisks, ...]:
+        """The disks under each leaf, resolved again only when the device facts, lsblk or the
+        sysfs paths changed (a 5,000-leaf host resolves once per change, not per SMART reading)."""
+        lsblk, sysfs = self._slots.get("blockdevs"), self._slots.get("sysfs")
+        inputs = (facts, lsblk.value if lsblk else None, sysfs.value if sysfs else None)
+        if self._disks_for is not None and all(a is b for a, b in zip(self._disks_for, inputs)):
+            return self._disks
+        self._disks_for = inputs
+        # Only once lsblk was asked (answered or not): an older recording never asked, and a leaf
+        # of it has no disks to speak of rather than "lsblk does not list loop0".
+        self._disks = resolve(facts, inputs[1], inputs[2]) if facts and lsblk is not None else ()
+        return self._disks
 
     def _source_states(self, now: float) -> tuple[SourceState, ...]:
         out = [
@@ -406,6 +527,8 @@ class SnapshotBuilder:
             if key not in self._slots and self._ticks > STALE_AFTER[key]
         ]
         for key in sorted(self._slots):
+            if key.split(":", 1)[0] in EVIDENCE_KINDS:
+                continue  # asked for only while a finding stands: its absence is no problem
             slot = self._slots[key]
             age = None if slot.good_time is None else max(0.0, now - slot.good_time)
             limit = stale_limit(key, self.interval)

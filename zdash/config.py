@@ -34,6 +34,7 @@ CHECK_IDS = (
     "visibility",
     "health",
     "deranged_disk",
+    "smart",
     "capacity",
     "scan",
     "imbalance",

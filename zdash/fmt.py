@@ -44,6 +44,19 @@ def fmt_ms(ns: float | None) -> str:
     return f"{ms:.2f} ms" if ms < 10 else f"{ms:.1f} ms" if ms < 100 else f"{ms:.0f} ms"
 
 
+def fmt_wait(ns: float | None) -> str:
+    """A latency bucket's bound as zpool -w labels it (whole ns/µs/ms/s, base 1000): "262 µs",
+    "67 ms", "1 s". Histogram buckets are powers of two: finer digits would be invented."""
+    if ns is None:
+        return "no I/O"
+    value, unit = float(ns), 0
+    units = ("ns", "µs", "ms", "s")
+    while value >= 1000 and unit < len(units) - 1:
+        value /= 1000
+        unit += 1
+    return f"{int(value)} {units[unit]}"
+
+
 def fmt_pct(pct: float | None) -> str:
     return "unknown" if pct is None else f"{pct:.1f} %"
 

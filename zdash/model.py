@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -389,6 +390,26 @@ class LatencyHistogram:
         return self.bounds[-1]
 
 
+def histogram_names(v: Vdev) -> tuple[str | None, ...]:
+    """The names a vdev's histogram may be under: its GUID (the live source reads by -g), its
+    name, and the short name zpool prints without -P (`loop0` for /dev/loop0, `ata-X` for
+    /dev/disk/by-id/ata-X-part1): a pasted `zpool iostat -w` beside a `zpool status -P`."""
+    short = v.name.rsplit("/", 1)[-1] if v.name.startswith("/dev/") else None
+    whole = re.sub(r"(-part\d+|(?<=\d)p\d+)$", "", short) if short else None
+    return (v.guid, v.name, short, whole)
+
+
+def pooled(hists: list[LatencyHistogram], name: str = "peers") -> LatencyHistogram:
+    """Several vdevs' histograms summed bucket by bucket: their I/Os as one population (a disk's
+    peers). The first one's bounds, times and pool; `hists` must not be empty."""
+    first = hists[0]
+    columns = []
+    for col, _ in first.columns:
+        cols = [h.column(col) or () for h in hists]
+        columns.append((col, tuple(sum(c[i] for c in cols if i < len(c)) for i in range(len(first.bounds)))))
+    return LatencyHistogram(first.pool, name, first.bounds, tuple(columns), first.time, first.since)
+
+
 @dataclass(frozen=True, slots=True)
 class KernelLine:
     """One kernel log line (journalctl -k or dmesg)."""
@@ -422,6 +443,7 @@ class Evidence:
     disks: tuple[LeafDisks, ...] = ()
     # Said once, for the host: smartctl missing, too old, not permitted. None when it answers.
     smart_unavailable: str | None = None
+    kernel_log_unavailable: str | None = None  # dmesg not permitted (dmesg_restrict), no journalctl
 
     def smart_of(self, disk: str) -> SmartReport | None:
         """The reading of a disk by kernel name (sdb) or path (/dev/sdb)."""
@@ -431,8 +453,15 @@ class Evidence:
     def disks_of(self, path: str | None) -> LeafDisks | None:
         return next((d for d in self.disks if d.path == path), None) if path else None
 
-    def histogram(self, pool: str, vdev: str | None) -> LatencyHistogram | None:
-        return next((h for h in self.histograms if h.pool == pool and h.vdev == vdev), None)
+    def histogram(self, pool: str, *names: str | None) -> LatencyHistogram | None:
+        """A vdev's histogram by the first of `names` that has one: its GUID (what the live
+        source reads by), then its name (what a pasted `zpool iostat -w` prints)."""
+        for name in names:
+            if name is not None:
+                found = next((h for h in self.histograms if h.pool == pool and h.vdev == name), None)
+                if found is not None:
+                    return found
+        return None
 
 
 NO_EVIDENCE = Evidence()

@@ -12,9 +12,22 @@ from typing import Literal, NewType, TypeAlias
 # What a sample is for: the keys zdash itself gives its samples, plus "ashift:<pool>" for the
 # per-pool ashift (ashift_key), and "action" for a guided action's command (never recorded).
 SampleKey: TypeAlias = Literal[
-    "version", "status", "list", "iostat", "diskstats", "devices", "datasets", "action"
+    "version",
+    "status",
+    "list",
+    "iostat",
+    "diskstats",
+    "devices",
+    "datasets",
+    "action",
+    "blockdevs",
+    "sysfs",
+    "kernlog",
 ]
 AshiftKey = NewType("AshiftKey", str)
+# The evidence beside a verdict (zdash.sources.evidence): "smart:<disk>" (one disk's smartctl),
+# "hist:<pool>" (zpool iostat -w of some of its vdevs).
+EvidenceKey = NewType("EvidenceKey", str)
 
 
 def ashift_key(pool: str) -> AshiftKey:

@@ -40,6 +40,7 @@ def test_every_check_module_follows_the_interface():
             "visibility",
             "health",
             "deranged_disk",
+            "smart",
             "capacity",
             "scan",
             "imbalance",

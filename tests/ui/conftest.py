@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+from tests.checks.builders import T0
+from tests.checks.evidence_builders import lab_histograms, report, tank_with
 from tests.feed.clock import ManualClock
 from zdash.checks.registry import CheckEngine
 from zdash.config import CheckConfig
@@ -13,6 +15,7 @@ from zdash.feed.frame import Feed, Frame
 from zdash.feed.replay import ReplayFeed
 from zdash.fold.recording import load_replay
 from zdash.fold.series import Series
+from zdash.model import KernelLine
 from zdash.ui.app import WallApp, ZdashApp
 
 
@@ -113,3 +116,16 @@ def table_text(table) -> dict[str, list[str]]:
 def toasts(app) -> list[str]:
     """The notifications on screen, as text."""
     return [str(t.render()) for t in app.screen.query("Toast")]
+
+
+def evidence_app() -> ZdashApp:
+    """tank's mirror-0 with sdb failing by its SMART (a published ATA report: 1,975 reallocated,
+    8 pending, health FAILED), the lab's disk-wait histograms of a dm-delay mirror side against
+    its peer, and a kernel log line naming sdb: the SMART finding with its evidence and picture."""
+    slow, peer = lab_histograms()
+    snap = tank_with(
+        [report("ata-pending-reallocated-failed.json", "/dev/sdb")],
+        histograms=(slow, peer),
+        kernel_log=(KernelLine(T0 - 30, "ata3.00: failed command: READ FPDMA QUEUED (sdb)"),),
+    )
+    return ZdashApp(SnapFeed(snap), clock=ManualClock())  # no silence timer: the frame stays

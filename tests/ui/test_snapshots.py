@@ -4,8 +4,9 @@ Update after an intended change with `pytest tests/ui --snapshot-update`, and lo
 
 from __future__ import annotations
 
+from tests.feed.clock import ManualClock
 from tests.sessions import fixture
-from tests.ui.conftest import replay_app, until, wait_frame
+from tests.ui.conftest import evidence_app, replay_app, until, wait_frame
 
 
 def _ready(*keys: str, predicate=lambda f: True, about: bool = False):
@@ -86,7 +87,6 @@ def test_help_80x24(snap_compare, sessions):
 
 
 def _two_pool_wall():
-    from tests.feed.clock import ManualClock
     from tests.ui.conftest import SnapFeed
     from tests.ui.test_widgets import TWO_POOLS
     from zdash.ui.app import WallApp
@@ -129,3 +129,16 @@ def test_peer_overlay_chart(snap_compare):
         "down",
     )  # pool, mirror-0, 2 disks, mirror-1, loop2, sick
     assert snap_compare(app, terminal_size=(120, 40), run_before=_ready(*keys))
+
+
+def test_a_disk_finding_with_its_smart_and_latency_picture_80x24(snap_compare):
+    assert snap_compare(evidence_app(), terminal_size=(80, 24), run_before=_ready("f", "enter", "end"))
+
+
+def test_a_disk_finding_with_its_smart_and_latency_picture_200x60(snap_compare):
+    assert snap_compare(evidence_app(), terminal_size=(200, 60), run_before=_ready("f", "enter"))
+
+
+def test_latency_strip_under_the_chart_200x60(snap_compare):
+    """The sick disk selected (pool, mirror-0, sdb1): its heat strip under the history chart."""
+    assert snap_compare(evidence_app(), terminal_size=(200, 60), run_before=_ready("v", "down", "down"))

@@ -39,6 +39,7 @@ from zdash.checks._common import (
     parents,
 )
 from zdash.checks._deranged_samples import BYTES, LeafSample, peer_bytes, sample_pool_lazy
+from zdash.checks._evidence import leaf_evidence
 from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.checks.stories import slow_disk
 from zdash.config import CheckConfig
@@ -358,6 +359,9 @@ class Tracker(tracker.Tracker):
             evidence.append(
                 ("Slow I/Os (SLOW)", f"{slow_now}" + (f" (+{slow_growth})" if slow_growth else ""))
             )
+        # What an expert fetches next, once zdash has fetched it: SMART, the latency histogram
+        # against the peers', the kernel log since the onset (zdash.checks._evidence).
+        evidence += leaf_evidence(snap, pool, top, leaf, st.onset)
         return Finding(
             ID,
             Severity.WARNING,

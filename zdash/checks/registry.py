@@ -24,9 +24,11 @@ from zdash.checks import (
     health,
     imbalance,
     scan,
+    smart,
     topology,
     visibility,
 )
+from zdash.checks._evidence import with_evidence
 from zdash.checks.finding import Finding, Severity
 from zdash.checks.tracker import Tracker
 from zdash.config import CheckConfig
@@ -37,6 +39,7 @@ CHECKS: tuple[ModuleType, ...] = (
     visibility,
     health,
     deranged_disk,
+    smart,
     capacity,
     scan,
     imbalance,
@@ -104,6 +107,7 @@ class CheckEngine:
                 out.append(_failure(module.ID, exc))
                 continue
             out.extend(result)
+        out = with_evidence(snap, out)  # SMART, histograms, the kernel log beside a verdict
         out.sort(
             key=lambda f: (-f.severity, _ORDER.get(f.check, len(_ORDER)), f.pool or "", f.subject, f.topic)
         )

@@ -29,11 +29,22 @@ from zdash.aio import within
 from zdash.checks.finding import Finding, Severity
 from zdash.config import CheckConfig
 from zdash.feed.frame import Feed, Frame
+from zdash.feed.live import want_evidence
 from zdash.fold import Fold
 from zdash.fold import frame as fold
 from zdash.fold.frame import ScanRates
 from zdash.fold.series import Series
-from zdash.model import Dataset, Pool, Snapshot, SourceState, ZEvent, evolve
+from zdash.model import (
+    NO_EVIDENCE,
+    Dataset,
+    Evidence,
+    LatencyHistogram,
+    Pool,
+    Snapshot,
+    SourceState,
+    ZEvent,
+    evolve,
+)
 from zdash.sources.live import LiveSource
 from zdash.sources.remote import RemoteRunner, SshHost
 
@@ -122,6 +133,7 @@ class FleetFeed(Feed):
                         f.outliers,
                     )
                     m.error = None
+                    want_evidence(source, f.snapshot, f.findings)
                     if m.runner.unreachable_since is None:
                         m.heard_at = f.snapshot.time
                     self._changed.set()
@@ -181,6 +193,7 @@ def merge(members: Sequence[Member], now: float, interval: float, series: Series
     sources: list[SourceState] = []
     rates: ScanRates = {}
     outliers: dict[str, frozenset[str]] = {}
+    histograms: list[LatencyHistogram] = []
     ids = []
     for m in members:
         host, snap = m.label, m.snapshot
@@ -196,6 +209,9 @@ def merge(members: Sequence[Member], now: float, interval: float, series: Series
         pools += [_pool(p, host) for p in snap.pools]
         datasets += [_dataset(d, host) for d in snap.datasets]
         events += [evolve(e, pool=qualified(host, e.pool) if e.pool else None) for e in snap.events]
+        # The pictures' data, under the pools' fleet names (the words are in the host's findings:
+        # its SMART and kernel log name its own devices, which another host may name alike).
+        histograms += [evolve(h, pool=qualified(host, h.pool)) for h in snap.evidence.histograms]
         mine = [_finding(f, host) for f in m.findings]
         if line is not None:  # the last data stays, said to be old: first on the wall
             last = m.heard_at or snap.time
@@ -237,6 +253,7 @@ def merge(members: Sequence[Member], now: float, interval: float, series: Series
         host=", ".join(m.label for m in members),
         interval=interval,
         structure_id=structure,
+        evidence=Evidence(histograms=tuple(histograms)) if histograms else NO_EVIDENCE,
     )
     findings.sort(key=lambda f: -f.severity)  # worst first, as one engine orders them
     return fold.Frame(snapshot, tuple(findings), series, rates, outliers)

@@ -9,11 +9,13 @@ import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Protocol
 
+from zdash.checks.finding import Finding
 from zdash.config import CheckConfig
 from zdash.feed.flight import FlightRecorder
 from zdash.feed.frame import Feed, Frame
 from zdash.fold import Fold
 from zdash.fold import frame as fold
+from zdash.model import Snapshot
 from zdash.raw import RawSample, Tick
 from zdash.sources.session import SessionWriter
 from zdash.sources.store import SUFFIX, StoreError, StoreWriter
@@ -26,6 +28,20 @@ class TickSource(Protocol):
     def host(self) -> str | None: ...
 
     def ticks(self) -> AsyncIterator[Tick]: ...
+
+
+def named_leaves(findings: tuple[Finding, ...]) -> set[tuple[str, str]]:
+    """(pool, leaf) of every finding about a leaf that is more than information: the leaves
+    whose SMART, latency histograms and kernel log are fetched while it stands."""
+    return {(f.pool, f.subject) for f in findings if f.subject_kind == "leaf" and f.pool and f.severity >= 1}
+
+
+def want_evidence(source: object, snap: Snapshot, findings: tuple[Finding, ...]) -> None:
+    """Tell a live source (in the event loop's thread, where it runs) which leaves to fetch
+    evidence for; a source without evidence (a test's fake) is left alone."""
+    want = getattr(source, "want_evidence", None)
+    if want is not None:
+        want(snap, named_leaves(findings))
 
 
 class LiveFeed(Feed):
@@ -64,6 +80,7 @@ class LiveFeed(Feed):
         try:
             async for tick in gen:
                 folded = await asyncio.to_thread(self._fold, folding, tick)
+                want_evidence(source, folded.snapshot, folded.findings)
                 yield Frame.of(
                     folded,
                     "live",

@@ -43,6 +43,8 @@ _ATA_IDS = {
     199: "crc_errors",
 }
 
+# Kinds that say smartctl cannot read SMART on this host at all, whatever the disk.
+HOST_WIDE_KINDS = ("old-smartctl", "permission")
 # smartctl's messages when it cannot read a device, and the kind each is.
 _UNAVAILABLE = (
     ("Unknown USB bridge", "usb-bridge"),

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from zdash.model import Pool, Vdev
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
+from zdash.parse.zpool_iostat_hist import parse_histograms
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.paste.merge import (
     Entry,
@@ -32,7 +33,7 @@ from zdash.paste.merge import (
     synthesised,
 )
 from zdash.paste.pool_ashift import ashift_samples
-from zdash.paste.split import PastedDoc, Unread, split_pasted
+from zdash.paste.split import HistogramPaste, PastedDoc, Unread, split_pasted
 from zdash.paste.tree import fix_names, synth_status
 from zdash.paste.zfs_list import Props, zfs_text
 from zdash.paste.zpool_iostat import IostatEntry, iostat_text
@@ -43,6 +44,7 @@ JSON_STATUS_ARGV = ("zpool", "status", "-j")
 LIST_ARGV = ("zpool", "list", "-v", "-H", "-p")
 IOSTAT_ARGV = ("zpool", "iostat", "-v", "-H", "-p")
 HISTORY_ARGV = ("zpool", "history")
+HISTOGRAM_ARGV = ("zpool", "iostat", "-w")
 ZFS_ARGV = ("zfs", "list", "-H", "-p", "-t", "all", "-o", ",".join(ZFS_LIST_FIELDS))
 
 
@@ -102,6 +104,7 @@ def import_paste(text: str) -> Imported:
     pooled = bool(status or lists or iostats)
     ashift = ashift_samples(run, texts, lists, {name: pool for name, (pool, _) in status.items()})
     samples = _samples(_one_dialect(run, texts, status), lists, iostats, found) + ashift
+    samples += _histograms(run, texts)
     if doc.added:  # the transcript's `zpool add`/`attach` lines, as `zpool history` prints commands
         history = "".join(shlex.join(argv) + "\n" for argv, _ in doc.added)
         samples += (RawSample("history", HISTORY_ARGV, 0, history),)
@@ -202,6 +205,31 @@ def _fix_names(
                 f"pool {name}: interior vdevs printed without their id (older zpool "
                 "list/iostat) were numbered by position"
             )
+
+
+def _histograms(run: Run, texts: dict[str, str | JsonObject]) -> tuple[RawSample, ...]:
+    """Each pasted `zpool iostat -w` of a pool the paste also shows, as that pool's histogram
+    sample: zpool prints the pool's table first, then its vdevs' (each its own table in the
+    paste), so a table of a pool starts a run the following histogram tables join. A histogram
+    alone holds no state, capacity or error a verdict could rest on: not imported."""
+    runs: dict[str, list[str]] = {}
+    pool: str | None = None
+    for b in run.doc.blocks:
+        if not isinstance(b, HistogramPaste):
+            pool = None  # another command's output ends the run
+            continue
+        lines = range(b.first, b.last + 1)
+        name = next(iter(parse_histograms(b.text))).name
+        if name in texts:
+            pool = name
+        if pool is None:
+            run.refuse(
+                lines, "`zpool iostat -w/-r` histogram: not imported (no status or list of its pool pasted)"
+            )
+            continue
+        run.used.update(lines)
+        runs.setdefault(pool, []).append(b.text)
+    return tuple(RawSample(f"hist:{p}", HISTOGRAM_ARGV, 0, "\n".join(parts)) for p, parts in runs.items())
 
 
 def _account(run: Run) -> None:

@@ -20,6 +20,7 @@ from zdash.model import Pool
 from zdash.parse import ParseError
 from zdash.parse.vdev_ashift import TopVdevAshift
 from zdash.parse.zpool_history import is_history_command
+from zdash.parse.zpool_iostat_hist import parse_histograms
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.parse.zpool_status.json_tree import parse_status_document
 from zdash.paste.ashift import (
@@ -93,7 +94,7 @@ class Unread:
 BlockKind: TypeAlias = Literal[
     "status", "list", "iostat", "zfs", "histogram", "config", "table", "get", "report"
 ]
-ReadKind: TypeAlias = Literal["status", "list", "iostat", "zfs", "ashift"]
+ReadKind: TypeAlias = Literal["status", "list", "iostat", "zfs", "ashift", "histogram"]
 
 
 @dataclass
@@ -153,11 +154,20 @@ class AshiftPaste(Block):
 
 
 @dataclass
+class HistogramPaste(Block):
+    """`zpool iostat -w` (or -r) as printed: kept whole, imported beside its pool's status or
+    list (zdash.paste.samples), where the finding about a disk compares it with its peers."""
+
+    kind: ClassVar[ReadKind] = "histogram"
+    text: str = ""
+
+
+@dataclass
 class PastedDoc:
     lines: list[str]
-    blocks: list[StatusPaste | JsonStatusPaste | ListPaste | IostatPaste | ZfsPaste | AshiftPaste] = field(
-        default_factory=list
-    )
+    blocks: list[
+        StatusPaste | JsonStatusPaste | ListPaste | IostatPaste | ZfsPaste | AshiftPaste | HistogramPaste
+    ] = field(default_factory=list)
     unread: list[Unread] = field(default_factory=list)
     used: set[int] = field(default_factory=set)  # line numbers a block or prompt used
     times: list[float] = field(default_factory=list)  # `-T u` / `-T d` timestamps seen
@@ -591,6 +601,8 @@ def _take(
     if kind in ("histogram", "table"):
         end = take_histogram(lines, i, ends) if kind == "histogram" else _table_end(lines, i, ends)
         words = lines[i].split()
+        if kind == "histogram" and _take_histogram_block(doc, lines, i, end, command):
+            return end
         if (
             kind == "table"
             and words[1:3] == ["PROPERTY", "VALUE"]
@@ -659,3 +671,18 @@ def _table_end(lines: list[str], i: int, ends: Callable[[int], bool]) -> int:
     while j < len(lines) and lines[j].strip() and not ends(j):
         j += 1
     return j
+
+
+def _take_histogram_block(
+    doc: PastedDoc, lines: list[str], i: int, end: int, command: tuple[str, ...] | None
+) -> bool:
+    """A histogram table zdash can read, kept for import (the lines it holds are the block's;
+    samples.py says why when its pool is not in the paste)."""
+    text = "\n".join(lines[i:end]) + "\n"
+    try:
+        if not parse_histograms(text):
+            return False
+    except ParseError:
+        return False
+    doc.blocks.append(HistogramPaste(i + 1, end, command, text=text))
+    return True

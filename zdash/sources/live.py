@@ -31,14 +31,16 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 
 from zdash.aio import within
 from zdash.cadence import QUIET_EVERY_S, RARE_EVERY_S
-from zdash.model import Vdev
+from zdash.model import Snapshot, Vdev
 from zdash.parse import ParseError
 from zdash.parse.reuse import Reuse
+from zdash.parse.smartctl import parse_smartctl
 from zdash.parse.zfs_list import zfs_list_argv
 from zdash.parse.zpool_status import parse_status
 from zdash.parse.zpool_version import parse_version
-from zdash.raw import AshiftKey, RawSample, SampleKey, Tick, ashift_key
+from zdash.raw import AshiftKey, EvidenceKey, RawSample, SampleKey, Tick, ashift_key
 from zdash.sources.events_stream import EventsStream
+from zdash.sources.evidence import EvidenceSchedule
 from zdash.sources.iostat_stream import IostatStream, iostat_argv
 from zdash.sources.procfs import DISKSTATS, describe_devices, read_diskstats
 from zdash.sources.remote import describe_remote_devices
@@ -92,6 +94,7 @@ class LiveSource:
         self._events_said_failed = False  # a failed "events" sample stands: say when it follows again
         self._moving = True  # until a status says otherwise: poll status at the busy rate
         self._rows: tuple[str, ...] = ()  # the last iostat report's row names
+        self.evidence = EvidenceSchedule()  # SMART, histograms, the kernel log (issue 30)
 
     # -- command selection by version (reference §11) -------------------------------------
     def status_argv(self) -> tuple[str, ...]:
@@ -105,10 +108,12 @@ class LiveSource:
         return ("zdb", "-C", pool)
 
     # -- background commands ----------------------------------------------------------------
-    def _spawn(self, key: SampleKey | AshiftKey, argv: tuple[str, ...]) -> None:
+    def _spawn(self, key: SampleKey | AshiftKey | EvidenceKey, argv: tuple[str, ...]) -> None:
         self._spawn_call(key, lambda: self.runner.run(key, argv))
 
-    def _spawn_call(self, key: SampleKey | AshiftKey, call: Callable[[], Awaitable[RawSample]]) -> None:
+    def _spawn_call(
+        self, key: SampleKey | AshiftKey | EvidenceKey, call: Callable[[], Awaitable[RawSample]]
+    ) -> None:
         if self.runner.busy(key):
             return  # the previous run is still going: keep its last good data
 
@@ -116,7 +121,11 @@ class LiveSource:
             with contextlib.suppress(Busy):
                 sample = await call()
                 self._pending.append(sample)
-                self._note_result(key.split(":", 1)[0], sample.ok)
+                kind = key.split(":", 1)[0]
+                if kind in ("smart", "hist", "kernlog", "blockdevs", "sysfs"):
+                    self._after_evidence(sample)
+                    return  # asked on its own schedule: a failure backs nothing else off
+                self._note_result(kind, sample.ok)
                 if key == "status":
                     self._after_status(sample)
 
@@ -176,6 +185,20 @@ class LiveSource:
             self._stream_task.cancel()  # iostat before 2.4 never learns of new pools
         self._pool_names = names
 
+    def want_evidence(self, snap: Snapshot, named: set[tuple[str, str]]) -> None:
+        """The leaves the current findings name, (pool, leaf label): their SMART, histograms and
+        kernel log are fetched while they stand (zdash.sources.evidence)."""
+        self.evidence.want(snap, named)
+
+    def _after_evidence(self, sample: RawSample) -> None:
+        kind = None
+        if sample.key.startswith("smart:") and sample.stdout.lstrip().startswith("{"):
+            with contextlib.suppress(ParseError):
+                kind = parse_smartctl(sample.stdout).unavailable_kind
+        elif sample.key.startswith("smart:") and "UNRECOGNIZED OPTION" in sample.stdout:
+            kind = "old-smartctl"
+        self.evidence.note(sample, kind)
+
     def _following_events(self) -> bool:
         return self._events_task is not None and not self._events_task.done()
 
@@ -214,6 +237,8 @@ class LiveSource:
                 self._spawn(ashift_key(pool), self.ashift_argv(pool))
         if self._leaves and self._due_now("devices", self.rare_every, now):
             self._describe_devices()
+        for key, argv in self.evidence.due(now, tuple(sorted(self._leaves))):
+            self._spawn(EvidenceKey(key), argv)
 
     def _describe_devices(self) -> None:
         leaves = sorted(self._leaves)

@@ -15,10 +15,16 @@ import os
 import time
 
 from zdash.aio import within
-from zdash.raw import AshiftKey, RawSample, SampleKey
+from zdash.raw import AshiftKey, EvidenceKey, RawSample, SampleKey
 from zdash.sources.spawn import Child, spawn
 
 NAME_VARS = ("ZPOOL_VDEV_NAME_PATH", "ZPOOL_VDEV_NAME_GUID", "ZPOOL_VDEV_NAME_FOLLOW_LINKS")
+# What to install for a command other than zpool/zfs/zdb (the evidence beside a verdict).
+INSTALL_HINT = {
+    "smartctl": "install smartmontools 7 or later to read SMART",
+    "journalctl": "no systemd journal: zdash reads dmesg instead",
+    "lsblk": "install util-linux",
+}
 # The longest a command's learnt budget grows to (see Runner.timeout_for).
 MAX_TIMEOUT_S = 120.0
 
@@ -71,7 +77,7 @@ class Runner:
 
     def cannot_start(self, argv: tuple[str, ...], e: OSError) -> str:
         if isinstance(e, FileNotFoundError):
-            return f"{argv[0]} not found on PATH (is ZFS installed?)"
+            return f"{argv[0]} not found on PATH ({INSTALL_HINT.get(argv[0], 'is ZFS installed?')})"
         if isinstance(e, PermissionError):
             return f"permission denied running {argv[0]}"
         return f"cannot run {argv[0]}: {e.strerror or e}"
@@ -96,7 +102,10 @@ class Runner:
         return False
 
     async def run(
-        self, key: SampleKey | AshiftKey, argv: list[str] | tuple[str, ...], timeout: float | None = None
+        self,
+        key: SampleKey | AshiftKey | EvidenceKey,
+        argv: list[str] | tuple[str, ...],
+        timeout: float | None = None,
     ) -> RawSample:
         """`timeout`: this run's own budget; without one, the budget learnt for `key`."""
         if key in self._in_flight:

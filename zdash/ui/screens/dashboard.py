@@ -27,6 +27,7 @@ from zdash.ui.vdev_rows import shown_pool
 from zdash.ui.widgets.about_panel import AboutPanel
 from zdash.ui.widgets.findings import FindingsTable
 from zdash.ui.widgets.history_chart import HistoryChart
+from zdash.ui.widgets.latency_panel import LatencyPanel
 from zdash.ui.widgets.pool_header import PoolHeader
 from zdash.ui.widgets.pool_tabs import PoolTabs
 from zdash.ui.widgets.replay_bar import ReplayBar, event_line, marker_legend
@@ -108,6 +109,7 @@ class DashboardScreen(Screen[None]):
             yield HistoryChart(id="history").data_bind(
                 *shown, DashboardScreen.selected, peers=DashboardScreen.chart_peers
             )
+            yield LatencyPanel(id="latency").data_bind(*shown, DashboardScreen.selected)
         yield AboutPanel(id="about").data_bind(DashboardScreen.frame)
         yield ReplayBar(id="replay-bar").data_bind(DashboardScreen.frame, DashboardScreen.timeline)
         yield Footer(compact=True, show_command_palette=False)

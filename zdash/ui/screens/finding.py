@@ -22,8 +22,10 @@ from zdash.actions import Mode, needs_new_device
 from zdash.checks.finding import Finding, SuggestedAction
 from zdash.feed.frame import Frame
 from zdash.ui.app import ZdashApp
+from zdash.ui.latency_strip import strip_content
 from zdash.ui.markup import NEWLINE, join, tag
 from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, severity_role
+from zdash.ui.widgets.latency_panel import histogram_rows
 
 GUIDED_HINT: dict[Mode, str] = {
     "live": "Press its number to open a plan: zdash checks it against the pool and asks you to "
@@ -42,9 +44,14 @@ def guided(f: Finding) -> tuple[SuggestedAction, ...]:
 
 
 def finding_content(
-    f: Finding, gone_at: float | None = None, mode: Mode = "wall", host: str | None = None
+    f: Finding,
+    gone_at: float | None = None,
+    mode: Mode = "wall",
+    host: str | None = None,
+    picture: Content | None = None,
 ) -> tuple[Content, Content]:
-    """(title, body); mode "live" or "replay" numbers the guided actions, "wall" does not."""
+    """(title, body); mode "live" or "replay" numbers the guided actions, "wall" does not.
+    `picture`: drawn after the evidence (the disk's latency histogram)."""
     icon = tag(SEVERITY_ICON[f.severity], "bold " + ROLE_VAR[severity_role(f.severity)])
     title = join(icon, "  ", tag(f.title, "bold"))
     lines: list[Content | str] = [
@@ -57,6 +64,8 @@ def finding_content(
         width = max(len(k) for k, _ in f.evidence)
         lines += ["", tag("Evidence", "bold $text-primary")]
         lines += [join("  ", tag(k.ljust(width), "$foreground-muted"), "  ", tag(v)) for k, v in f.evidence]
+    if picture is not None:
+        lines += ["", picture]
     lines += ["", tag("Suggested actions", "bold $text-primary")]
     numbered = guided(f) if mode in GUIDED_HINT else ()
     for a in f.actions:
@@ -107,6 +116,7 @@ class FindingScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._draw()
+        self.call_after_refresh(self._draw)  # the picture fitted to the dialog's laid-out width
         self.watch(self.app, "frame", self._on_frame, init=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -137,9 +147,21 @@ class FindingScreen(ModalScreen[None]):
             self.finding, self._gone_at = now, None
         self._draw()
 
+    def _picture(self) -> Content | None:
+        """A finding about a disk zdash has latency histograms of: their picture."""
+        frame, f = self.app.frame, self.finding
+        pool = frame.snapshot.pool(f.pool) if frame is not None and f.pool else None
+        leaf = pool.find(f.subject) if pool is not None and f.subject_kind == "leaf" else None
+        got = histogram_rows(frame.snapshot, pool, leaf.key) if frame and pool and leaf else None
+        if got is None:
+            return None
+        rows, title = got
+        body = self.query_one("#finding-body", Static).content_size.width  # 0 before the first layout
+        return strip_content(rows, max(body or self.size.width - 12, 40), title)
+
     def _draw(self) -> None:
         mode = self.mode
-        title, body = finding_content(self.finding, self._gone_at, mode, self._host())
+        title, body = finding_content(self.finding, self._gone_at, mode, self._host(), self._picture())
         self.query_one("#finding-title", Static).update(title)
         self.query_one("#finding-body", Static).update(body)
         self.plans = n = len(guided(self.finding)) if mode in GUIDED_HINT else 0
