@@ -8,9 +8,9 @@ import json
 import pytest
 
 from zdash import scenarios
-from zdash.builder import SnapshotBuilder
 from zdash.checks import state_codec
 from zdash.checks.registry import CheckEngine
+from zdash.fold import FOLD_VERSION, Fold
 from zdash.sources.session import read_session
 
 
@@ -24,21 +24,18 @@ def _ticks(name: str):
 )
 def test_a_fold_restored_from_a_keyframe_continues_exactly(name):
     header, ticks = _ticks(name)
-    builder, engine = SnapshotBuilder(header.interval or 1.0, header.host), CheckEngine()
-    straight = []
-    for t in ticks:
-        snap = builder.feed(t)
-        straight.append((snap, engine.update(snap)))
+    straight = [(f.snapshot, f.findings) for f in Fold.from_header(header, None).frames(ticks)]
     for cut in range(1, len(ticks) - 1, max(1, len(ticks) // 7)):
-        b, e = SnapshotBuilder(header.interval or 1.0, header.host), CheckEngine()
+        fold = Fold.from_header(header, None)
         for t in ticks[:cut]:
-            e.update(b.feed(t))
-        saved = json.loads(json.dumps({"builder": b.checkpoint(), "checks": e.checkpoint()}))
-        b2, e2 = SnapshotBuilder.restore(saved["builder"]), CheckEngine.restore(saved["checks"])
+            fold.step(t)
+        version, builder, checks = json.loads(json.dumps(fold.checkpoint()))
+        assert version == FOLD_VERSION
+        restored = Fold.restore(builder, checks, None)
         for i in range(cut, len(ticks)):
-            snap = b2.feed(ticks[i])
-            assert snap == straight[i][0], (name, cut, i)
-            assert e2.update(snap) == straight[i][1], (name, cut, i)
+            frame = restored.step(ticks[i])
+            assert frame.snapshot == straight[i][0], (name, cut, i)
+            assert frame.findings == straight[i][1], (name, cut, i)
 
 
 def test_a_keyframe_from_another_fold_version_is_refused():

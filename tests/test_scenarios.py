@@ -128,12 +128,11 @@ def test_replay_by_name_resolves_to_the_bundled_file():
 def _findings_over_the_recording(name: str, check_id: str) -> list:
     """Every finding of `check_id` above or at its recorded severity, at every tick: a story
     told in phases (offline, then the resilver) is told by the finding as the phases come."""
-    from zdash.checks.registry import CheckEngine
+    from zdash.fold.recording import replay_frames
 
-    engine, out = CheckEngine(), []
-    for snap in load_replay(scenarios.path_of(name))[1]:
-        out += [f for f in engine.update(snap) if f.check == check_id]
-    return out
+    return [
+        f for frame in replay_frames(scenarios.path_of(name)) for f in frame.findings if f.check == check_id
+    ]
 
 
 def _words(text: str) -> str:
@@ -169,11 +168,10 @@ def test_the_slow_disk_offers_both_ways_out_each_a_plan_with_its_pre_flight(name
     (replace onto a new disk while it stays in: slow until the resilver ends), planned on the
     recording as the dashboard's replay plans them (read-only probe)."""
     from zdash.actions import ReplayProbe, build_plan, request_from_suggestion
-    from zdash.checks.registry import CheckEngine
+    from zdash.fold.recording import replay_frames
 
-    engine = CheckEngine()
-    for snap in load_replay(scenarios.path_of(name))[1]:
-        findings = engine.update(snap)
+    *_, last = replay_frames(scenarios.path_of(name))
+    snap, findings = last.snapshot, last.findings
     (f,) = [f for f in findings if f.check == "deranged_disk"]
     relief = next(a for a in f.actions if a.action == "offline")
     safe = next(a for a in f.actions if a.action == "replace")

@@ -9,7 +9,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zdash.builder import SnapshotBuilder
+from zdash.fold import look
 from zdash.raw import RawSample, Tick
 from zdash.visible import visible, visible_text
 
@@ -83,7 +83,7 @@ def test_every_sample_enters_the_model_visible():
     said = "cannot open 'x': \x1b]0;T\x07busy"
     failed = RawSample("list", ("zpool", "list"), 1, "", said + "\n", 1.0, 0.1, f"zpool list: {said}")
     ok = RawSample("status", ("zpool", "status", "-j"), 0, status, "", 1.0, 0.1)
-    snap = SnapshotBuilder(1.0, "nas\x1b[2J").feed(Tick(1.0, (ok, failed)))
+    snap = look(Tick(1.0, (ok, failed)), "nas\x1b[2J")
     names = [v.name for v in snap.pools[0].leaves()]
     assert names == ["/dev/sdb\\x1b]52;c;eA==\\x07"]
     problems = " ".join(s.message or "" for s in snap.sources)

@@ -1,4 +1,4 @@
-"""fresh_snapshot and execute through the real Runner and SnapshotBuilder, against the stand-in
+"""fresh_snapshot and execute through the real Runner and the fold (zdash.fold.look), against the stand-in
 zpool that replays captured output (tests/fakes/bin)."""
 
 import os

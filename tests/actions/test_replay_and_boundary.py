@@ -6,8 +6,7 @@ import sys
 from pathlib import Path
 
 from zdash.actions import AuditLog, ReplayProbe, build_plan, confirmation_ok, execute, request_from_suggestion
-from zdash.builder import SnapshotBuilder
-from zdash.fold import run_checks
+from zdash.fold import look, run_checks
 from zdash.raw import RawSample, Tick
 
 CAP = "tests/captures/degraded/"
@@ -28,7 +27,7 @@ def recorded_snapshot(phase="offline"):
             time=1000.0,
         ),
     )
-    return SnapshotBuilder(1.0, "recorded-host").feed(Tick(1000.0, samples))
+    return look(Tick(1000.0, samples), "recorded-host")
 
 
 async def test_replay_shows_plans_but_runs_nothing(tmp_path):

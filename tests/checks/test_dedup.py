@@ -86,7 +86,7 @@ def test_unknown_allocation_gives_no_estimate():
 def test_live_zpool_list_carries_the_ratio_to_the_note():
     """The live collector runs `zpool list -v -H -p`, whose DEDUP prints `1.86` (no x)."""
     from tests.capture_ticks import capture_tick
-    from zdash.builder import SnapshotBuilder
+    from zdash.fold import look
     from zdash.raw import RawSample, Tick
 
     tick = capture_tick("healthy")
@@ -97,6 +97,6 @@ def test_live_zpool_list_carries_the_ratio_to_the_note():
         for s in tick.samples
     )
     assert any("\t1.86\t" in s.stdout for s in samples if isinstance(s, RawSample))
-    snapshot = SnapshotBuilder(1.0, None).feed(Tick(tick.time, samples))
+    snapshot = look(Tick(tick.time, samples))
     f = one(run_checks([snapshot]), check="dedup")
     assert f.title == "healthy: dedup in use (1.86x): its table must stay in RAM"

@@ -9,9 +9,8 @@ from __future__ import annotations
 import time
 
 from tests.bench.synthetic import SyntheticHost
-from zdash.builder import SnapshotBuilder
 from zdash.checks import deranged_disk
-from zdash.checks.registry import CheckEngine
+from zdash.fold import Fold
 from zdash.raw import RawSample, Tick
 
 
@@ -36,11 +35,10 @@ def test_a_busy_event_log_is_asked_only_about_the_disks_it_names(monkeypatch):
         return real(snap, pool, leaf, kinds)
 
     monkeypatch.setattr(deranged_disk, "leaf_events", counted)
-    builder, engine = SnapshotBuilder(), CheckEngine()
+    fold = Fold()
     for i in range(6):
-        engine.update(builder.feed(host.tick(i)))
-    quiet = builder.feed(host.tick(6))
-    engine.update(quiet)
+        fold.step(host.tick(i))
+    quiet = fold.step(host.tick(6)).snapshot
     assert len(quiet.events) >= 150 and asked == []  # a log of no disk's events: nobody asked
 
     sick = host.paths[7]
@@ -54,7 +52,7 @@ def test_a_busy_event_log_is_asked_only_about_the_disks_it_names(monkeypatch):
         tick.time,
         0.0,
     )
-    findings = engine.update(builder.feed(Tick(tick.time, (*tick.samples, delays))))
+    findings = fold.step(Tick(tick.time, (*tick.samples, delays))).findings
 
     assert asked == [sick]
     (f,) = [f for f in findings if f.check == "deranged_disk"]

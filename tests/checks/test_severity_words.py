@@ -14,12 +14,10 @@ from pathlib import Path
 import pytest
 
 from zdash import scenarios
-from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Severity
-from zdash.checks.registry import CheckEngine
 from zdash.config import CheckConfig
-from zdash.fold import run_checks
-from zdash.fold.recording import load_replay
+from zdash.fold import look, run_checks
+from zdash.fold.recording import replay_frames
 from zdash.model import Snapshot
 from zdash.paste.front import import_file, paste_tick
 
@@ -45,9 +43,8 @@ def assert_severity_follows_the_words(snap: Snapshot, findings) -> None:
 
 @pytest.mark.parametrize("name", scenarios.names())
 def test_every_tick_of_every_scenario(name):
-    engine = CheckEngine()
-    for snap in load_replay(scenarios.path_of(name))[1]:
-        assert_severity_follows_the_words(snap, engine.update(snap))
+    for frame in replay_frames(scenarios.path_of(name)):
+        assert_severity_follows_the_words(frame.snapshot, frame.findings)
 
 
 def test_every_corpus_case():
@@ -61,7 +58,7 @@ def test_every_corpus_case():
         if loaded is None:
             continue
         imported, mtime = loaded
-        snap = SnapshotBuilder(1.0, None).feed(paste_tick(imported, mtime))
+        snap = look(paste_tick(imported, mtime))
         findings = run_checks([snap], cfg)
         try:
             assert_severity_follows_the_words(snap, findings)

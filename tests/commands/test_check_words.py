@@ -13,11 +13,10 @@ from pathlib import Path
 import pytest
 
 from zdash import scenarios
-from zdash.checks.registry import CheckEngine
 from zdash.cli import main
 from zdash.commands.check import exit_code, perf_of, report, run_check_text, text_report
 from zdash.config import CheckConfig
-from zdash.fold.recording import load_replay
+from zdash.fold.recording import replay_frames
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 INTERNAL = ("UNSEEN",)
@@ -67,9 +66,9 @@ def test_raidz2_wide_at_12_s_says_the_figure_its_perfdata_says():
 @pytest.mark.parametrize("name", scenarios.names())
 def test_every_tick_of_every_scenario(name):
     """What `zdash check --replay NAME --at S` prints at each tick, folded once."""
-    cfg, engine = CheckConfig(), CheckEngine()
-    for snap in load_replay(scenarios.path_of(name))[1]:
-        findings = engine.update(snap)
+    cfg = CheckConfig()
+    for frame in replay_frames(scenarios.path_of(name), cfg):
+        snap, findings = frame.snapshot, frame.findings
         perf = perf_of([snap], cfg)
         doc = report([snap], findings, exit_code([snap], findings, ()), "replay", perf)
         assert_one_figure_public_words(text_report(doc, perf))

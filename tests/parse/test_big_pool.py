@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zdash.builder import SnapshotBuilder
+from zdash.fold import look
 from zdash.raw import RawSample, Tick
 
 BIG = Path(__file__).resolve().parents[1] / "captures" / "big-1000"
@@ -31,7 +31,7 @@ def _tick() -> Tick:
 
 
 def test_a_thousand_disk_pool_reads_whole():
-    snap = SnapshotBuilder(1.0, "zfslab").feed(_tick())
+    snap = look(_tick(), "zfslab")
     (pool,) = snap.pools
     leaves = list(pool.leaves())
     assert (pool.name, pool.state, len(pool.top_level), len(leaves)) == ("big", "ONLINE", 100, 1000)

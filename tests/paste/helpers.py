@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zdash.builder import SnapshotBuilder
+from zdash.fold import look
 from zdash.model import Snapshot
 from zdash.paste.front import paste_tick
 from zdash.paste.samples import Imported, import_paste
@@ -57,7 +57,7 @@ def human_paste(scenario: str, phase: str | None, prompt: str = "root@lab:~# ") 
 
 def snapshot(text: str, t: float = T0) -> tuple[Snapshot, Imported]:
     imported = import_paste(text)
-    return SnapshotBuilder(1.0, None).feed(paste_tick(imported, t)), imported
+    return look(paste_tick(imported, t)), imported
 
 
 def near(a: float | None, b: float | None, rel: float = 0.006, floor: float = 512) -> bool:

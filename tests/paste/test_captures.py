@@ -17,7 +17,7 @@ from tests.paste.helpers import (
     phases,
     snapshot,
 )
-from zdash.builder import SnapshotBuilder
+from zdash.fold import look
 from zdash.parse.zfs_list import parse_zfs_list
 from zdash.parse.zpool_iostat import parse_iostat
 from zdash.parse.zpool_status.text import parse_status_text
@@ -64,7 +64,7 @@ def test_pasted_session_matches_the_exact_outputs(scenario, phase):
     the builder's snapshot of the JSON status and -H -p list of the same moment."""
     snap, imported = snapshot(human_paste(scenario, phase))
     assert imported.unread == [], [str(u) for u in imported.unread]
-    exact = SnapshotBuilder(1.0).feed(capture_tick(scenario, phase, T0))
+    exact = look(capture_tick(scenario, phase, T0))
     if not exact.pools:
         pytest.skip("no JSON status captured for this phase (only the human one)")
     assert [p.name for p in snap.pools] == [p.name for p in exact.pools]

@@ -8,10 +8,9 @@ from __future__ import annotations
 import random
 
 from tests.paste.helpers import CAPTURES
-from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
-from zdash.fold import run_checks
+from zdash.fold import look, run_checks
 from zdash.model import Snapshot
 from zdash.paste.depth import UNNAMED_POOL
 from zdash.paste.front import paste_tick
@@ -20,7 +19,7 @@ from zdash.paste.samples import Imported, import_paste
 
 def _snap(text: str) -> tuple[Snapshot, Imported]:
     imported = import_paste(text)
-    return SnapshotBuilder(1.0, None).feed(paste_tick(imported, 1_700_000_000.0)), imported
+    return look(paste_tick(imported, 1_700_000_000.0)), imported
 
 
 def _findings(snap: Snapshot) -> list[tuple[Severity, str]]:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.mutate import apply_edits, edits
 from tests.paste import pastes
 from tests.paste.helpers import CAPTURES, human_paste, nonblank
-from zdash.builder import SnapshotBuilder
+from zdash.fold import look
 from zdash.parse import ParseError
 from zdash.paste.ashift import read_zdb, starts_zdb, take_zdb
 from zdash.paste.depth import by_names, mangled
@@ -126,7 +126,7 @@ def _accounted(text: str) -> None:
     assert all(u.why and u.text.strip() for u in imported.unread)
     assert all(u.why != "not read" for u in imported.unread)  # the safety net never had to act
     assert imported.ok == bool(imported.samples)
-    SnapshotBuilder(1.0, None).feed(paste_tick(imported, 1_700_000_000.0))
+    look(paste_tick(imported, 1_700_000_000.0))
 
 
 @FUZZ

@@ -4,10 +4,9 @@ that split a header, two pools of one name, and the configured ashift from zdb /
 from __future__ import annotations
 
 from tests.paste.helpers import CAPTURES
-from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
-from zdash.fold import run_checks
+from zdash.fold import look, run_checks
 from zdash.model import Snapshot
 from zdash.paste.front import paste_tick
 from zdash.paste.samples import import_paste
@@ -17,7 +16,7 @@ MISMATCH = CAPTURES / "ashift-mismatch"
 
 def _snap(text: str) -> tuple[Snapshot, list[str]]:
     imported = import_paste(text)
-    snap = SnapshotBuilder(1.0, None).feed(paste_tick(imported, 1_700_000_000.0))
+    snap = look(paste_tick(imported, 1_700_000_000.0))
     return snap, [str(u) for u in imported.unread]
 
 

@@ -8,8 +8,7 @@ import subprocess
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from zdash.checks.registry import CheckEngine
-from zdash.fold.recording import load_replay
+from zdash.fold.recording import load_replay, replay_frames
 from zdash.prometheus.exporter import exposition
 from zdash.scenarios import path_of
 
@@ -38,14 +37,11 @@ def snapshots(scenario: str):
 def at(scenario: str, pick=None):
     """(snapshot, findings) of a bundled recording at its last snapshot, or at the first one for
     which `pick(snapshot)` holds, with every earlier snapshot folded as live would have."""
-    snaps = snapshots(scenario)
-    engine = CheckEngine()
-    for snap in snaps:
-        findings = engine.update(snap)
-        if pick is not None and pick(snap):
-            return snap, findings
+    for frame in replay_frames(path_of(scenario)):
+        if pick is not None and pick(frame.snapshot):
+            return frame.snapshot, frame.findings
     assert pick is None, f"{scenario}: no snapshot matches"
-    return snaps[-1], findings
+    return frame.snapshot, frame.findings
 
 
 def text_of(scenario: str, pick=None) -> str:

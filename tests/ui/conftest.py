@@ -13,7 +13,7 @@ from zdash.checks.registry import CheckEngine
 from zdash.config import CheckConfig
 from zdash.feed.frame import Feed, Frame
 from zdash.feed.replay import ReplayFeed
-from zdash.fold.recording import load_replay
+from zdash.fold.recording import replay_frames
 from zdash.fold.series import Series
 from zdash.model import KernelLine
 from zdash.ui.app import WallApp, ZdashApp
@@ -70,10 +70,8 @@ async def play_until(pilot, predicate, timeout: float = 10.0):
 def first_tick(path: str, check: str) -> int:
     """The first tick of a recording at which `check` reports something: the lab recordings
     change over time (a disk goes slow, a resilver ends), so tests open the app there."""
-    snaps = load_replay(path)[1]
-    engine = CheckEngine()
-    for i, s in enumerate(snaps):
-        if any(f.check == check and f.severity > 0 for f in engine.update(s)):
+    for i, frame in enumerate(replay_frames(path)):
+        if any(f.check == check and f.severity > 0 for f in frame.findings):
             return i
     raise AssertionError(f"{path}: no {check} finding at any tick")
 

@@ -21,9 +21,8 @@ import time
 from dataclasses import dataclass, field
 
 from tests.zfs.lab import Lab, Load, set_delay, sh
-from zdash.builder import SnapshotBuilder
-from zdash.checks.registry import CheckEngine
 from zdash.commands.record import record
+from zdash.fold import Fold
 from zdash.sources.replay import replay_ticks
 
 POOL = "bursty"
@@ -190,12 +189,9 @@ def start_bursts(lab: Lab, pool: str = POOL) -> Load:
 def replay(path: str) -> list[TickView]:
     """The recording read back and folded tick by tick, as the dashboard's replay does."""
     header, ticks = replay_ticks(path)
-    builder = SnapshotBuilder(header.interval or INTERVAL, header.host)
-    engine = CheckEngine()
     out = []
-    for tick in ticks:
-        snap = builder.feed(tick)
-        found = engine.update(snap)
+    for frame in Fold(None, header.interval or INTERVAL, header.host).frames(ticks):
+        snap, found = frame.snapshot, frame.findings
         pool = snap.pool(POOL)
         busy = pool is not None and any(
             leaf.io is not None and leaf.io.read_ops + leaf.io.write_ops >= 1 for leaf in pool.leaves()

@@ -78,6 +78,17 @@ def _until(ticks: Iterable[Tick], at: float | None) -> Iterator[Tick]:
         yield tick
 
 
+def replay_frames(path: str, cfg: CheckConfig | None = None) -> Iterator[Frame]:
+    """Every tick's frame of a recording (either format), folded as it is read."""
+    from zdash.sources.replay import replay_ticks
+
+    header, ticks = replay_ticks(path)
+    try:
+        yield from Fold.from_header(header, cfg).frames(ticks)
+    finally:
+        ticks.close()
+
+
 def replay_snapshots(path: str) -> tuple[SessionHeader, Iterator[Snapshot]]:
     """A recording's snapshots, unjudged and folded as they are read (either format)."""
     from zdash.fold.fold import snapshots
