@@ -24,6 +24,12 @@ from pathlib import Path
 
 import aiohttp
 
+# How long a process may take to start and draw (zdash serve printing its URL, chromium opening
+# its DevTools port, the first frame in the page): a bound, not a wait. At load 25-60 on the
+# 2-core build machine a start-up took over 30 s and 45 s was not enough for the first frame.
+STARTUP_S = 120.0
+
+
 BROWSERS = ("chromium", "chromium-browser")
 
 
@@ -82,7 +88,7 @@ async def chromium_page(browser: str, width: int = 1280, height: int = 800) -> A
         )
         try:
             port_file = Path(profile) / "DevToolsActivePort"
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + STARTUP_S
             while not port_file.exists() or not port_file.read_text().strip():
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"{browser} did not open its DevTools port")

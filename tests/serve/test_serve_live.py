@@ -22,7 +22,7 @@ import pytest
 pytest.importorskip("textual_serve", reason="the serve extra is not installed: pip install 'zdash[serve]'")
 import aiohttp
 
-from tests.serve.browser import chromium_page, decode_png, find_chromium, shoot_until
+from tests.serve.browser import STARTUP_S, chromium_page, decode_png, find_chromium, shoot_until
 
 # The pool tile's heavy border: $success, $warning or $error of the zdash-wall theme
 # (themes/zdash-wall.yaml; PoolTile in themes/zdash.tcss), by the pool's worst finding.
@@ -43,8 +43,8 @@ def serve():
             env={**os.environ, "XDG_CONFIG_HOME": "/nonexistent"},
         )
         procs.append(proc)
-        ready, _, _ = select.select([proc.stdout], [], [], 30)
-        assert ready, "zdash serve printed no URL within 30 s"
+        ready, _, _ = select.select([proc.stdout], [], [], STARTUP_S)
+        assert ready, f"zdash serve printed no URL within {STARTUP_S:g} s"
         url = proc.stdout.readline().strip()
         assert url.startswith("http://"), (url, proc.stderr.read() if proc.poll() is not None else "")
         return proc, url
@@ -90,10 +90,10 @@ async def test_served_wall_page_websocket_and_stop(serve):
     text = await screen_text(url, "tank")
     assert "tank" in text, text[-2000:]
     # The websocket closed above: its zdash is told to quit, and does (bounded).
-    _, alive = psutil.wait_procs(psutil.Process(proc.pid).children(recursive=True), timeout=15)
+    _, alive = psutil.wait_procs(psutil.Process(proc.pid).children(recursive=True), timeout=60)
     assert alive == [], "a session's zdash outlived its websocket"
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=15) == 0
+    assert proc.wait(timeout=60) == 0
     assert "stopped (SIGTERM)" in proc.stderr.read()
 
 
@@ -102,7 +102,7 @@ async def test_a_session_ends_with_the_server(serve):
     proc, url = serve("--wall", "--demo", "--listen", "127.0.0.1:0")
     ws_url = url.replace("http://", "ws://") + "ws?width=100&height=30"
     async with aiohttp.ClientSession() as session, session.ws_connect(ws_url) as ws:
-        msg = await ws.receive(timeout=30)  # its zdash is running and drawing
+        msg = await ws.receive(timeout=STARTUP_S)  # its zdash is running and drawing
         assert msg.type == aiohttp.WSMsgType.BINARY
         children = psutil.Process(proc.pid).children(recursive=True)
         assert any("zdash" in " ".join(c.cmdline()) for c in children)
@@ -162,9 +162,9 @@ async def test_a_real_browser_shows_the_pool_tile(serve, tmp_path, listen):
         url = re.sub(r"^http://[^/]+:", "http://127.0.0.1:", url)  # printed with this host's name
     shot = Path(os.environ.get("ZDASH_SCREENSHOT_DIR", tmp_path)) / f"serve-wall-chromium-{listen[:-2]}.png"
     async with chromium_page(find_chromium()) as page:
-        png, held = await shoot_until(page, url, lambda png: tile_box(png) is not None, timeout=45)
+        png, held = await shoot_until(page, url, lambda png: tile_box(png) is not None, timeout=STARTUP_S)
         shot.write_bytes(png)  # to look at, whatever the outcome
-    assert held, f"no pool tile in the browser's screenshot after 45 s: {shot}"
+    assert held, f"no pool tile in the browser's screenshot after {STARTUP_S:g} s: {shot}"
     _state, top, bottom, run = tile_box(png)
     width, height, _bpp, _px = decode_png(png)
     # The tiles lead the wall: near the top, several rows tall, across most of the page.
