@@ -273,6 +273,9 @@ def test_a_slow_disk_relief_now_then_the_safe_way_out_from_its_own_finding(lab, 
     lab.fill("/actslow/data", 32)
     load = lab.load("/actslow", 120)
     try:
+        # fio lays out its files first (seconds in the emulator): the pool busy before the onset,
+        # as in test_checks_live, so the 10 samples after it are busy ones.
+        check("actslow", samples=4)
         set_delay("sick", 40)
         doc = check("actslow", samples=10, interval=1.0)
         hits = found(doc, "deranged_disk", subject=slow)
