@@ -35,6 +35,7 @@ CHECK_IDS = (
     "health",
     "deranged_disk",
     "smart",
+    "media_mix",
     "capacity",
     "scan",
     "imbalance",

@@ -87,6 +87,8 @@ class Vdev:
     device: str | None = None  # kernel name it resolves to (sdb1, dm-0, loop0)
     native_sector: int | None = None  # physical_block_size in bytes
     rotational: bool | None = None
+    medium: str | None = None  # HDD, SSD, NVMe SSD, USB HDD... (zdash.media.medium)
+    model: str | None = None  # the disk's model, as sysfs / lsblk give it
     # Per-tick measurements.
     io: IoStats | None = None
     disk: DiskIo | None = None

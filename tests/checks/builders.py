@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from zdash.checks.finding import Finding, Severity
+from zdash.media import medium
 from zdash.model import Dataset, DiskIo, IoStats, Pool, Scan, Snapshot, Vdev
 
 MiB = 1 << 20
@@ -32,6 +33,8 @@ def leaf(
     native_sector: int | None = None,
     physical_ashift: int | None = None,
     rotational: bool | None = None,
+    transport: str | None = None,
+    model: str | None = None,
     aux: str | None = None,
     path: str | None = None,
     vclass: str = "normal",
@@ -52,6 +55,8 @@ def leaf(
         native_sector=native_sector,
         physical_ashift=physical_ashift,
         rotational=rotational,
+        medium=medium(rotational, transport),
+        model=model,
         device=None if kind == "file" else name,
         io=IoStats(
             read_ops=read_bps / 65536,

@@ -73,7 +73,11 @@ def test_sustained_slow_disk_is_named_with_its_numbers_and_offline_then_replace(
     ev = evidence(f)
     assert ev["%util"] == "100.0 % vs peers 12.0 %"
     assert ev["Disk wait write"] == "100 ms vs peers 3.00 ms"
-    assert ev["Compared with"] == "/dev/loop2"
+    assert ev["Compared with"] == "/dev/loop2 (mirror-1)"
+    assert ev["And with"].startswith(
+        "/dev/loop0, /dev/loop1, /dev/loop2 (the pool's other leaves: %util 12.0 %"
+    )
+    assert ev["Cost"] == "mirror-1 waited for it: its disk wait was slow in 6 samples since the onset"
     assert ev["Slow samples"] == "6 of 6 busy samples (idle ones are no evidence)"
     assert ev["Since"] == ev["Last seen slow"] != ""
     assert "slowest disk" in f.why and "whole pool" in f.why
@@ -256,7 +260,9 @@ def test_leaf_without_vdev_peers_is_compared_with_the_pool():
 
     f = one(run(make, 6), subject=SLOW)
     assert "slowdisk is dragging slowdisk" in f.title.replace(SLOW, "slowdisk")
-    assert evidence(f)["Compared with"] == "/dev/sda, /dev/sdb"
+    assert (
+        evidence(f)["Compared with"] == "/dev/sda, /dev/sdb (the pool's other disks: it is a vdev of its own)"
+    )
     assert [a.action for a in f.actions] == [None, "replace"]  # offline would be refused
 
 

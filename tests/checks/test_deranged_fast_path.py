@@ -29,7 +29,7 @@ def leaves(draw, i):
         path=f"/dev/d{i}",
         io=io if draw(st.booleans()) or True else None,
         disk=disk,
-        rotational=draw(st.sampled_from([True, True, False, None])),
+        medium=draw(st.sampled_from(["HDD", "HDD", "SSD", "NVMe SSD", None])),
     )
 
 

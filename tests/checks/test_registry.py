@@ -41,6 +41,7 @@ def test_every_check_module_follows_the_interface():
             "health",
             "deranged_disk",
             "smart",
+            "media_mix",
             "capacity",
             "scan",
             "imbalance",

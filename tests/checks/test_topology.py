@@ -37,17 +37,6 @@ def test_raidz_width_boundary():
     assert f.subject == "raidz2-0" and f.title == "raidz2-0 is 10 disks wide (more than 8)"
 
 
-def test_vdev_mixing_spinning_and_solid_state():
-    p = pool(
-        "t",
-        mirror(0, leaf("sda", rotational=True), leaf("nvme0n1", rotational=False)),
-        mirror(1, leaf("sdb", rotational=True), leaf("sdc", rotational=None)),
-    )
-    f = one(check_now(p), topic="media")
-    assert f.subject == "mirror-0"
-    assert evidence(f) == {"Rotational": "/dev/sda", "Solid-state": "/dev/nvme0n1"}
-
-
 def test_plain_mirrors_have_no_layout_advice():
     p = pool(
         "t",

@@ -89,6 +89,8 @@ def test_every_text_capture_with_json_has_a_pair():
         "big-1000/zpool-status.txt",
         # draid-rebuild/meta.txt: one moment of a rebuild, text only
         "draid-rebuild/zpool-status.rebuilding.txt",
+        # devices/meta.txt: the pool whose leaves' device facts were captured, text only
+        "devices/zpool-status-P.txt",
     }
 
 

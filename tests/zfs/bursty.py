@@ -66,6 +66,8 @@ class Run:
     switch_s: float = 0.0  # how long the switch (dmsetup suspend, reload, resume) took
     ticks: list[TickView] = field(default_factory=list)
     seconds: float = 0.0  # wall time of the whole run (build, record, replay, teardown)
+    # checks whose findings the scenario brings by design, at any severity (not false alarms)
+    expected: frozenset[str] = frozenset()
 
     def named(self, view: TickView) -> bool:
         return any(c == "deranged_disk" and s == self.slow for c, _, s, _ in view.findings)
@@ -100,7 +102,7 @@ class Run:
         for i, v in enumerate(self.ticks):
             for f in v.findings:
                 check, severity, subject, _ = f
-                if severity == "info":
+                if severity == "info" or check in self.expected:
                     continue
                 right = (
                     self.slow is not None
@@ -111,6 +113,15 @@ class Run:
                 )
                 if not right:
                     out.append((i, f))
+        return out
+
+    def blamed(self) -> dict[str, str]:
+        """Every disk a deranged_disk finding named in the run, with the first title it had."""
+        out: dict[str, str] = {}
+        for v in self.ticks:
+            for check, _, subject, title in v.findings:
+                if check == "deranged_disk":
+                    out.setdefault(subject, title)
         return out
 
     def idle_gaps(self, start: int = 0) -> int:
@@ -186,13 +197,13 @@ def start_bursts(lab: Lab, pool: str = POOL) -> Load:
     return load
 
 
-def replay(path: str) -> list[TickView]:
+def replay(path: str, pool_name: str = POOL) -> list[TickView]:
     """The recording read back and folded tick by tick, as the dashboard's replay does."""
     header, ticks = replay_ticks(path)
     out = []
     for frame in Fold(None, header.interval or INTERVAL, header.host).frames(ticks):
         snap, found = frame.snapshot, frame.findings
-        pool = snap.pool(POOL)
+        pool = snap.pool(pool_name)
         busy = pool is not None and any(
             leaf.io is not None and leaf.io.read_ops + leaf.io.write_ops >= 1 for leaf in pool.leaves()
         )
@@ -210,24 +221,41 @@ def run(lab: Lab, scenario: str, path: str, seconds: float = RECORD_S) -> Run:
     sick = build(lab, layout)
     result = Run(scenario, sick if kind == "slow" else None, None)
     load = start_bursts(lab)
+    onset = (SICK, DELAY_MS, ONSET_S) if kind == "slow" else None
+    return record_run(result, path, POOL, seconds, load, onset, SICK, t0)
+
+
+def record_run(
+    result: Run,
+    path: str,
+    pool: str,
+    seconds: float,
+    load: Load,
+    onset: tuple[str, int, float] | None,
+    cure: str | None,
+    t0: float,
+) -> Run:
+    """Record `seconds` of `pool` under `load` (already running) into `path`; `onset` (a dm-delay
+    device, its new delay, seconds after the first tick) makes a disk sick mid-recording. Then
+    the load is stopped, `cure` set back to no delay, and the recording replayed into `result`."""
 
     async def go() -> None:
         snaps: list = []
 
-        async def onset() -> None:
-            """The disk turns slow ONSET_S after the recording's first tick."""
+        async def switch(dm: str, ms: int, after_s: float) -> None:
+            """The disk turns slow `after_s` after the recording's first tick."""
             while not snaps:
                 await asyncio.sleep(0.05)
-            await asyncio.sleep(ONSET_S)
+            await asyncio.sleep(after_s)
             # The onset is when the switch began: dmsetup suspend/reload/resume can take seconds
             # in the emulator, and the new delay is in force somewhere within them.
             began = time.time()
-            await asyncio.to_thread(set_delay, SICK, DELAY_MS)
+            await asyncio.to_thread(set_delay, dm, ms)
             result.onset, result.switch_s = began, time.time() - began
 
-        task = asyncio.create_task(onset()) if kind == "slow" else None
+        task = asyncio.create_task(switch(*onset)) if onset is not None else None
         try:
-            await record(path, INTERVAL, seconds, (POOL,), quiet=True, snapshots=snaps)
+            await record(path, INTERVAL, seconds, (pool,), quiet=True, snapshots=snaps)
         finally:
             if task is not None:
                 task.cancel()
@@ -236,7 +264,8 @@ def run(lab: Lab, scenario: str, path: str, seconds: float = RECORD_S) -> Run:
         asyncio.run(go())
     finally:
         load.kill()
-        set_delay(SICK, 0)
-    result.ticks = replay(path)
+        if cure is not None:
+            set_delay(cure, 0)
+    result.ticks = replay(path, pool)
     result.seconds = time.monotonic() - t0
     return result

@@ -16,6 +16,8 @@ import time
 
 import psutil
 
+NULLB = "/sys/kernel/config/nullb"  # null_blk's configfs: one folder per disk
+
 
 def sh(*argv: str, check: bool = True, timeout: float = 120) -> str:
     p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
@@ -83,6 +85,7 @@ class Lab:
         self.pools: list[str] = []
         self.loops: list[str] = []
         self.dms: list[str] = []
+        self.nullbs: list[str] = []
         self.loads: list[Load] = []
 
     def file(self, name: str, size: str = "256M") -> str:
@@ -90,20 +93,64 @@ class Lab:
         sh("truncate", "-s", size, path)
         return path
 
-    def loop(self, name: str, size: str = "256M", sector: int | None = None) -> str:
+    def loop(
+        self, name: str, size: str = "256M", sector: int | None = None, rotational: bool | None = None
+    ) -> str:
+        """A loop device over a sparse file in tmpfs. `rotational`: the kernel's flag for it
+        (sysfs queue/rotational; a loop over tmpfs says solid-state), as a disk's driver sets it."""
         args = ["losetup", "-f", "--show"] + (["--sector-size", str(sector)] if sector else [])
         dev = sh(*args, self.file(name, size)).strip()
         self.loops.append(dev)
+        if rotational is not None:
+            set_rotational(dev, rotational)
         return dev
 
-    def slow(self, name: str, ms: int, size: str = "256M") -> str:
-        """A dm-delay device: every read and write waits `ms` ms (a sick disk)."""
-        dev = self.loop(name + ".img", size)
+    def slow(self, name: str, ms: int, size: str = "256M", rotational: bool | None = None) -> str:
+        """A dm-delay device over a loop: every read and write waits `ms` ms (a sick disk).
+        `rotational` is set on the loop beneath: device-mapper takes the flag from the devices
+        it stacks on, at every table load (one set on the dm device would not survive set_delay)."""
+        return self.delayed(name, self.loop(name + ".img", size, rotational=rotational), ms)
+
+    def delayed(self, name: str, dev: str, ms: int) -> str:
+        """A dm-delay device `name` over `dev` (set_delay switches it live)."""
         sectors = sh("blockdev", "--getsz", dev).strip()
         sh("dmsetup", "create", name, "--table", f"0 {sectors} delay {dev} 0 {ms} {dev} 0 {ms}")
         self.dms.append(name)
         sh("udevadm", "settle")
         return f"/dev/mapper/{name}"
+
+    def nullb(self, name: str, mib: int, service_us: int, depth: int, rotational: bool) -> str:
+        """A RAM-backed null_blk disk that serves `depth` requests at a time, each in
+        `service_us` microseconds: with depth 1 and milliseconds, a hard disk's single actuator
+        (requests queue behind each other, so its latency grows with its load, as a real one's
+        does); with a deep queue and tens of microseconds, flash. `rotational`: the kernel's flag."""
+        if not os.path.isdir(NULLB):
+            sh("modprobe", "null_blk", "nr_devices=0")
+            if not os.path.isdir(NULLB):
+                sh("mount", "-t", "configfs", "none", "/sys/kernel/config")
+        d = os.path.join(NULLB, name)
+        os.mkdir(d)
+        self.nullbs.append(name)
+        attrs = {
+            "size": mib,
+            "blocksize": 4096,
+            "memory_backed": 1,
+            "irqmode": 2,  # completion by timer: after completion_nsec
+            "completion_nsec": service_us * 1000,
+            "hw_queue_depth": depth,
+            "submit_queues": 1,
+            "power": 1,
+        }
+        for attr, value in attrs.items():
+            with open(os.path.join(d, attr), "w") as f:
+                f.write(str(value))
+        sh("udevadm", "settle")
+        dev = f"/dev/{name}"  # the folder's name (kernels before 5.19: nullb<index>)
+        if not os.path.exists(dev):
+            with open(os.path.join(d, "index")) as f:
+                dev = f"/dev/nullb{f.read().strip()}"
+        set_rotational(dev, rotational)
+        return dev
 
     def pool(self, name: str, *vdev_spec: str, opts: tuple[str, ...] = ()) -> str:
         sh("zpool", "create", "-f", *opts, name, *vdev_spec)
@@ -129,8 +176,17 @@ class Lab:
                 dst.write(src.read(1 << 20))
         sh("zpool", "sync")
 
-    def load(self, directory: str, seconds: int, size: str = "32M", rate: str = "4m") -> Load:
-        """fio random read/write in the background, fsync-heavy so I/O reaches the disks.
+    def load(
+        self,
+        directory: str,
+        seconds: int,
+        size: str = "32M",
+        rate: str | None = "4m",
+        rw: str = "randrw",
+        bs: str = "64k",
+        fsync: int = 4,
+    ) -> Load:
+        """fio random read/write (`rw`) in the background, fsync-heavy so I/O reaches the disks.
         Rate-limited: enough to saturate a 40 ms disk (64 I/Os of 64k per second), and little
         enough dirty data that a killed fio exits at once instead of holding the pool busy
         (unlimited, teardowns took 30-75 s in the emulator)."""
@@ -140,13 +196,13 @@ class Lab:
                 "--name=load",
                 f"--directory={directory}",
                 f"--size={size}",
-                "--rw=randrw",
-                "--bs=64k",
+                f"--rw={rw}",
+                f"--bs={bs}",
                 "--ioengine=psync",
                 "--numjobs=2",
-                "--fsync=4",
+                f"--fsync={fsync}",
                 "--time_based",
-                f"--rate={rate},{rate}",
+                *([f"--rate={rate},{rate}"] if rate else []),
                 f"--runtime={seconds}",
                 "--group_reporting",
             ],
@@ -171,6 +227,14 @@ class Lab:
                 time.sleep(0.5)
         for loop_dev in self.loops:
             sh("losetup", "-d", loop_dev, check=False)
+        for name in self.nullbs:
+            d = os.path.join(NULLB, name)
+            try:
+                with open(os.path.join(d, "power"), "w") as f:
+                    f.write("0")
+                os.rmdir(d)
+            except OSError as e:
+                print(f"lab cleanup: cannot remove null_blk {name}: {e}")
         shutil.rmtree(self.root, ignore_errors=True)
 
     @staticmethod
@@ -188,6 +252,12 @@ class Lab:
         else:
             print(f"lab cleanup: cannot destroy {pool}: {r.stderr.strip()}")
         shutil.rmtree(f"/{pool}", ignore_errors=True)
+
+
+def set_rotational(dev: str, rotational: bool) -> None:
+    """The kernel's rotational flag of a block device (/dev/loop3), as zdash reads it from sysfs."""
+    with open(f"/sys/block/{os.path.basename(dev)}/queue/rotational", "w") as f:
+        f.write("1" if rotational else "0")
 
 
 def set_delay(name: str, ms: int) -> None:

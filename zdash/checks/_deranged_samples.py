@@ -1,5 +1,17 @@
 """One sample's verdict per leaf for the deranged_disk check: is it slow against its peers?
 
+A leaf's peers are the other leaves of its own top-level vdev: they do the same work (a mirror
+writes every block to each side, a raidz stripe spans every column), so a disk far slower than
+they are is slow, not merely busy. The pool's other leaves of the same class and medium are a
+second yardstick the leaf must fail too, never the only one: a disk of a larger or emptier vdev
+does more work than one of another vdev, and looks slow beside it when it is only loaded. Only
+a leaf alone in its vdev (a stripe, a single-disk vdev) has no other yardstick than the pool.
+
+In a vdev that mixes media (an HDD beside an SSD) the slower medium's leaves are slower by
+design (zdash.media): beside the faster ones they are judged slow only when the pool's other
+leaves of their own medium say so too; without any, their pace is the mix's, not a fault (the
+media_mix check says so). A faster-medium leaf slower than a slower-medium peer is never design.
+
 A sample is evidence only when the leaf itself did I/O: an idle pool (between bursts, at night)
 says nothing about a disk's speed, so its verdict is None, neither slow nor normal, and the
 check's run of evidence carries on across the gap."""
@@ -7,12 +19,14 @@ check's run of evidence carries on across the gap."""
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 from zdash.checks._common import leaves_with_top, median_or_none
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_ms, fmt_pct
+from zdash.media import alike, slower
 from zdash.model import UNSEEN, Pool, Vdev
 
 MEASURABLE_STATES = ("ONLINE", "DEGRADED", UNSEEN)
@@ -52,9 +66,30 @@ class LeafSample:
     peers: tuple[str, ...]  # labels of the leaves it was compared with (the first few of many)
     slow: bool | None  # None: nothing comparable in this sample
     why_slow: str = ""
+    # The second yardstick: the pool's other leaves of its class and medium (labels, the first
+    # few of many; empty when the peers above are those leaves) and their medians.
+    pool_peers: tuple[str, ...] = ()
+    pool_util: float | None = None
+    pool_read_wait: float | None = None
+    pool_write_wait: float | None = None
+    by_design: bool = False  # its peers are of a faster medium (an HDD beside SSDs)
+    # Its disk wait was slow: its vdev waited for it (a mirror write, a raidz stripe), the cost
+    # a %util alone does not show
+    costly: bool = False
 
 
-def _metrics(v: Vdev) -> Metrics:
+def slow_specs(cfg: CheckConfig) -> tuple[tuple[int, float, float, str, Callable[[float | None], str]], ...]:
+    """Per metric: (index, ratio, floor, name, format). A metric is slow beside a reference when
+    it is >= ratio x the reference and >= the floor."""
+    latency_floor = cfg.deranged_latency_floor_ms * 1e6
+    return (
+        (UTIL, cfg.deranged_util_ratio, cfg.deranged_util_floor_pct, "%util", fmt_pct),
+        (READ_WAIT, cfg.deranged_latency_ratio, latency_floor, "disk wait (read)", fmt_ms),
+        (WRITE_WAIT, cfg.deranged_latency_ratio, latency_floor, "disk wait (write)", fmt_ms),
+    )
+
+
+def metrics_of(v: Vdev) -> Metrics:
     io, disk = v.io, v.disk
     util = disk.util_pct if disk is not None else None
     read_wait = io.disk_wait_read if io is not None else None
@@ -67,11 +102,6 @@ def _metrics(v: Vdev) -> Metrics:
         nbytes = None
     # zpool prints '-' (None) for no I/O; treat a stray 0 the same, it is not a measurement.
     return util, read_wait or None, write_wait or None, nbytes
-
-
-def _alike(a: Vdev, b: Vdev) -> bool:
-    """An SSD is not a fair yardstick for a hard disk: compare like with like when known."""
-    return a.rotational is None or b.rotational is None or a.rotational == b.rotational
 
 
 def _median_without(sorted_values: list[float], own: float | None) -> float | None:
@@ -105,7 +135,7 @@ def _lower_bound(sorted_values: list[float]) -> float:
 
 @dataclass(slots=True)
 class _Group:
-    """The pool's leaves of one class and media type: each a yardstick for the others."""
+    """The pool's leaves of one class and medium: each a yardstick for the others."""
 
     members: list[Vdev]
     sorted_metrics: list[list[float]]  # UTIL, READ_WAIT, WRITE_WAIT, BYTES, ascending
@@ -161,7 +191,7 @@ def sample_pool_lazy(
         if leaf.state in MEASURABLE_STATES
     ]
     leaves = [leaf for _, leaf in pairs]
-    measured = list(map(_metrics, leaves))
+    measured = list(map(metrics_of, leaves))
     metrics = dict(zip(map(id, leaves), measured))
     # Each top-level vdev with its leaves and their metrics, in the order the pairs name them.
     by_top: dict[int, tuple[Vdev, list[Vdev], list[Metrics]]] = {}
@@ -177,28 +207,31 @@ def sample_pool_lazy(
         (cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6),
         (cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6),
     )
-    # Pool-wide groups are shared by every leaf of one class and media type: build them once.
-    groups: dict[tuple[str, bool | None], _Group] = {}
+    # Pool-wide groups are shared by every leaf of one class and medium: build them once.
+    groups: dict[tuple[str, str | None], _Group] = {}
     out: dict[str, LeafSample | Quick] = {}
     for top, mates, mates_metrics in by_top.values():
         # A vdev of like disks (the usual case) sorts its metrics once; each leaf's peers' median
         # is then that list without its own value (O(log n) per leaf, not a list and a sort).
         top_sorted = (
             [sorted([v for v in column if v is not None]) for column in zip(*mates_metrics)]
-            if len({lf.rotational for lf in mates} - {None}) <= 1  # every pair alike
+            if len({lf.medium for lf in mates} - {None}) <= 1  # every pair alike
             else None
         )
         alone = len(mates) == 1  # compared with the pool's other leaves
         quick = not explain_all and top_sorted is not None
         top_bytes = top_sorted[BYTES] if top_sorted is not None else []  # read only when quick
+        # How many of the vdev's leaves measured each metric: a leaf's peers give a reference on
+        # a metric only when another of them measured it (never the pool's leaves alone).
+        measured_n = None if alone or top_sorted is None else [len(c) for c in top_sorted]
         group: _Group | None = None
-        group_rotational: object = _UNSET
+        group_medium: object = _UNSET
         for leaf, mine in zip(mates, mates_metrics):
-            if group is None or leaf.rotational is not group_rotational:  # like mates: one lookup
-                group_rotational = leaf.rotational
+            if group is None or leaf.medium is not group_medium:  # like mates: one lookup
+                group_medium = leaf.medium
                 group = _group(groups, pairs, metrics, floors, top, leaf)
             if quick:
-                decided, verdict = _quick(mine, group.screens)
+                decided, verdict = _quick(mine, group.screens, measured_n)
                 if decided:
                     out[leaf.key] = (
                         verdict if verdict is not None and busy(leaf) else None,
@@ -206,15 +239,16 @@ def sample_pool_lazy(
                         group.sorted_metrics[BYTES] if alone else top_bytes,
                     )
                     continue
-            vdev_peers = [lf for lf in mates if lf is not leaf and _alike(lf, leaf)]
-            # a mixed vdev: its like members only, listed per leaf
+            like = [lf for lf in mates if lf is not leaf and alike(lf.medium, leaf.medium)]
+            # a mixed vdev: its like members when it has some, else all of them (a 2-way mirror
+            # of an HDD and an SSD: each is the other's only peer)
+            vdev_peers = like or [lf for lf in mates if lf is not leaf]
+            by_design = not like and any(slower(leaf.medium, lf.medium) for lf in vdev_peers)
             vdev_sorted = top_sorted if len(vdev_peers) == len(mates) - 1 else None
             # Only a leaf alone in its vdev is compared with the pool's other leaves (built only
             # here: a list per leaf would cost O(n^2) on a pool of 1,000 single-disk vdevs).
             pool_others = [] if vdev_peers else [lf for lf in group.members if lf is not leaf]
-            out[leaf.key] = _judge(
-                leaf, vdev_peers, pool_others, group.sorted_metrics, metrics, cfg, vdev_sorted
-            )
+            out[leaf.key] = _judge(leaf, vdev_peers, by_design, pool_others, group, metrics, cfg, vdev_sorted)
     return out
 
 
@@ -222,24 +256,23 @@ _UNSET = object()
 
 
 def _group(
-    groups: dict[tuple[str, bool | None], _Group],
+    groups: dict[tuple[str, str | None], _Group],
     pairs: Sequence[tuple[Vdev, Vdev]],
     metrics: dict[int, Metrics],
     floors: tuple[tuple[float, float], ...],
     top: Vdev,
     leaf: Vdev,
 ) -> _Group:
-    """The pool-wide group of the leaf's class and media type, built the first time it is asked."""
-    gkey = (top.vclass, leaf.rotational)
+    """The pool-wide group of the leaf's class and medium, built the first time it is asked."""
+    gkey = (top.vclass, leaf.medium)
     group = groups.get(gkey)
     if group is None:
-        vclass, rotational = top.vclass, leaf.rotational
+        vclass, medium = top.vclass, leaf.medium
         members = [
             lf
             for t, lf in pairs
-            if t.vclass == vclass
-            and (rotational is None or lf.rotational is None or lf.rotational == rotational)
-        ]  # _alike(lf, leaf), inline: a pool's every leaf, once a tick
+            if t.vclass == vclass and (medium is None or lf.medium is None or lf.medium == medium)
+        ]  # alike(lf.medium, leaf.medium), inline: a pool's every leaf, once a tick
         # one column per metric (UTIL, READ_WAIT, WRITE_WAIT, BYTES), each sorted without its Nones
         columns = zip(*[metrics[id(lf)] for lf in members]) if members else [()] * 4
         ordered = [sorted([v for v in column if v is not None]) for column in columns]
@@ -251,9 +284,13 @@ def _group(
     return group
 
 
-def _quick(mine: tuple[float | None, ...], screens: list[float | None]) -> tuple[bool, bool | None]:
+def _quick(
+    mine: tuple[float | None, ...], screens: list[float | None], measured: list[int] | None
+) -> tuple[bool, bool | None]:
     """(True, False): not slow on any metric that has a reference; (True, None): no metric has
-    one (no evidence); (False, None): some metric reaches its screen, judge it exactly."""
+    one (no evidence); (False, None): some metric reaches its screen, judge it exactly.
+    `measured`: per metric, how many leaves of its vdev measured it (the leaf among them); None
+    for a leaf alone in its vdev, whose reference is the pool's."""
     verdict = None
     for n in (UTIL, READ_WAIT, WRITE_WAIT):
         value, screen = mine[n], screens[n]
@@ -261,59 +298,72 @@ def _quick(mine: tuple[float | None, ...], screens: list[float | None]) -> tuple
             continue
         if value >= screen:
             return False, None
-        verdict = False
+        if measured is None or measured[n] > 1:
+            verdict = False
     return True, verdict
 
 
 def _judge(
     leaf: Vdev,
     vdev_peers: list[Vdev],
+    by_design: bool,
     pool_others: list[Vdev],
-    pool_sorted: list[list[float]],
+    group: _Group,
     metrics: dict[int, Metrics],
     cfg: CheckConfig,
     vdev_sorted: list[list[float]] | None = None,
 ) -> LeafSample:
     mine = metrics[id(leaf)]
-    refs, verdicts, why = [], [], ""
+    refs: list[float | None] = []
+    pool_refs: list[float | None] = []
+    verdicts: list[bool] = []
+    why = ""
+    costly = False
     # Peers are the leaf's own vdev; a leaf alone in its vdev is compared with the pool.
     used_peers = vdev_peers or pool_others
-    specs = (
-        (UTIL, cfg.deranged_util_ratio, cfg.deranged_util_floor_pct, "%util", fmt_pct),
-        (
-            READ_WAIT,
-            cfg.deranged_latency_ratio,
-            cfg.deranged_latency_floor_ms * 1e6,
-            "disk wait (read)",
-            fmt_ms,
-        ),
-        (
-            WRITE_WAIT,
-            cfg.deranged_latency_ratio,
-            cfg.deranged_latency_floor_ms * 1e6,
-            "disk wait (write)",
-            fmt_ms,
-        ),
-    )
+    specs = slow_specs(cfg)
+    # A leaf slower by design than its peers is judged against the pool's other leaves of its
+    # medium, which sit in other vdevs and do other work. Its disk wait (per I/O) is its
+    # medium's pace whatever the load: a hard disk of a larger vdev takes more writes and queues
+    # a little more than one of a smaller (at most 3.1x in the lab's unequal mirrors, healthy),
+    # a sick one waits many times longer (5-20x with a 400 ms delay). Its %util is load, not
+    # pace: compared with theirs only while it does no more work than they do.
+    util_comparable = not by_design or _no_more_work(mine[BYTES], group)
     for n, (index, ratio, floor, name, fmt) in enumerate(specs):
         value = mine[index]
-        vdev_ref = (
-            _median_without(vdev_sorted[n], value)
-            if vdev_sorted is not None
-            else median_or_none(metrics[id(p)][index] for p in vdev_peers)
-        )
-        pool_ref = _median_without(pool_sorted[n], value)
-        # An idle vdev peer has no latency this second: fall back to the pool's other leaves.
-        ref = vdev_ref if vdev_ref is not None else pool_ref
+        pool_ref = _median_without(group.sorted_metrics[n], value)
+        pool_refs.append(pool_ref)
+        if vdev_peers:
+            # An idle vdev peer has no latency this second: no reference on this metric (the
+            # pool's other vdevs do other work, they are never the only yardstick).
+            ref = (
+                _median_without(vdev_sorted[n], value)
+                if vdev_sorted is not None
+                else median_or_none(metrics[id(p)][index] for p in vdev_peers)
+            )
+        else:
+            ref = pool_ref  # alone in its vdev: the pool is the only yardstick
         refs.append(ref)
         if value is None or ref is None:
             continue  # idle leaf, idle peers, or no kernel disk behind it
-        slow = value >= floor and value >= ratio * ref and (pool_ref is None or value >= ratio * pool_ref)
+        # The pool's other leaves of its medium must say so too; for a leaf slower by design
+        # than its peers they are the only ones that can (none: its pace is its medium's).
+        comparable = util_comparable or index != UTIL
+        beyond = (not by_design) if pool_ref is None else comparable and value >= ratio * pool_ref
+        slow = value >= floor and value >= ratio * ref and beyond
         verdicts.append(slow)
-        if slow and not why:
-            why = f"{name} {fmt(value)} vs {fmt(ref)} on its peers"
+        if slow:
+            costly = costly or index != UTIL
+            if not why:
+                why = (
+                    f"{name} {fmt(value)} vs {fmt(pool_ref)} on the pool's other {leaf.medium} leaves"
+                    f" ({fmt(ref)} on its faster peers)"
+                    if by_design and pool_ref is not None
+                    else f"{name} {fmt(value)} vs {fmt(ref)} on its peers"
+                )
     if not busy(leaf):
         verdicts = []  # no I/O of its own: no evidence either way
+    slow_now = any(verdicts) if verdicts else None
     return LeafSample(
         util=mine[UTIL],
         read_wait=mine[READ_WAIT],
@@ -327,8 +377,29 @@ def _judge(
             if vdev_sorted is not None and vdev_peers
             else median_or_none(metrics[id(p)][BYTES] for p in used_peers)
         ),
-        peers=tuple(p.label for p in used_peers[:PEERS_SHOWN])
-        + ((f"{len(used_peers) - PEERS_SHOWN} more",) if len(used_peers) > PEERS_SHOWN else ()),
-        slow=any(verdicts) if verdicts else None,
+        peers=_labels(used_peers, len(used_peers)),
+        slow=slow_now,
         why_slow=why,
+        # what a finding shows of the second yardstick (only a slow sample becomes one)
+        pool_peers=_labels((lf for lf in group.members if lf is not leaf), len(group.members) - 1)
+        if slow_now and vdev_peers
+        else (),
+        pool_util=pool_refs[0] if slow_now and vdev_peers else None,
+        pool_read_wait=pool_refs[1] if slow_now and vdev_peers else None,
+        pool_write_wait=pool_refs[2] if slow_now and vdev_peers else None,
+        by_design=by_design,
+        costly=costly and bool(slow_now),
     )
+
+
+def _no_more_work(nbytes: float | None, group: _Group) -> bool:
+    """Did the leaf move no more bytes/s than the pool's other leaves of its medium (their
+    median)? Unknown is not comparable: their numbers say nothing of it then."""
+    theirs = _median_without(group.sorted_metrics[BYTES], nbytes)
+    return nbytes is not None and theirs is not None and nbytes <= theirs
+
+
+def _labels(leaves: Iterable[Vdev], count: int) -> tuple[str, ...]:
+    """The first PEERS_SHOWN leaves' labels, and how many more there are."""
+    shown = tuple(lf.label for lf in islice(leaves, PEERS_SHOWN))
+    return shown + ((f"{count - PEERS_SHOWN} more",) if count > PEERS_SHOWN else ())

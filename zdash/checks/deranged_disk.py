@@ -1,14 +1,17 @@
 """Deranged disk: one leaf far slower than its peers while doing the same work or less.
 
 Per sample (zdash.checks._deranged_samples), a leaf is *slow* when its %util or its disk_wait
-is >= ratio x its vdev peers' median AND >= ratio x the pool's other leaves' AND above an
-absolute floor; a sample in which the leaf did no I/O is no evidence either way (an idle pool
-says nothing about a disk's speed). The check keeps, per leaf, the verdicts of its last
-`lookback` busy samples:
+is >= ratio x its vdev peers' median AND >= ratio x the pool's other leaves' of its medium AND
+above an absolute floor (the pool's alone never decide it; a leaf of a slower medium than its
+peers, an HDD beside an SSD, must be slow against the pool's other HDDs too); a sample in which
+the leaf did no I/O is no evidence either way (an idle pool says nothing about a disk's speed).
+The check keeps, per leaf, the verdicts of its last `lookback` busy samples:
 
 - raised when at least `sustain` of them were slow (and the leaf moved no more than
   `tolerance` x its peers' bytes over them: a disk that is busier because it does more work is
-  not sick);
+  not sick), and they show what it costs: its vdev waited for it (its disk wait was slow in at
+  least half of them) or the pool is slower since the onset; never when the pool got faster
+  (more throughput at no more wait: whatever the disk is, it is not dragging the pool);
 - once raised, held while the disk is slow whenever it is busy, through any idle gap;
 - cleared after `clear` busy samples in a row measured normal.
 
@@ -64,6 +67,11 @@ WHY = (
 )
 
 
+# The pool this much slower since the onset (throughput / this, or wait x this) is a cost; this
+# much more throughput at no more wait is a pool that got faster.
+POOL_CHANGE = 1.25
+
+
 @dataclass
 class _PoolIo:
     """Pool throughput and latency: a running mean while nothing is slow (the baseline), and
@@ -74,6 +82,19 @@ class _PoolIo:
     since_bytes: float = 0.0
     since_wait: float = 0.0
     since_n: int = 0
+
+    def change(self) -> tuple[bool, bool]:
+        """(slower, faster) since the onset than before it; neither without a baseline."""
+        if self.base_bytes is None or not self.since_n:
+            return False, False
+        since_b = self.since_bytes / self.since_n
+        since_w = self.since_wait / self.since_n if self.since_wait else None
+        base_w = self.base_wait
+        wait_up = since_w is not None and base_w is not None and since_w >= POOL_CHANGE * base_w
+        wait_not_up = since_w is None or base_w is None or since_w <= base_w
+        slower = since_b * POOL_CHANGE <= self.base_bytes or wait_up
+        faster = since_b >= POOL_CHANGE * self.base_bytes and wait_not_up
+        return slower, faster
 
 
 @dataclass
@@ -88,6 +109,14 @@ class _Leaf:
     normal_run: int = 0
     last_slow_sample: LeafSample | None = None
     first_slow_ios: int | None = None
+    # times of the slow samples its vdev waited on (made with the first: most leaves never need it)
+    costly: deque[float] | None = None
+    # A leaf slower by design than its vdev peers (an HDD beside an SSD): its own I/O wait
+    # while it measured normal (a running mean, ns), the yardstick it must have left behind,
+    # and its wait in its last slow sample
+    own_wait: float | None = None
+    own_n: int = 0
+    slow_wait: float | None = None
 
 
 def _bytes(io: IoStats | None) -> float | None:
@@ -132,6 +161,47 @@ def _remember(
         pairs.append((nbytes, peer if peer is not None else nbytes))
         while len(pairs) > lookback:
             pairs.popleft()
+
+
+def _costs(st: _Leaf, slow_times: list[float], pool_io: _PoolIo | None) -> bool:
+    """Do its slow samples show a cost? Its vdev waited for it (its disk wait slow in at least
+    half of them: a mirror write, a raidz stripe waits for its slowest member), or the pool is
+    slower since the onset; and the pool did not get faster meanwhile."""
+    slower, faster = pool_io.change() if pool_io is not None else (False, False)
+    if faster:
+        return False
+    costly = sum(1 for t in st.costly or () if t >= slow_times[0])
+    return 2 * costly >= len(slow_times) or slower
+
+
+def own_wait(leaf: Vdev) -> float | None:
+    """Its I/O wait this sample (ns), the longer of read and write: the kernel's await where
+    /proc/diskstats has the disk (exact per I/O; zpool iostat's disk wait comes from power-of-two
+    histograms, a whole bucket apart), else zpool's disk wait. None without I/O."""
+    disk, io = leaf.disk, leaf.io
+    if disk is not None and (disk.read_await_ms or disk.write_await_ms):
+        return max(disk.read_await_ms or 0.0, disk.write_await_ms or 0.0) * 1e6
+    waits = [w for w in (io.disk_wait_read, io.disk_wait_write) if w] if io is not None else []
+    return max(waits) if waits else None
+
+
+def _learn_own_wait(st: _Leaf, wait: float | None, lookback: int) -> None:
+    """A normal busy sample of a leaf slower by design: its wait joins its own yardstick (a mean
+    over about the last `lookback` such samples: a load that changes over hours moves it)."""
+    if wait is None:
+        return
+    st.own_n = min(st.own_n + 1, lookback)
+    st.own_wait = wait if st.own_wait is None else st.own_wait + (wait - st.own_wait) / st.own_n
+
+
+def _beyond_itself(st: _Leaf, ratio: float) -> bool:
+    """A leaf slower by design than its peers is named only once it is slower than itself too:
+    its wait >= ratio x its own while it measured normal. Its peers cannot say it is sick (they
+    are faster by design), the pool's other disks of its medium do other work (a hard disk of a
+    busier vdev queues more: 6x the other's wait in the issue's healthy pool); a disk never seen
+    normal runs at its design's pace, which media_mix speaks of."""
+    w, own = st.slow_wait, st.own_wait
+    return own is not None and w is not None and w >= ratio * own
 
 
 def _normal(st: _Leaf, clear: int) -> None:
@@ -200,7 +270,8 @@ class Tracker(tracker.Tracker):
                     assert isinstance(s, LeafSample)
                     slow = s.slow
                     if slow is not None and leaf_key not in rebuilt:
-                        self._judge(st, slow, s.bytes, s.peer_bytes, s, now)
+                        wait = own_wait(leaf) if s.by_design else None
+                        self._judge(st, slow, s.bytes, s.peer_bytes, s, now, self._pool_io.get(name), wait)
                 if st.raised:
                     any_raised = True
                 if slow is None or leaf_key in rebuilt:
@@ -234,17 +305,30 @@ class Tracker(tracker.Tracker):
         peer: float | None,
         s: LeafSample | None,
         now: float,
+        pool_io: _PoolIo | None = None,
+        wait: float | None = None,
     ) -> None:
         """One busy sample's evidence: its verdict, its bytes/s and its peers' (`s`, the whole
-        sample, is kept when it is slow: the finding shows it)."""
+        sample, is kept when it is slow: the finding shows it); `wait`, its own_wait, read only
+        for a leaf slower by design than its peers."""
         cfg = self.cfg
         lookback, clear = cfg.deranged_lookback_samples, cfg.deranged_clear_samples
         if not slow:
             _remember(st, (now, False), nbytes, peer, lookback)
             _normal(st, clear)
+            if s is not None and s.by_design:
+                _learn_own_wait(st, wait, lookback)
             return
         _remember(st, (now, True), nbytes, peer, lookback)
         st.last_slow, st.last_slow_sample, st.normal_run = now, s, 0
+        if s is not None and s.by_design:
+            st.slow_wait = wait
+        if s is not None and s.costly:
+            if st.costly is None:
+                st.costly = deque()
+            st.costly.append(now)
+            while len(st.costly) > lookback:
+                st.costly.popleft()
         if st.raised:
             st.busy += 1
             st.slow_busy += 1
@@ -252,7 +336,12 @@ class Tracker(tracker.Tracker):
                 st.raised, st.onset = False, None
         else:  # only a slow sample can raise it (the common normal one costs nothing more)
             slow_times = [t for t, was_slow in st.verdicts if was_slow]
-            if len(slow_times) >= cfg.deranged_sustain_samples and self._throughput_ok(st):
+            if (
+                len(slow_times) >= cfg.deranged_sustain_samples
+                and self._throughput_ok(st)
+                and _costs(st, slow_times, pool_io)
+                and (s is None or not s.by_design or _beyond_itself(st, cfg.deranged_latency_ratio))
+            ):
                 st.raised, st.onset = True, slow_times[0]  # it began with the first slow sample
                 st.busy = sum(1 for t, _ in st.verdicts if t >= st.onset)
                 st.slow_busy = len(slow_times)
@@ -319,7 +408,10 @@ class Tracker(tracker.Tracker):
     def _finding(self, snap: Snapshot, pool: Pool, top: Vdev, leaf: Vdev, st: _Leaf) -> Finding | None:
         reasons: list[str] = []
         evidence: list[tuple[str, str]] = []
-        if st.raised and st.last_slow_sample is not None:
+        pool_slower, pool_faster = self._pool_change(pool)
+        # A finding whose own evidence says the pool got faster is not shown (what raised it may
+        # have been a load that grew, not a disk that slowed).
+        if st.raised and st.last_slow_sample is not None and not pool_faster:
             s = st.last_slow_sample
             reasons.append(s.why_slow)
             evidence += [
@@ -330,7 +422,8 @@ class Tracker(tracker.Tracker):
                 ("Disk wait read", f"{fmt_ms(s.read_wait)} vs peers {fmt_ms(s.peer_read_wait)}"),
                 ("Disk wait write", f"{fmt_ms(s.write_wait)} vs peers {fmt_ms(s.peer_write_wait)}"),
                 ("Throughput", f"{fmt_rate(s.bytes)} vs peers {fmt_rate(s.peer_bytes)}"),
-                ("Compared with", fmt_list(list(s.peers))),
+                *_compared(top, leaf, s, st),
+                ("Cost", _cost_line(top, st, pool_slower)),
             ]
             evidence += self._cost(pool, leaf)
         slow_now = leaf.slow_ios or 0
@@ -374,6 +467,10 @@ class Tracker(tracker.Tracker):
             actions=_actions(pool, top, leaf),
         )
 
+    def _pool_change(self, pool: Pool) -> tuple[bool, bool]:
+        st = self._pool_io.get(pool.name)
+        return st.change() if st is not None else (False, False)
+
     def _cost(self, pool: Pool, leaf: Vdev) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
         st = self._pool_io.get(pool.name)
@@ -404,6 +501,50 @@ class Tracker(tracker.Tracker):
                 )
                 out.append(("Total vs disk wait", f"{fmt_ms(total)} vs {fmt_ms(disk)}: {where}"))
         return out
+
+
+def _compared(top: Vdev, leaf: Vdev, s: LeafSample, st: _Leaf) -> list[tuple[str, str]]:
+    """Which disks it was compared with: its vdev's (or, alone in its vdev, the pool's), then the
+    pool's other leaves of its medium, the second yardstick it had to fail too; a leaf slower by
+    design than its peers, with itself while it measured normal."""
+    own = fmt_list(list(s.peers)) or "none"
+    if not s.pool_peers:  # alone in its vdev: the pool's leaves were its peers
+        why = "it is a vdev of its own" if top is leaf else f"no other member of {top.name} measured"
+        return [("Compared with", f"{own} (the pool's other disks: {why})")]
+    design = f", of a faster medium than its {leaf.medium}" if s.by_design else ""
+    rows = [("Compared with", f"{own} ({top.name}{design})")]
+    if set(s.pool_peers) != set(s.peers):
+        kind = f"{leaf.medium} " if leaf.medium else ""
+        rows.append(
+            (
+                "And with",
+                f"{fmt_list(list(s.pool_peers))} (the pool's other {kind}leaves: %util "
+                f"{fmt_pct(s.pool_util)}, disk wait read {fmt_ms(s.pool_read_wait)}, "
+                f"write {fmt_ms(s.pool_write_wait)})",
+            )
+        )
+    if s.by_design and st.own_wait is not None:
+        rows.append(
+            (
+                "And with itself",
+                f"I/O wait {fmt_ms(st.slow_wait)} vs {fmt_ms(st.own_wait)} while it measured normal",
+            )
+        )
+    return rows
+
+
+def _cost_line(top: Vdev, st: _Leaf, pool_slower: bool) -> str:
+    """What its slowness costs, as the raise found it: its vdev waiting for it, the pool slower."""
+    onset = st.onset if st.onset is not None else 0.0
+    waited = sum(1 for t in st.costly or () if t >= onset)
+    parts = []
+    if waited:
+        parts.append(
+            f"{top.name} waited for it: its disk wait was slow in {plural(waited, 'sample')} since the onset"
+        )
+    if pool_slower:
+        parts.append("the pool is slower since the onset (below)")
+    return "; ".join(parts) or "none measured since the onset"
 
 
 def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:

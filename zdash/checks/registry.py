@@ -23,6 +23,7 @@ from zdash.checks import (
     deranged_disk,
     health,
     imbalance,
+    media_mix,
     scan,
     smart,
     topology,
@@ -40,6 +41,7 @@ CHECKS: tuple[ModuleType, ...] = (
     health,
     deranged_disk,
     smart,
+    media_mix,
     capacity,
     scan,
     imbalance,
@@ -51,7 +53,7 @@ CHECKS: tuple[ModuleType, ...] = (
 _ORDER = {m.ID: i for i, m in enumerate(CHECKS)}
 # Bumped whenever a tracker's state changes shape or meaning: keyframes of another fold version
 # are not trusted (a replay then folds from the start, which is always exact).
-FOLD_VERSION = 2  # 2: health remembers leaves that arrived while it watched (an attach)
+FOLD_VERSION = 3  # 2: health remembers attached leaves; 3: deranged_disk's peers are the own vdev
 
 
 class _Stateless(Tracker):

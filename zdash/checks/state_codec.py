@@ -22,6 +22,7 @@ from zdash.checks import (
     finding,
     health,
     imbalance,
+    media_mix,
     scan,
 )
 
@@ -36,6 +37,7 @@ _TYPES: dict[str, type] = {
         health._Pool,
         imbalance._Vdev,
         imbalance._Pool,
+        media_mix._Vdev,
         finding.Finding,
         finding.SuggestedAction,
     )

@@ -1,6 +1,6 @@
-"""Topology advice (all INFO): single-disk data vdevs, over-wide raidz, a vdev mixing spinning
-and solid-state leaves, mixed top-level vdev types. Dataset property advice lives in
-_dataset_props (one finding per pool per property)."""
+"""Topology advice (all INFO): single-disk data vdevs, over-wide raidz, mixed top-level vdev
+types. A vdev mixing media (an HDD beside an SSD) is media_mix's finding, with its measured
+cost. Dataset property advice lives in _dataset_props (one finding per pool per property)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,6 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
     for pool in now.pools:
         out += _single_disks(pool)
         out += _wide_raidz(pool, cfg)
-        out += _mixed_media(pool)
         if (f := _mixed_types(pool)) is not None:
             out.append(f)
     out += dataset_findings(now, cfg)
@@ -100,33 +99,6 @@ def _wide_raidz(pool: Pool, cfg: CheckConfig) -> list[Finding]:
                         + " They trade a little space for speed and safety."
                     ),
                     evidence=(("Width", str(width)), ("Type", v.kind), ("Limit", str(cfg.raidz_max_width))),
-                )
-            )
-    return out
-
-
-def _mixed_media(pool: Pool) -> list[Finding]:
-    out = []
-    for v in pool.top_level:
-        leaves = list(v.leaves())
-        spinning = [x.label for x in leaves if x.rotational is True]
-        solid = [x.label for x in leaves if x.rotational is False]
-        if spinning and solid:
-            out.append(
-                Finding(
-                    ID,
-                    Severity.INFO,
-                    pool.name,
-                    v.name,
-                    "vdev",
-                    topic="media",
-                    title=f"{v.name} mixes spinning and solid-state disks",
-                    why=(
-                        "Writes complete only when every member has them, so the vdev writes at hard "
-                        "disk speed; a mirror prefers the SSD for reads, a raidz cannot. The SSD's "
-                        "speed is mostly wasted; matching media per vdev behaves predictably."
-                    ),
-                    evidence=(("Rotational", fmt_list(spinning)), ("Solid-state", fmt_list(solid))),
                 )
             )
     return out

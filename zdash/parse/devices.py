@@ -13,6 +13,8 @@ class DeviceFacts:
     device: str | None  # kernel name, the /proc/diskstats key
     native_sector: int | None
     rotational: bool | None
+    transport: str | None = None  # nvme, sata, sas, usb... (None in recordings made before it was read)
+    model: str | None = None
 
 
 def parse_devices(text: str) -> dict[str, DeviceFacts]:
@@ -21,9 +23,9 @@ def parse_devices(text: str) -> dict[str, DeviceFacts]:
         if not line.strip():
             continue
         cols = line.split("\t")
-        if len(cols) != 4:
-            raise ParseError(f"devices line {n}: expected 4 tab-separated fields, got {len(cols)}")
-        path, dev, phys, rot = (None if c == "-" else c for c in cols)
+        if len(cols) not in (4, 6):  # 4: recorded before the transport and model were read
+            raise ParseError(f"devices line {n}: expected 6 tab-separated fields, got {len(cols)}")
+        path, dev, phys, rot, transport, model = (None if c == "-" else c for c in (*cols, "-", "-")[:6])
         if not path:
             raise ParseError(f"devices line {n}: no path")
         try:
@@ -31,5 +33,5 @@ def parse_devices(text: str) -> dict[str, DeviceFacts]:
             rotational = bool(int(rot)) if rot else None
         except ValueError:
             raise ParseError(f"devices line {n}: sector size / rotational not numbers") from None
-        out[path] = DeviceFacts(path, dev, sector, rotational)
+        out[path] = DeviceFacts(path, dev, sector, rotational, transport, model)
     return out

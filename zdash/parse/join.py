@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from typing import Any
 
+from zdash.media import medium
 from zdash.model import DiskIo, Pool, Vdev, builder_of, evolve, field_getter, replacer_of
 from zdash.parse.devices import DeviceFacts
 from zdash.parse.reuse import Reuse
@@ -98,13 +99,20 @@ def _ashift(ashift: Mapping[str, int]) -> NodeChanges:
 
 
 def _facts(devices: Mapping[str, DeviceFacts]) -> NodeChanges:
-    """Kernel device, sector size and rotational flag per leaf (they change only with the tree)."""
+    """Kernel device, sector size, rotational flag, medium and model per leaf (they change only
+    with the tree)."""
 
     def fn(v: Vdev, depth: int) -> dict[str, object] | None:
         facts = devices.get(v.path) if v.is_leaf and v.path else None
         if facts is None:
             return None
-        return {"device": facts.device, "native_sector": facts.native_sector, "rotational": facts.rotational}
+        return {
+            "device": facts.device,
+            "native_sector": facts.native_sector,
+            "rotational": facts.rotational,
+            "medium": medium(facts.rotational, facts.transport),
+            "model": facts.model,
+        }
 
     return fn
 

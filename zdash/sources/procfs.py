@@ -86,20 +86,85 @@ def _read_int(path: str) -> int | None:
         return None
 
 
+# Where a disk hangs in /sys/devices says how it is attached (what lsblk's TRAN column says):
+# the first of these path parts found, nearest the disk first.
+TRANSPORT_PARTS = (
+    ("/usb", "usb"),  # a USB bridge, whatever the disk behind it speaks
+    ("/nvme", "nvme"),
+    ("/end_device-", "sas"),
+    ("/rport-", "fc"),
+    ("/session", "iscsi"),
+    ("/ata", "sata"),
+    ("/virtio", "virtio"),
+    ("/mmc_host", "mmc"),
+)
+SLAVES_FOLLOWED = 4  # dm over dm over a partition: the medium is the disk at the bottom
+
+
+def transport_of(sys_path: str) -> str | None:
+    """How a disk is attached, from its /sys/devices path (the realpath of /sys/block/<disk>):
+    .../0000:00:09.0/nvme/nvme0/nvme0n1 is "nvme", .../usb2/2-1/.../block/sdc is "usb"."""
+    for part, name in TRANSPORT_PARTS:
+        if part in sys_path:
+            return name
+    return None
+
+
+def clean_model(raw: str) -> str | None:
+    """A disk's model as the device reports it, printable and short (a USB bridge or a remote
+    host can claim anything; it is shown on a terminal and in a tab-separated sample)."""
+    text = " ".join("".join(c if c.isprintable() else " " for c in raw[:200]).split())[:40]
+    return text or None
+
+
+def _model(block_dir: str) -> str | None:
+    """The disk's model (SCSI, SATA, NVMe: device/model in sysfs)."""
+    try:
+        with open(os.path.join(block_dir, "device", "model"), errors="replace") as f:
+            return clean_model(f.read(200))
+    except OSError:
+        return None
+
+
+def _underlying(block_dir: str) -> str:
+    """The disk beneath a dm or md device with exactly one (a crypt, a delay, one linear
+    slice): its medium is the device's. A device over several disks keeps its own."""
+    for _ in range(SLAVES_FOLLOWED):
+        try:
+            slaves = os.listdir(os.path.join(block_dir, "slaves"))
+        except OSError:
+            return block_dir
+        if len(slaves) != 1:
+            return block_dir
+        below = _sys_block_dir(slaves[0])
+        if below is None:
+            return block_dir
+        block_dir = below
+    return block_dir
+
+
+def _field(value: object) -> str:
+    return "-" if value is None else str(value).replace("\t", " ")
+
+
 def describe_devices(paths: list[str]) -> RawSample:
     """One line per leaf path: path, kernel device, physical sector bytes, rotational (1/0),
-    tab-separated, '-' where unknown. Cheap (sysfs reads), run when the tree changes."""
+    transport (nvme, sata, usb...), model; tab-separated, '-' where unknown. Cheap (sysfs
+    reads), run when the tree changes."""
     now = time.time()
     lines = []
     for p in sorted(set(paths)):
         dev = kernel_device(p)
-        phys = rot = None
+        phys = rot = transport = model = None
         if dev:
             base = _sys_block_dir(dev)
             if base:
                 phys = _read_int(os.path.join(base, "queue", "physical_block_size"))
                 rot = _read_int(os.path.join(base, "queue", "rotational"))
-        lines.append("\t".join(str(x) if x is not None else "-" for x in (p, dev, phys, rot)))
+                disk = _underlying(base)
+                transport = transport_of(disk)
+                model = _model(disk)
+        lines.append("\t".join(_field(x) for x in (p, dev, phys, rot, transport, model)))
     return RawSample(
         "devices", ("zdash", "describe-devices"), 0, "\n".join(lines) + "\n", "", now, time.time() - now
     )

@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass
 
 from zdash.raw import RawSample
+from zdash.sources.procfs import SLAVES_FOLLOWED, clean_model
 from zdash.sources.runner import NAME_VARS, Runner, first_line
 
 # What a silent exit 255 is, in the lab: a multiplexed session whose master connection went
@@ -305,15 +306,42 @@ class RemoteRunner(Runner):
         return False
 
 
+LSBLK_DEVICE_COLUMNS = "KNAME,MAJ:MIN,PHY-SEC,ROTA,PKNAME,TRAN,MODEL"
+LSBLK_PAIR = re.compile(r'([A-Z_:-]+)="([^"]*)"')
+
+
+def _lsblk_name(column: str) -> str:
+    return "MAJ:MIN" if column == "MAJ_MIN" else column.replace("_", "-")
+
+
+def _inherited(
+    row: dict[str, str], column: str, by_kname: dict[str, dict[str, str]], parents: dict[str, set[str]]
+) -> str:
+    """A column of the device's lsblk row, or where it is empty, of the device it sits on (a
+    partition's disk, a dm device's one device beneath), down to SLAVES_FOLLOWED levels: lsblk
+    gives a partition the disk's TRAN but not its MODEL, a dm device neither."""
+    for _ in range(SLAVES_FOLLOWED + 1):
+        if row.get(column):
+            return row[column]
+        above = parents.get(row.get("KNAME", ""), set()) - {""}
+        if len(above) != 1 or (parent := by_kname.get(next(iter(above)))) is None:
+            return ""
+        row = parent
+    return ""
+
+
 async def describe_remote_devices(runner: Runner, paths: list[str]) -> RawSample:
     """zdash.sources.procfs.describe_devices for the far side, in the same text (so a replay
     reads it the same): each /dev leaf's kernel device from `stat -L` (major:minor, which
-    `lsblk` names with its sector size and rotational flag). Two commands, no shell; '-' where
-    either cannot say (a file vdev, a path with unusual characters, no lsblk: not Linux)."""
+    `lsblk` names with its sector size, rotational flag, transport and model; a partition or a
+    dm device over one disk takes the last two from the disk beneath, as the local reader does).
+    Two commands, no shell; '-' where either cannot say (a file vdev, a path with unusual
+    characters, no lsblk: not Linux)."""
     start = time.time()
     devs = sorted({p for p in paths if p.startswith("/dev/") and SAFE_WORD.match(p)})
     majmin: dict[str, str] = {}
-    facts: dict[str, tuple[str, str, str]] = {}  # maj:min -> (kname, phys, rot)
+    rows: dict[str, dict[str, str]] = {}  # maj:min -> lsblk's columns
+    parents: dict[str, set[str]] = {}  # kname -> the knames lsblk lists it under
     problems = []
     if devs:
         st = await runner.run("devices", ("stat", "-L", "-c", "%t:%T:%F:%n", "--", *devs))
@@ -327,17 +355,24 @@ async def describe_remote_devices(runner: Runner, paths: list[str]) -> RawSample
         if st.error and not majmin:
             problems.append(st.error)
         if majmin:
-            ls = await runner.run("devices", ("lsblk", "-P", "-n", "-o", "KNAME,MAJ:MIN,PHY-SEC,ROTA"))
+            ls = await runner.run("devices", ("lsblk", "-P", "-n", "-o", LSBLK_DEVICE_COLUMNS))
             for line in ls.stdout.splitlines():
-                values = re.findall(r'="([^"]*)"', line)
-                if len(values) == 4:
-                    facts[values[1]] = (values[0].replace("/", "!"), values[2], values[3])
+                # util-linux 2.37.0 named -P's columns as shell variables (MAJ_MIN, PHY_SEC)
+                row = {_lsblk_name(k): v for k, v in LSBLK_PAIR.findall(line)}
+                if "KNAME" in row and "MAJ:MIN" in row:
+                    row["KNAME"] = row["KNAME"].replace("/", "!")
+                    rows[row["MAJ:MIN"]] = row
+                    parents.setdefault(row["KNAME"], set()).add(row.get("PKNAME", "").replace("/", "!"))
             if ls.error:
                 problems.append(ls.error)
+    by_kname = {row["KNAME"]: row for row in rows.values()}
     lines = []
     for p in sorted(set(paths)):
-        kname, phys, rot = facts.get(majmin.get(p, ""), ("-", "-", "-"))
-        lines.append("\t".join((p, kname or "-", phys or "-", rot or "-")))
+        row = rows.get(majmin.get(p, ""), {})
+        transport = _inherited(row, "TRAN", by_kname, parents)
+        model = clean_model(_inherited(row, "MODEL", by_kname, parents))
+        fields = (p, row.get("KNAME"), row.get("PHY-SEC"), row.get("ROTA"), transport, model)
+        lines.append("\t".join((f or "-").replace("\t", " ") for f in fields))
     return RawSample(
         "devices",
         ("zdash", "describe-devices"),

@@ -1,0 +1,176 @@
+"""deranged_disk (issue 31): a disk is compared with its own vdev, a slower medium beside a faster
+one is design and not a fault, and a finding shows what the slowness costs.
+
+The layout of the issue: two mirrors of unequal size (384M and 2G), each pairing an SSD with an
+HDD, under steady writes. ZFS gives the larger, emptier mirror the larger share of the writes,
+so its disks do more work than the small mirror's."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from tests.checks.builders import GiB, MiB, evidence, history, leaf, mirror, one, pool, space
+from zdash.checks import deranged_disk
+from zdash.config import CheckConfig
+from zdash.model import IoStats
+
+CFG = CheckConfig()
+
+
+def ssd(name, **kw):
+    kw.setdefault("util", 19.0)
+    kw.setdefault("write_ms", 1.0)
+    kw.setdefault("write_bps", 4 * MiB)
+    return leaf(name, rotational=False, **kw)
+
+
+def hdd(name, **kw):
+    kw.setdefault("util", 30.0)
+    kw.setdefault("write_ms", 3.8)
+    kw.setdefault("write_bps", 4 * MiB)
+    return leaf(name, rotational=True, **kw)
+
+
+def unequal_mixed(g1=None, g2=None, small_bps=4 * MiB, big_bps=6 * MiB, pool_bps=None):
+    """mirror-0: s1 (SSD) s2 (HDD), 384M; mirror-1: g1 (SSD) g2 (HDD), 2G."""
+    g1 = g1 or ssd("g1", util=67.4, write_ms=2.0, write_bps=big_bps)
+    g2 = g2 or hdd("g2", util=90.0, write_ms=24.5, write_bps=big_bps)
+    p = pool(
+        "mixed",
+        mirror(0, ssd("s1", write_bps=small_bps), hdd("s2", write_bps=small_bps), **space(384 << 20, 40)),
+        mirror(1, g1, g2, **space(2 * GiB, 10)),
+    )
+    if pool_bps is not None:
+        io = IoStats(write_ops=100, write_bytes=pool_bps, total_wait_write=5e6, disk_wait_write=4e6)
+        p = dataclasses.replace(p, root=dataclasses.replace(p.root, io=io))
+    return p
+
+
+def run(make, n, cfg=CFG):
+    return deranged_disk.check(history(make, n), cfg)
+
+
+def test_the_layout_of_the_issue_raises_no_slow_disk():
+    """g1 (an SSD, busier than the small mirror's SSD because its mirror takes more writes) and
+    g2 (an HDD beside an SSD, slower by design) were both named: neither is sick."""
+    assert run(lambda i: unequal_mixed(), 21) == []
+
+
+def test_a_hard_disk_beside_an_ssd_never_seen_faster_runs_at_its_designs_pace():
+    """g2 waits 6x what s2 (the other HDD) waits from the first sample, the issue's numbers:
+    beside its own mirror's SSD it is slower by design, beside s2 it may be busier (its vdev
+    takes more writes) or of another make. Never seen faster than that, it is not called sick,
+    whatever work it does; the media_mix finding speaks of its vdev."""
+    assert run(lambda i: unequal_mixed(big_bps=6 * MiB), 21) == []
+    assert run(lambda i: unequal_mixed(big_bps=4 * MiB), 21) == []
+
+
+def _sick_g2_from(onset, write_ms=120.0):
+    """g2 healthy (6 ms, 3x its SSD partner's wait: its medium) until sample `onset`, then
+    `write_ms`; it moves 1.5x the other HDD's bytes throughout (the larger mirror)."""
+
+    def make(i):
+        sick = i >= onset
+        g2 = hdd("g2", util=100.0 if sick else 60.0, write_ms=write_ms if sick else 6.0, write_bps=6 * MiB)
+        return unequal_mixed(g2=g2)
+
+    return make
+
+
+def test_a_sick_hard_disk_beside_an_ssd_is_told_apart_by_the_other_hard_disk_and_itself():
+    f = one(run(_sick_g2_from(10), 18), subject="/dev/g2")
+    assert f.title == (
+        "/dev/g2 is dragging mirror-1: disk wait (write) 120 ms vs 3.80 ms on the pool's other HDD "
+        "leaves (2.00 ms on its faster peers)"
+    )
+    ev = evidence(f)
+    assert ev["Compared with"] == "/dev/g1 (mirror-1, of a faster medium than its HDD)"
+    assert ev["And with"].startswith("/dev/s2 (the pool's other HDD leaves: %util 30.0 %")
+    assert ev["And with itself"] == "I/O wait 120 ms vs 6.00 ms while it measured normal"
+    assert ev["Cost"] == "mirror-1 waited for it: its disk wait was slow in 8 samples since the onset"
+
+
+def test_a_hard_disk_slower_than_the_other_but_not_than_itself_is_not_named():
+    """From sample 10 g2 waits 20 ms: 5x the other HDD's, but 3.3x its own before (under the
+    ratio of 4): a load that grew, not a disk that sickened."""
+    assert run(_sick_g2_from(10, write_ms=20.0), 20) == []
+    assert run(_sick_g2_from(10, write_ms=24.0), 20) != []  # 4x itself: named
+
+
+def test_a_hard_disk_beside_an_ssd_with_no_other_hard_disk_to_compare_is_its_medium():
+    """One mirror of an HDD and an SSD: the HDD is slower by design and nothing in the pool can
+    say it is slower than that; the media_mix check speaks of the vdev instead."""
+    p = lambda i: pool("one", mirror(0, ssd("a"), hdd("b", util=100.0, write_ms=120.0)))  # noqa: E731
+    assert run(p, 10) == []
+
+
+def test_an_ssd_slower_than_the_hard_disk_beside_it_is_never_design():
+    def make(i):
+        return unequal_mixed(g1=ssd("g1", util=100.0, write_ms=150.0, write_bps=4 * MiB), big_bps=4 * MiB)
+
+    f = one(run(make, 8), subject="/dev/g1")
+    assert "disk wait (write) 150 ms vs 24.5 ms on its peers" in f.title
+    assert evidence(f)["Compared with"] == "/dev/g2 (mirror-1)"
+
+
+def test_the_other_vdevs_are_never_the_only_yardstick():
+    """The slow disk read this second and its mirror partner did not: the other mirror's reads
+    are no reference (they serve other data, at other load). Writes, which both sides did, are
+    compared as usual."""
+
+    def make(i):
+        fast = lambda n: leaf(n, util=12.0, read_ms=3.0, write_ms=3.0, read_bps=MiB, write_bps=MiB)  # noqa: E731
+        return pool(
+            "p",
+            mirror(0, fast("a"), fast("b")),
+            mirror(
+                1,
+                leaf("c", util=12.0, write_ms=3.0, write_bps=MiB),
+                leaf("d", util=12.0, read_ms=200.0, write_ms=3.0, read_bps=MiB, write_bps=MiB),
+            ),
+        )
+
+    assert run(make, 10) == []
+
+
+def _busy_d(pool_bps_after, write_ms=3.0):
+    """d is 100 % busy against its partner's 12 % from sample 10; with write_ms 3.0 each of its
+    I/Os is as fast as its partner's: no wait slow, so only the pool can show a cost. The pool
+    moves 40 MiB/s before sample 10, at the same wait throughout."""
+
+    def make(i):
+        busy = leaf("d", util=100.0, write_ms=write_ms, write_bps=MiB)
+        p = pool(
+            "p",
+            mirror(
+                0,
+                leaf("a", util=12.0, write_ms=3.0, write_bps=MiB),
+                leaf("b", util=12.0, write_ms=3.0, write_bps=MiB),
+            ),
+            mirror(
+                1,
+                leaf("c", util=12.0, write_ms=3.0, write_bps=MiB),
+                busy if i >= 10 else leaf("d", util=12.0, write_ms=3.0, write_bps=MiB),
+            ),
+        )
+        bps = 40 * MiB if i < 10 else pool_bps_after
+        io = IoStats(write_ops=100, write_bytes=bps, total_wait_write=5e6, disk_wait_write=4e6)
+        return dataclasses.replace(p, root=dataclasses.replace(p.root, io=io))
+
+    return make
+
+
+def test_a_finding_whose_pool_got_faster_is_not_raised():
+    """The issue's g1 was slow by %util while the pool went from 36 to 110 MiB/s. Even a disk
+    whose waits are slow is not said to drag a pool that got faster at no more wait."""
+    assert run(_busy_d(110 * MiB), 20) == []
+    assert run(_busy_d(110 * MiB, write_ms=40.0), 20) == []
+    assert one(run(_busy_d(40 * MiB, write_ms=40.0), 20), subject="/dev/d")
+
+
+def test_util_alone_is_no_cost_until_the_pool_is_slower():
+    assert run(_busy_d(40 * MiB), 20) == []  # the pool as fast as before: no cost shown
+    f = one(run(_busy_d(12 * MiB), 20), subject="/dev/d")
+    ev = evidence(f)
+    assert ev["Cost"] == "the pool is slower since the onset (below)"
+    assert ev["Pool throughput"].startswith("12.0 MiB/s since the onset vs 40.0 MiB/s before")
