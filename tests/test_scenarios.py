@@ -13,7 +13,7 @@ import pytest
 from zdash import scenarios
 from zdash.cli import main
 from zdash.fold.recording import load_replay
-from zdash.sources.session import read_session
+from zdash.sources.recording import open_recording
 
 # scenario -> (seconds into the recording or None for its end, the check that must report,
 #              its subject or None, the severity it must have)
@@ -41,7 +41,16 @@ EXPECT = {
     "log-special": (None, "health", "mirror-1", "critical"),
     # ashift=9 on a 512e disk: ZFS's own "configured 512B, native 4096B" note
     "ashift-512-on-4k": (None, "ashift", "/dev/sda1", "warning"),
+    # the long ones, kept by the flight recorder (.zdash): a faulted raidz1 member, 100 s after
+    # the onset (600 s in), before the resilver begins
+    "raidz-full-resilver": (700, "health", "raidz1-0", "critical"),
+    # the slow disk named 40 s after the onset, before the replace
+    "slow-disk-backup-window": (640, "deranged_disk", "/dev/mapper/sick", "warning"),
+    # the fill trend's warning 20 min into the filling, CAP still under 80 %
+    "pool-filling": (1500, "capacity", "tank", "warning"),
 }
+# The long recordings (issue 27): at least 10 minutes, made by the flight recorder.
+LONG = ("raidz-full-resilver", "slow-disk-backup-window", "pool-filling")
 
 
 def check_replay(name: str, at: float | None = None) -> dict:
@@ -120,6 +129,23 @@ def test_replay_list_names_each_scenario_with_what_to_look_for(capsys):
         assert len(line.split(None, 1)[1]) > 20  # a real description, not a placeholder
 
 
+@pytest.mark.parametrize("name", LONG)
+def test_a_long_scenario_is_a_real_incident_kept_by_the_flight_recorder(name):
+    """Issue 27: at least ten minutes, the flight recorder's own file (its incident header),
+    the ten minutes before the onset in it, and the finding raised at the onset."""
+    from zdash.sources.incidents import read_incident
+
+    path = scenarios.path_of(name)
+    assert path.endswith(f"{name}.zdash")
+    inc = read_incident(path)
+    assert inc is not None and inc.onset is not None and inc.start is not None and inc.end is not None
+    assert inc.end - inc.start >= 600 and inc.onset - inc.start >= 590, (inc.start, inc.onset, inc.end)
+    # it ran to the end: cleared (and a minute more), or the recorder's cap on its length
+    assert inc.state == "cleared" or inc.state.startswith("still raised after"), inc.state
+    doc = check_replay(name, inc.onset - inc.start + 1)  # the tick it was raised (titles carry figures)
+    assert inc.title in [f["title"] for f in doc["findings"]]
+
+
 def test_replay_by_name_resolves_to_the_bundled_file():
     assert scenarios.path_of("healthy").endswith("fixtures/healthy.yaml.gz")
     assert scenarios.path_of("no-such-scenario") == "no-such-scenario"  # the reader says why
@@ -147,8 +173,9 @@ def test_the_finding_the_recording_and_the_docs_tell_one_story(name):
     from pathlib import Path
 
     scenario = scenarios.SCENARIOS[name]
-    header, ticks = read_session(scenarios.path_of(name))
-    ticks.close()
+    rec = open_recording(scenarios.path_of(name))
+    header = rec.header
+    rec.close()
     assert header.description == scenario.description
     docs = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text()
     assert f"### `{name}`\n\n" in docs

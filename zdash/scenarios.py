@@ -135,6 +135,43 @@ SCENARIOS: dict[str, Scenario] = {
         'KiB). ZFS itself says so in `zpool status` ("block size: 512B configured, 4096B native").',
         (stories.ASHIFT_RMW_RULE, stories.ashift_rmw_fix(12)),
     ),
+    # The long ones: real incidents kept by zdash's own flight recorder (fixtures/make_incidents.py),
+    # the ten minutes before the finding and all of it until it cleared. They open paused 5 s
+    # before the onset.
+    "raidz-full-resilver": Scenario(
+        "A raidz1 of four disks holding 1 GiB through a backup window: bursts of durable writes "
+        "and uncached reads with idle gaps of 3-6 s, ten minutes of it before the fault. Then ZFS "
+        "faults one member (injected with `zinject -A fault`, as ZED does after too many I/O "
+        "errors): the pool is DEGRADED and raidz1-0 has no redundancy left. A minute later the "
+        "admin replaces it (`zpool replace tank OLD NEW`, a slow new disk taking one resilver write "
+        "at a time): watch the resilver from its start to its end, about ten minutes, with zdash's "
+        "own rate and ETA, until the pool is ONLINE again. The host is so busy meanwhile that "
+        "zpool answers late a few times, and zdash says for those seconds that it cannot see the "
+        "pool rather than show old data as current.",
+        (stories.NO_REDUNDANCY_RULE, stories.FAULTED_ADVICE, stories.RESILVER_ADVICE),
+    ),
+    "slow-disk-backup-window": Scenario(
+        "Two 2-way mirrors of 256 MiB disks through a backup window: bursts of durable writes and "
+        "uncached reads with idle gaps of 3-6 s, ten minutes of it before the fault. Then one disk "
+        "of mirror-1 (/dev/mapper/sick, dm-delay) starts taking 40 ms per I/O. Half a minute "
+        "later zpool status answers so late that zdash says it cannot see the pool (the "
+        "incident's onset: a slow disk slows ZFS's own commands) and names the disk beside it: "
+        "the same MB/s as its partner at a far higher disk wait and %UTIL. A minute and a half "
+        "later the admin replaces it (`zpool replace tank /dev/mapper/sick NEW`), and the finding clears as the "
+        "resilver ends. Afterwards, on a pool this small, the window's rewrites read for a few "
+        'minutes as "tank is filling" (a trend over 300 MiB of headroom): a trend, not a fault.',
+        stories.slow_disk("mirror-1", 0),
+    ),
+    "pool-filling": Scenario(
+        "One 2.5 GiB disk, 55 % full, through a backup window (bursts of durable writes and "
+        "uncached reads with idle gaps of 3-6 s), ten minutes of it. Then a job without rotation "
+        "starts writing a dump, about 1 MiB/s. zdash's fill trend warns within a minute "
+        '("tank is filling: full in about 23 h at this rate"), and the estimate shortens as the '
+        "rate holds: half an hour, then 25 minutes, while CAP is still 60-75 %, long before the "
+        "80 % threshold. The recording ends at 75 %, at the flight recorder's 20-minute cap: the "
+        "time to act that the trend gives.",
+        (stories.CAPACITY_RULE, stories.CAPACITY_ADVICE),
+    ),
 }
 
 
