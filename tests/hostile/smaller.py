@@ -16,6 +16,7 @@ from pathlib import Path
 from tests.faults.harness import Failed, Sandbox
 from tests.faults.probes import recording, ticks_of
 from tests.hostile.harness import expect, probe
+from tests.paste.salad import ZPOOL_WORDS
 
 
 @probe("smaller", timeout=40)
@@ -33,59 +34,13 @@ def p_truncated_single_member_gzip_keeps_its_complete_ticks(sb: Sandbox) -> None
     expect(got >= complete - 1, f"zcat recovers {complete} ticks, zdash read {got}", "data-loss")
 
 
-WORDS = [
-    "pool",
-    "state",
-    "ONLINE",
-    "DEGRADED",
-    "FAULTED",
-    "config",
-    "NAME",
-    "STATE",
-    "READ",
-    "WRITE",
-    "CKSUM",
-    "mirror-0",
-    "raidz1-0",
-    "sda",
-    "sdb",
-    "sdc",
-    "errors:",
-    "No",
-    "known",
-    "data",
-    "scan:",
-    "scrub",
-    "repaired",
-    "0B",
-    "in",
-    "00:01:02",
-    "with",
-    "0",
-    "errors",
-    "on",
-    "tank",
-    "alloc",
-    "free",
-    "capacity",
-    "operations",
-    "bandwidth",
-    "1.2T",
-    "45%",
-    "3",
-    "0",
-    "12",
-    "-",
-]
-
-
 @probe("smaller", timeout=120)
 def p_word_salad_is_unknown(sb: Sandbox) -> None:
     rnd = random.Random(25)
     lines = []
     size = 0
     while size < 10 << 20:
-        line = " ".join(rnd.choice(WORDS) for _ in range(rnd.randrange(1, 12)))
+        line = " ".join(rnd.choice(ZPOOL_WORDS) for _ in range(rnd.randrange(1, 12)))
         lines.append(line)
         size += len(line) + 1
     path = sb.write("salad.txt", "\n".join(lines) + "\n")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from tests.paste.helpers import CAPTURES
+from tests.paste.salad import ZPOOL_WORDS
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
 from zdash.fold import look, run_checks
@@ -61,56 +62,9 @@ def test_a_bare_row_that_could_be_a_pool_row_is_still_not_read():
         assert snap.pools == (), text
 
 
-# The words of issue 25's probe: 10 MB of them must not be judged (a pool invented from them).
-_SALAD = [
-    "pool",
-    "state",
-    "ONLINE",
-    "DEGRADED",
-    "FAULTED",
-    "config",
-    "NAME",
-    "STATE",
-    "READ",
-    "WRITE",
-    "CKSUM",
-    "mirror-0",
-    "raidz1-0",
-    "sda",
-    "sdb",
-    "sdc",
-    "errors:",
-    "No",
-    "known",
-    "data",
-    "scan:",
-    "scrub",
-    "repaired",
-    "0B",
-    "in",
-    "00:01:02",
-    "with",
-    "0",
-    "errors",
-    "on",
-    "tank",
-    "alloc",
-    "free",
-    "capacity",
-    "operations",
-    "bandwidth",
-    "1.2T",
-    "45%",
-    "3",
-    "0",
-    "12",
-    "-",
-]
-
-
 def test_word_salad_makes_no_pool_of_bare_device_rows():
     rnd = random.Random(26)
-    lines = [" ".join(rnd.choice(_SALAD) for _ in range(rnd.randrange(1, 12))) for _ in range(20000)]
+    lines = [" ".join(rnd.choice(ZPOOL_WORDS) for _ in range(rnd.randrange(1, 12))) for _ in range(20000)]
     # the shapes a salad line can take that a device row has: with and without an indent
     lines += ["sda FAULTED 0 3 12", "sdb DEGRADED 12 0 3 0B in"]
     snap, _ = _snap("\n".join(lines) + "\n")

@@ -6,59 +6,15 @@ from __future__ import annotations
 
 import random
 
+from tests.paste.salad import ZPOOL_WORDS
 from zdash.cli import main
 from zdash.paste.front import NOISE_MAX_READ, NOISE_MIN_LINES
-
-WORDS = [
-    "pool",
-    "state",
-    "ONLINE",
-    "DEGRADED",
-    "FAULTED",
-    "config",
-    "NAME",
-    "STATE",
-    "READ",
-    "WRITE",
-    "CKSUM",
-    "mirror-0",
-    "raidz1-0",
-    "sda",
-    "sdb",
-    "sdc",
-    "errors:",
-    "No",
-    "known",
-    "data",
-    "scan:",
-    "scrub",
-    "repaired",
-    "0B",
-    "in",
-    "00:01:02",
-    "with",
-    "0",
-    "errors",
-    "on",
-    "tank",
-    "alloc",
-    "free",
-    "capacity",
-    "operations",
-    "bandwidth",
-    "1.2T",
-    "45%",
-    "3",
-    "0",
-    "12",
-    "-",
-]
 
 
 def test_random_zpool_words_are_unknown_with_the_reason(tmp_path, capsys):
     for seed in range(3):
         rnd = random.Random(seed)
-        lines = [" ".join(rnd.choice(WORDS) for _ in range(rnd.randrange(1, 12))) for _ in range(20000)]
+        lines = [" ".join(rnd.choice(ZPOOL_WORDS) for _ in range(rnd.randrange(1, 12))) for _ in range(20000)]
         path = tmp_path / f"salad{seed}.txt"
         path.write_text("\n".join(lines) + "\n")
         assert main(["check", "--text", str(path)]) == 3
