@@ -60,7 +60,10 @@ class CheckConfig:
     capacity_pool_crit_range: Range | None = None
     # time-to-full: needs this much history before extrapolating, and warns below this horizon.
     fill_trend_window_s: float = 600.0  # the trend is fitted over this much recent time
-    fill_trend_min_span_s: float = 60.0
+    # At least 5 minutes of trend before "full in …": a minute of a rewrite workload (copy-on-
+    # write allocates before the txg frees) extrapolated to hours said "full in 8 h" of a pool
+    # that was not growing (the lab's bursty fio load on small pools).
+    fill_trend_min_span_s: float = 300.0
     fill_trend_min_samples: int = 5
     fill_warn_hours: float = 24.0
 

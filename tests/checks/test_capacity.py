@@ -106,18 +106,18 @@ def filling(rate, n, interval=1.0, start_pct=50.0):
 
 
 def test_time_to_full_from_the_trend_warns_below_the_capacity_threshold():
-    h = filling(rate=100 * MiB, n=121)  # 120 s of history, 100 MiB/s
+    h = filling(rate=100 * MiB, n=301)  # 300 s of history (the trend's minimum span), 100 MiB/s
     f = one(capacity.check(h, CFG), subject="tank")
     assert f.severity == Severity.WARNING and "filling" in f.title
     ev = evidence(f)
     assert ev["Filling at"].startswith("100 MiB/s")
-    # headroom = free - slop = (50 GiB - 12000 MiB) - 3.2 GiB ... at 100 MiB/s: about 2 min short of 7 min
-    headroom = (100 * GiB - int(100 * GiB * 0.5 + 100 * MiB * 120)) - capacity.slop_space(100 * GiB)
+    # headroom = free - slop = (50 GiB - 30000 MiB) - 3.2 GiB ... at 100 MiB/s: about 3 min
+    headroom = (100 * GiB - int(100 * GiB * 0.5 + 100 * MiB * 300)) - capacity.slop_space(100 * GiB)
     assert ev["Full in"] == capacity.fmt_duration(headroom / (100 * MiB))
 
 
 def test_no_trend_from_a_short_history():
-    h = filling(rate=100 * MiB, n=30)  # 29 s < 60 s minimum
+    h = filling(rate=100 * MiB, n=240)  # 239 s < the 300 s minimum span
     assert capacity.check(h, CFG) == []
 
 
@@ -128,8 +128,8 @@ def test_trend_ignored_when_shrinking():
 @pytest.mark.parametrize("hours, alarm", [(25.0, False), (23.0, True)])
 def test_time_to_full_horizon_boundary(hours, alarm):
     headroom_at_start = 50 * GiB - capacity.slop_space(100 * GiB)
-    rate = headroom_at_start / (hours * 3600 + 120)  # reaches full `hours` after the last sample
-    findings = capacity.check(filling(rate=rate, n=121), CFG)
+    rate = headroom_at_start / (hours * 3600 + 300)  # reaches full `hours` after the last sample
+    findings = capacity.check(filling(rate=rate, n=301), CFG)
     assert bool(findings) is alarm
 
 

@@ -99,3 +99,21 @@ def test_a_status_still_out_when_the_samples_are_done_is_waited_for(monkeypatch,
     runs = sum("status" in p.read_text() for p in tmp_path.iterdir() if p.name.isdigit())
     assert runs >= 2, "the second zpool status never started: the test proves nothing"
     assert code == 3 and "zpool status: still running" in first, out
+
+
+def test_a_check_run_outside_the_main_thread_reads_the_pools(monkeypatch, tmp_path, capsys):
+    """A live check started from another thread (a watcher in a test, a program embedding zdash):
+    it ended in 'internal error (set_wakeup_fd only works in main thread)' before reading."""
+    import threading
+
+    monkeypatch.setenv("PATH", f"{FAKES}:/usr/bin:/bin")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("FAKE_ZPOOL_SCENARIO", "healthy")
+    got: dict[str, int] = {}
+    worker = threading.Thread(
+        target=lambda: got.update(code=main(["check", "--samples", "2", "--interval", "0.2"]))
+    )
+    worker.start()
+    worker.join(60)
+    first = capsys.readouterr().out.splitlines()[0]
+    assert got.get("code") == 0 and first.startswith("ZDASH OK - healthy"), first

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -36,7 +37,11 @@ def run_stoppable(work: Callable[[asyncio.Event], Coroutine[Any, Any, T]]) -> tu
                 stop.set()
                 task.cancel()
 
-        for sig in SIGNALS:
+        # Signals reach only the main thread (asyncio refuses handlers elsewhere: set_wakeup_fd);
+        # a command run in another thread (a test's watcher, an embedding program) stops by
+        # its caller instead.
+        handled = SIGNALS if threading.current_thread() is threading.main_thread() else ()
+        for sig in handled:
             loop.add_signal_handler(sig, stopped, sig)
         try:
             return await task, (got[0] if got else None)
@@ -45,7 +50,7 @@ def run_stoppable(work: Callable[[asyncio.Event], Coroutine[Any, Any, T]]) -> tu
                 return None, got[0]
             raise
         finally:
-            for sig in SIGNALS:
+            for sig in handled:
                 loop.remove_signal_handler(sig)
 
     return asyncio.run(main())
