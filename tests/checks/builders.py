@@ -73,6 +73,15 @@ def leaf(
     )
 
 
+def on_medium(name: str, rotational: bool, util: float, write_ms: float, /, **kw):
+    """A leaf busy on a medium (solid-state or rotational) with a typical %util and write wait,
+    at 4 MiB/s of writes unless told: the media-mix and slow-peer tests' disks."""
+    kw.setdefault("util", util)
+    kw.setdefault("write_ms", write_ms)
+    kw.setdefault("write_bps", 4 * MiB)
+    return leaf(name, rotational=rotational, **kw)
+
+
 def space(size: int, fill_pct: float) -> dict:
     """size/alloc/free kwargs for a top-level vdev filled to fill_pct."""
     alloc = round(size * fill_pct / 100)

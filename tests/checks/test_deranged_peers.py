@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from tests.checks.builders import GiB, MiB, evidence, history, leaf, mirror, one, pool, space
+from tests.checks.builders import GiB, MiB, evidence, history, leaf, mirror, on_medium, one, pool, space
 from zdash.checks import deranged_disk
 from zdash.config import CheckConfig
 from zdash.model import IoStats
@@ -18,17 +18,11 @@ CFG = CheckConfig()
 
 
 def ssd(name, **kw):
-    kw.setdefault("util", 19.0)
-    kw.setdefault("write_ms", 1.0)
-    kw.setdefault("write_bps", 4 * MiB)
-    return leaf(name, rotational=False, **kw)
+    return on_medium(name, False, 19.0, 1.0, **kw)
 
 
 def hdd(name, **kw):
-    kw.setdefault("util", 30.0)
-    kw.setdefault("write_ms", 3.8)
-    kw.setdefault("write_bps", 4 * MiB)
-    return leaf(name, rotational=True, **kw)
+    return on_medium(name, True, 30.0, 3.8, **kw)
 
 
 def unequal_mixed(g1=None, g2=None, small_bps=4 * MiB, big_bps=6 * MiB, pool_bps=None):

@@ -3,7 +3,7 @@ INFO while the slower member keeps up, WARNING once it measurably sets the pace.
 
 from __future__ import annotations
 
-from tests.checks.builders import T0, MiB, evidence, history, leaf, mirror, one, pool, raidz, snap
+from tests.checks.builders import T0, evidence, history, leaf, mirror, on_medium, one, pool, raidz, snap
 from zdash.checks import media_mix
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
@@ -13,17 +13,11 @@ CFG = CheckConfig()
 
 
 def ssd(name, **kw):
-    kw.setdefault("util", 10.0)
-    kw.setdefault("write_ms", 1.0)
-    kw.setdefault("write_bps", 4 * MiB)
-    return leaf(name, rotational=False, **kw)
+    return on_medium(name, False, 10.0, 1.0, **kw)
 
 
 def hdd(name, **kw):
-    kw.setdefault("util", 20.0)
-    kw.setdefault("write_ms", 3.0)
-    kw.setdefault("write_bps", 4 * MiB)
-    return leaf(name, rotational=True, **kw)
+    return on_medium(name, True, 20.0, 3.0, **kw)
 
 
 def run(make, n, cfg=CFG):
