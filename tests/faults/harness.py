@@ -276,8 +276,15 @@ class Terminal:
                 missing = [w for w in words if w not in self.screen_text]
                 if self.proc.poll() is not None:
                     raise Failed("fail", f"the dashboard exited ({self.proc.returncode}) before {missing}")
-                raise Failed("hang", f"{missing} not drawn within {limit:g} s")
+                raise Failed(
+                    "hang", f"{missing} not drawn within {limit:g} s; last drawn: {self.last_drawn()!r}"
+                )
             open_ = self._read(min(end, time.monotonic() + 0.2))
+
+    def last_drawn(self, chars: int = 600) -> str:
+        """The end of what was drawn, blanks run together: what the screen said when a wait
+        failed (a CI log has nothing else to show)."""
+        return " ".join(self.screen_text.split())[-chars:]
 
     def send(self, data: bytes) -> None:
         os.write(self.master, data)
