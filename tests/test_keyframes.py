@@ -50,3 +50,25 @@ def test_the_codec_rebuilds_only_zdash_records():
         state_codec.decode({"c": "os.system", "f": {"command": "true"}})
     with pytest.raises(state_codec.StateError):
         state_codec.loads("[" * 100000)
+
+
+def test_a_keyframe_written_before_health_was_split_still_restores():
+    # Recordings of this fold version hold health's memory under its record names of the time
+    # (zdash.checks.health._Leaf, _Pool): the records moved to health.memory, the names stay.
+    from zdash.checks.health.memory import Leaf, PoolMemory
+
+    old = {
+        "c": "zdash.checks.health._Pool",
+        "f": {
+            "leaves": {
+                "d": [["/dev/sdb", {"c": "zdash.checks.health._Leaf", "f": {"last": {"t": [0, 0, 3]}}}]]
+            },
+            "seen_at": 10.0,
+            "joined": {"d": []},
+        },
+    }
+    memory = state_codec.decode(old)
+    assert memory == PoolMemory(leaves={"/dev/sdb": Leaf(last=(0, 0, 3))}, seen_at=10.0)
+    written = state_codec.encode(memory)  # and a new keyframe is readable by the zdash before
+    assert written["c"] == "zdash.checks.health._Pool"
+    assert written["f"]["leaves"]["d"][0][1]["c"] == "zdash.checks.health._Leaf"

@@ -13,12 +13,31 @@ import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
+# The allocation class of a top-level vdev (and of every vdev under it), as zdash names it: zpool's
+# headings for them (logs, spares, l2cache...) are read in zdash.parse.classes, and only there.
+VdevClass = Literal["normal", "special", "dedup", "log", "cache", "spare"]
 # Vdev classes whose top-level vdevs hold pool data (log, cache and spare hold none).
-DATA_CLASSES = ("normal", "special", "dedup")
-# Vdev states as zpool's *text* output names them (the JSON raw enum is mapped onto these).
-BAD_STATES = frozenset({"DEGRADED", "FAULTED", "UNAVAIL", "REMOVED", "OFFLINE", "SUSPENDED", "SPLIT"})
+DATA_CLASSES: tuple[VdevClass, ...] = ("normal", "special", "dedup")
+# ZFS's "aux" vdevs (L2ARC and hot spares): in no redundancy, space or error-count sum.
+AUX_CLASSES: tuple[VdevClass, ...] = ("cache", "spare")
+
+# A pool's or vdev's state as zpool's *text* output names it (the JSON raw enum is mapped onto
+# these). Vdev.state and Pool.state stay str: zpool's word is kept and shown as printed, one
+# zdash does not know included (a newer release's); what zdash concludes from a state goes
+# through these sets, each typed so a misspelt word fails mypy.
+KnownState = Literal[
+    "ONLINE", "DEGRADED", "FAULTED", "OFFLINE", "UNAVAIL", "REMOVED", "AVAIL", "INUSE", "SUSPENDED", "SPLIT"
+]
+BAD_STATES: frozenset[KnownState] = frozenset(
+    {"DEGRADED", "FAULTED", "UNAVAIL", "REMOVED", "OFFLINE", "SUSPENDED", "SPLIT"}
+)
+# A device in one of these serves no I/O (DEGRADED: still read, but not counted on as a copy).
+OUT_OF_SERVICE: frozenset[KnownState] = frozenset({"OFFLINE", "FAULTED", "UNAVAIL", "REMOVED", "DEGRADED"})
+# A pool (or top-level vdev) in one of these cannot serve its data: ZFS needs every top-level
+# vdev, and a SUSPENDED pool blocks all I/O until `zpool clear`.
+CANNOT_SERVE: frozenset[KnownState] = frozenset({"FAULTED", "UNAVAIL", "SUSPENDED"})
 # The state of a pool or vdev whose source did not show one: a paste of `zpool iostat -v` or an
 # old `zpool list -v` has no health column. Unknown, never a problem: no check judges it.
 UNSEEN = "UNSEEN"
@@ -64,7 +83,7 @@ class Vdev:
     name: str  # as zpool prints it: mirror-0, sda, /tmp/d1, a GUID when missing
     kind: str  # root, mirror, raidz1/2/3, draid, disk, file, replacing, spare, hole, missing
     state: str  # ONLINE, DEGRADED, FAULTED, UNAVAIL, OFFLINE, REMOVED, AVAIL, INUSE, ...
-    vclass: str = "normal"  # normal, special, dedup, log, cache, spare
+    vclass: VdevClass = "normal"
     children: tuple[Vdev, ...] = ()
     path: str | None = None  # /dev/disk/by-id/...-part1, /tmp/d1
     guid: str | None = None

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from zdash.model import UNSEEN, Pool, Vdev, evolve
+from zdash.model import AUX_CLASSES, CANNOT_SERVE, UNSEEN, Pool, Vdev, VdevClass, evolve
 
 _PARITY = re.compile(r"^(?:raidz|draid)([1-3])")
 INTERIOR_KINDS = frozenset({"mirror", "raidz1", "raidz2", "raidz3", "draid"})
@@ -193,7 +193,7 @@ def margin(top: Vdev, without: Vdev | None = None, resilvering: bool | None = Fa
         left = len(whole_cols) - 1  # a side inferred missing above was never a shown column
     else:
         left = design - missing
-    if not top.is_leaf and top.state in ("FAULTED", "UNAVAIL"):
+    if not top.is_leaf and top.state in CANNOT_SERVE:
         left = min(left, -1)  # ZFS's word: the vdev cannot serve its data
     incoming = [leaf for c in columns for leaf in _incoming(c, resilvering)]
     building = [leaf for leaf in leaves if (rebuilding(leaf) or leaf in incoming) and leaf is not without]
@@ -234,7 +234,7 @@ def _by_state(top: Vdev, design: int) -> Margin:
 
 def margins(
     pool: Pool,
-    classes: tuple[str, ...] = ("normal", "special", "dedup", "log"),
+    classes: tuple[VdevClass, ...] = ("normal", "special", "dedup", "log"),
     joining: frozenset[str] = frozenset(),
 ) -> list[Margin]:
     """Every top-level vdev of the given classes (cache and spares hold no pool data).
@@ -258,7 +258,7 @@ def unshown_losses(pool: Pool) -> list[tuple[Vdev, tuple[Vdev, ...]]]:
     layout, and so what it can still survive, is unknown (a paste of bare device rows)."""
     out = []
     for top in pool.top_level:
-        if top.vclass in ("cache", "spare") or not _unshown(top):
+        if top.vclass in AUX_CLASSES or not _unshown(top):
             continue
         lost = tuple(leaf for leaf in top.leaves() if leaf.state in NOT_SERVING)
         if lost:

@@ -13,13 +13,13 @@ import os
 from zdash.actions.plan import WARN, Check
 from zdash.actions.probe import DeviceInfo
 from zdash.fmt import fmt_bytes
-from zdash.model import Pool, Snapshot
+from zdash.model import CANNOT_SERVE, Pool, Snapshot
 
 STABLE_DIRS = ("/dev/disk/", "/dev/mapper/")
 
 
 def pool_usable(pool: Pool, action: str) -> Check:
-    if pool.state in ("SUSPENDED", "FAULTED", "UNAVAIL") and action != "clear":
+    if pool.state in CANNOT_SERVE and action != "clear":
         return Check(
             "pool usable",
             False,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from zdash.actions.plan import ACCEPT, WARN, ActionName, Check
 from zdash.actions.tree import Place, healthy, running_scan
-from zdash.model import Pool
+from zdash.model import AUX_CLASSES, Pool
 from zdash.redundancy import margin, resilver_running
 
 
@@ -96,7 +96,7 @@ def attachable(place: Place) -> Check:
     """Attach makes or widens a mirror. On raidz (2.3+) the same command starts an irreversible
     RAID-Z expansion, which is never what "add a mirror disk" meant, so it is not offered."""
     name, p = "attach target", place.parent
-    if place.top.vclass in ("cache", "spare"):
+    if place.top.vclass in AUX_CLASSES:
         return Check(name, False, f"{place.leaf.label} is a {place.top.vclass} device: nothing to mirror")
     if place.single:
         return Check(name, True, f"{place.leaf.label} is a single-disk vdev: it becomes a 2-way mirror")

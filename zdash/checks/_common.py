@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from statistics import median
 
 from zdash.checks.finding import SuggestedAction
-from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev, ZEvent
+from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev, VdevClass, ZEvent
 from zdash.redundancy import INTERIOR_KINDS
 
 
@@ -43,7 +43,7 @@ def is_single_disk(v: Vdev) -> bool:
 _NOT_A_DISK = INTERIOR_KINDS | {"raidz"}  # a vdev's kinds: a leaf of these is a vdev cut short
 
 
-def leaves_with_top(p: Pool, classes: Sequence[str] = DATA_CLASSES) -> Iterator[tuple[Vdev, Vdev]]:
+def leaves_with_top(p: Pool, classes: Sequence[VdevClass] = DATA_CLASSES) -> Iterator[tuple[Vdev, Vdev]]:
     """(top-level vdev, leaf) for every leaf below the given classes; a single-disk
     top-level vdev is its own leaf. A mirror/raidz/draid printed without its devices (a paste
     cut after its row) has no leaf: it is not a disk (corpus 026 read "mirror-0 is dragging

@@ -15,19 +15,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from zdash.model import VdevClass
 from zdash.parse import ParseError
+from zdash.parse.classes import TABLE_HEADINGS
 from zdash.parse.units import parse_size
 
-# Header word -> model vclass. `spare` is singular in zpool list (unlike zpool status).
-CLASS_HEADERS = {
-    "logs": "log",
-    "log": "log",
-    "dedup": "dedup",
-    "special": "special",
-    "cache": "cache",
-    "spare": "spare",
-    "spares": "spare",
-}
 _DECIMAL = re.compile(r"\d{1,20}(?:\.\d{1,20})?", re.ASCII)  # bounded: no int() blow-up
 
 
@@ -40,7 +32,7 @@ class ListVdev:
     frag_pct: int | None
     cap_pct: float | None  # permyriad-precise in human output (46.3), integer under -p (46)
     health: str | None
-    vclass: str = "normal"
+    vclass: VdevClass = "normal"
 
     @property
     def space(self) -> int | None:
@@ -140,12 +132,12 @@ def parse_list(text: str) -> dict[str, ListPool]:
     pools: dict[str, ListPool] = {}
     pool: ListPool | None = None
     vdevs: list[ListVdev] = []
-    vclass = "normal"
+    vclass: VdevClass = "normal"
     for n, is_vdev, f in _rows(text):
-        if f[0] in CLASS_HEADERS and all(v == "-" for v in f[1:]):
+        if f[0] in TABLE_HEADINGS and all(v == "-" for v in f[1:]):
             if pool is None:
                 raise ParseError(f"zpool list line {n}: class header before any pool")
-            vclass = CLASS_HEADERS[f[0]]  # a pool row always has a health value
+            vclass = TABLE_HEADINGS[f[0]]  # a pool row always has a health value
             continue
         if len(f) == 1 or not f[0]:
             raise ParseError(f"zpool list line {n}: not a pool or vdev row: {f[0][:40]!r}")

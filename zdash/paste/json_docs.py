@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from zdash.parse.zpool_status.common import JSON_CLASS_GROUPS
+from zdash.parse.classes import JSON_CLASS_GROUPS
 from zdash.parse.zpool_status.json_scan import JsonObject
 
 _DECODER = json.JSONDecoder()

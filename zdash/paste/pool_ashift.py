@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from zdash.model import Pool
+from zdash.model import AUX_CLASSES, Pool, VdevClass
 from zdash.parse.vdev_ashift import ashift_by_vdev_name
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.paste.ashift import ROOT_VDEV, UNNAMED_TOP, ashift_rows, parse_ashift_value
@@ -31,7 +31,7 @@ class _Row(NamedTuple):
     n: int
     depth: int
     name: str
-    vclass: str
+    vclass: VdevClass
 
 
 def ashift_samples(
@@ -53,7 +53,7 @@ def ashift_samples(
             for t in dumped:
                 if t.type in ("hole", "indirect"):
                     continue
-                vclass = "log" if t.is_log else "normal"
+                vclass: VdevClass = "log" if t.is_log else "normal"
                 rows.append(_Row(b.first, 1, t.name, vclass))
                 if t.type not in ("disk", "file"):
                     rows += [_Row(b.first, 2, path.rsplit("/", 1)[-1], vclass) for path in t.leaf_paths]
@@ -83,7 +83,7 @@ def ashift_samples(
                 continue
             # The pool's status names its top-level vdevs; zdb lists them in that order (by id).
             known = (
-                [v.name for v in statuses[owner].top_level if v.vclass not in ("cache", "spare")]
+                [v.name for v in statuses[owner].top_level if v.vclass not in AUX_CLASSES]
                 if owner in statuses
                 else []
             )

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from zdash.model import Pool, Vdev
+from zdash.model import Pool, Vdev, VdevClass
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS
 from zdash.parse.zpool_iostat_hist import parse_histograms
 from zdash.parse.zpool_status.json_scan import JsonObject
@@ -162,7 +162,7 @@ class _Row(NamedTuple):
     n: int
     depth: int
     name: str
-    vclass: str
+    vclass: VdevClass
 
 
 def _walk(v: Vdev, depth: int) -> Iterator[tuple[int, Vdev]]:

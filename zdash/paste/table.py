@@ -7,19 +7,12 @@ import re
 from dataclasses import dataclass
 from typing import Protocol, TypeAlias
 
+from zdash.model import VdevClass
 from zdash.parse import ParseError
+from zdash.parse.classes import TABLE_HEADINGS
 from zdash.parse.units import parse_duration_ns, parse_size
 from zdash.paste.lines import width
 
-CLASS_WORDS = {
-    "logs": "log",
-    "log": "log",
-    "dedup": "dedup",
-    "special": "special",
-    "cache": "cache",
-    "spare": "spare",
-    "spares": "spare",
-}
 _DASHES = re.compile(r"-{2,}(?:\s+-{2,})*")
 _PCT = re.compile(r"([0-9]{1,3}(?:\.[0-9]{1,4})?)%?", re.ASCII)
 _RATIO = re.compile(r"([0-9]{1,9}(?:\.[0-9]{1,4})?)x?", re.ASCII)
@@ -42,7 +35,7 @@ class TreeRow(Protocol):
     def name(self) -> str: ...
 
     @property
-    def vclass(self) -> str: ...
+    def vclass(self) -> VdevClass: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +77,7 @@ def ranks(rows: list[Row]) -> dict[int, int]:
 
 
 def is_class_row(words: tuple[str, ...]) -> bool:
-    return words[0] in CLASS_WORDS and all(w == "-" for w in words[1:])
+    return words[0] in TABLE_HEADINGS and all(w == "-" for w in words[1:])
 
 
 _COMMA = re.compile(r"([0-9]{1,3}),([0-9]{1,4})(?=[A-Za-z%]*$)")

@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from zdash.model import UNSEEN, Pool, Vdev
+from zdash.model import AUX_CLASSES, UNSEEN, Pool, Vdev, VdevClass
+from zdash.parse.classes import STATUS_HEADING
 from zdash.paste.depth import UNSHOWN_VDEV
 from zdash.paste.table import TreeRow
 
 _ANON = re.compile(r"(mirror|raidz[1-3]?|draid[1-3]?(?::[0-9a-z:]*)?|replacing|spare)")
-STATUS_CLASS = {"log": "logs", "dedup": "dedup", "special": "special", "cache": "cache", "spare": "spares"}
 
 
 def is_anonymous(name: str) -> bool:
@@ -103,14 +103,14 @@ def synth_status(name: str, state: str | None, entries: Sequence[TreeRow], state
         "\tNAME  STATE",
         f"\t{name}  {pool_state}",
     ]
-    vclass = "normal"
+    vclass: VdevClass = "normal"
     for e, s in zip(entries[1:], states[1:]):
         if e.vclass != vclass:
             vclass = e.vclass
-            out.append("\t" + STATUS_CLASS.get(vclass, vclass))
+            out.append("\t" + STATUS_HEADING.get(vclass, vclass))
         if s is None:
             # a vdev the paste did not show stays unknown: its layout is what no check may judge
             shown = e.name != UNSHOWN_VDEV
-            s = "ONLINE" if pool_state == "ONLINE" and shown and vclass not in ("cache", "spare") else UNSEEN
+            s = "ONLINE" if pool_state == "ONLINE" and shown and vclass not in AUX_CLASSES else UNSEEN
         out.append("\t" + "  " * e.depth + f"{e.name}  {s}")
     return "\n".join(out) + "\n\n"

@@ -15,10 +15,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from zdash.model import VdevClass
 from zdash.parse import ParseError
+from zdash.parse.classes import TABLE_HEADINGS
 from zdash.paste.depth import UNNAMED_POOL, UNSHOWN_VDEV, by_names, is_top_name
 from zdash.paste.table import (
-    CLASS_WORDS,
     Row,
     Unreadable,
     count,
@@ -97,7 +98,7 @@ class IostatEntry:
     n: int
     depth: int
     name: str
-    vclass: str
+    vclass: VdevClass
     alloc: int | None = None  # capacity, bytes; None for '-'
     free: int | None = None
     rates: dict[str, float] = field(default_factory=dict)  # _RATES key -> ops/s or bytes/s
@@ -135,10 +136,11 @@ def take_iostat(
         return j, _named_vdevs(rows, keys, unread, lines), unread
     depth = ranks(rows)
     reports: list[list[IostatEntry]] = [[]]
-    vclass, seen = "normal", set[str]()
+    vclass: VdevClass = "normal"
+    seen = set[str]()
     for r in rows:
         if is_class_row(r.words):
-            vclass = CLASS_WORDS[r.words[0]]
+            vclass = TABLE_HEADINGS[r.words[0]]
             continue
         d = depth[r.width]
         if d == 0:
@@ -201,12 +203,12 @@ def _unglued(r: Row) -> list[Row]:
     k = 1
     while k < len(w) and w[k] == "-":
         k += 1
-    if w[0] not in CLASS_WORDS or k == 1 or len(w) - k < 2 or not looks_like_row(" ".join(w[k:])):
+    if w[0] not in TABLE_HEADINGS or k == 1 or len(w) - k < 2 or not looks_like_row(" ".join(w[k:])):
         return [r]
     return [Row(r.n, r.width, w[:k]), Row(r.n, r.width + 2, w[k:])]
 
 
-def _entry(r: Row, depth: int, vclass: str, keys: list[str]) -> IostatEntry:
+def _entry(r: Row, depth: int, vclass: VdevClass, keys: list[str]) -> IostatEntry:
     """The row's values by the header's column keys; -q queue and -c script columns are skipped."""
     tokens = unmarked(r.words)[1:]
     if len(tokens) < len(keys):
@@ -239,7 +241,7 @@ def iostat_text(pools: list[list[IostatEntry]]) -> tuple[str, bool]:
     wide = any("rebuild_wait" in e.latency for e in entries)
     out: list[str] = []
     for pool in pools:
-        vclass = "normal"
+        vclass: VdevClass = "normal"
         for e in pool:
             if e.vclass != vclass:
                 vclass = e.vclass

@@ -16,14 +16,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from zdash.model import VdevClass
 from zdash.parse import ParseError
+from zdash.parse.classes import JSON_CLASS_GROUPS, JSON_CLASSES, LIST_HEADING, TABLE_HEADINGS
 from zdash.parse.units import size_step
-from zdash.parse.zpool_status.common import JSON_CLASS_GROUPS, JSON_CLASSES
 from zdash.parse.zpool_status.json_scan import JsonObject
 from zdash.paste.depth import UNNAMED_POOL, by_names, mangled
 from zdash.paste.json_docs import json_property
 from zdash.paste.table import (
-    CLASS_WORDS,
     Row,
     Unreadable,
     decimal,
@@ -93,7 +93,7 @@ class ListEntry:
     n: int
     depth: int  # 0 = pool row
     name: str
-    vclass: str = "normal"
+    vclass: VdevClass = "normal"
     values: ListValues = field(default_factory=ListValues)
 
 
@@ -174,13 +174,13 @@ def take_list(
     default = all(c in POOL_COLUMNS for c in columns)
     entries: list[ListEntry] = []
     unread: list[Unreadable] = []
-    vclass = "normal"
+    vclass: VdevClass = "normal"
     for r in rows:
         text = lines[r.n - 1]
         if is_class_row(r.words):
             if not entries:
                 unread.append((r.n, text, "zpool list: class header before any pool row"))
-            vclass = CLASS_WORDS[r.words[0]]
+            vclass = TABLE_HEADINGS[r.words[0]]
             continue
         d = depth[r.width]
         if d > 0 and not entries and shape is None:
@@ -278,19 +278,17 @@ def _alloc_within_cap(v: ListValues, token: str) -> int | None:
     return int(min(max(alloc, low), high, (cap + 0.94) / 100.0 * total))
 
 
-_CLASS_HEADER = {"log": "logs", "dedup": "dedup", "special": "special", "cache": "cache", "spare": "spare"}
-
-
 def list_text(pools: list[list[ListEntry]]) -> str:
     """The `zpool list -v -H -p` layout: each pool's entries, pool row first."""
     out: list[str] = []
     for entries in pools:
-        pool, vclass = entries[0].values, "normal"
+        pool = entries[0].values
+        vclass: VdevClass = "normal"
         out.append("\t".join([entries[0].name, *_cells(pool), pool.altroot or "-"]))
         for e in entries[1:]:
             if e.vclass != vclass:
                 vclass = e.vclass
-                out.append(_CLASS_HEADER.get(vclass, vclass) + "  -" * 9)
+                out.append(LIST_HEADING.get(vclass, vclass) + "  -" * 9)
             out.append("\t" + "\t".join([e.name, *_cells(e.values, vdev=True)]))
     return "\n".join(out) + "\n" if out else ""
 
@@ -399,7 +397,7 @@ def entries_from_json(pools: object, n: int, *, vdevs: bool = True) -> list[list
     return out
 
 
-def _json_vdevs(vdevs: object, n: int, depth: int, vclass: str) -> list[ListEntry]:
+def _json_vdevs(vdevs: object, n: int, depth: int, vclass: VdevClass) -> list[ListEntry]:
     if vdevs is None:
         return []
     if not isinstance(vdevs, dict) or depth > 8:
@@ -441,7 +439,7 @@ def space_from_status_json(pool: JsonObject) -> list[ListEntry] | None:
     root = vdevs.get(name)
     if not isinstance(root, dict):
         return None
-    tops: list[tuple[str, JsonObject]] = [("normal", v) for v in _members(root.get("vdevs"), name)]
+    tops: list[tuple[VdevClass, JsonObject]] = [("normal", v) for v in _members(root.get("vdevs"), name)]
     for group, vclass in JSON_CLASS_GROUPS:
         if vclass in ("log", "dedup", "special"):  # allocating classes; cache and spares have no space
             tops += [(vclass, v) for v in _members(pool.get(group), name)]
@@ -468,7 +466,7 @@ def _members(group: object, parent: str) -> list[JsonObject]:
     return [v for v in group.values() if isinstance(v, dict) and v.get("parent", parent) == parent]
 
 
-def _space_row(depth: int, name: str, vclass: str, v: JsonObject) -> ListEntry | None:
+def _space_row(depth: int, name: str, vclass: VdevClass, v: JsonObject) -> ListEntry | None:
     try:
         total = size(str(v.get("total_space", "-")))
         alloc = size(str(v.get("alloc_space", 0)))

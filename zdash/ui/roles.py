@@ -75,7 +75,7 @@ def state_role(state: str) -> Role:
         return "ok"
     if state in ("DEGRADED", "OFFLINE", "REMOVED"):
         return "warn"
-    return "crit" if state in BAD_STATES or state in ("UNAVAIL", "FAULTED", "SUSPENDED") else "muted"
+    return "crit" if state in BAD_STATES else "muted"
 
 
 def severity_role(sev: Severity) -> Role:

@@ -12,25 +12,6 @@ import re
 # far deeper is damaged output, and refusing it keeps Vdev.walk() far from the recursion limit.
 MAX_DEPTH = 16
 
-# Text class headers (§3.1: "logs" and "spares" are plural in status, "cache" is l2cache).
-TEXT_CLASS_HEADERS = {
-    "logs": "log",
-    "dedup": "dedup",
-    "special": "special",
-    "cache": "cache",
-    "spares": "spare",
-}
-# JSON class groups sit beside "vdevs" in status -j, in text order (§4.3).
-JSON_CLASS_GROUPS = (
-    ("dedup", "dedup"),
-    ("special", "special"),
-    ("logs", "log"),
-    ("l2cache", "cache"),
-    ("spares", "spare"),
-)
-# A vdev's "class" in status -j -> zdash's class (--json-flat-vdevs lists class vdevs by it).
-JSON_CLASSES = {"special": "special", "dedup": "dedup", "log": "log", "l2cache": "cache", "spare": "spare"}
-
 # Interior vdevs are named <type>-<id> (§0 "Vdev names"); dRAID: draid2:4d:1s:8c-0. Before the
 # ids (Solaris 10, FreeBSD 8, ZFS on Linux 0.6.0-0.6.2) the type alone: "raidz2", "replacing".
 _INTERIOR = re.compile(

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 
-from zdash.model import UNSEEN, Pool, Vdev
+from zdash.model import UNSEEN, Pool, Vdev, VdevClass
 from zdash.parse import ParseError
+from zdash.parse.classes import JSON_CLASS_GROUPS, JSON_CLASSES
 from zdash.parse.reuse import Reuse
 from zdash.parse.zpool_status.common import (
     AUX_TEXT,
-    JSON_CLASS_GROUPS,
-    JSON_CLASSES,
     MAX_DEPTH,
     kind_from_name,
     kind_from_vdev_type,
@@ -118,7 +117,12 @@ def _root_object(pool: str, vdevs: object) -> JsonObject:
 
 
 def _children(
-    group: object, vclass: str, depth: int, parent: str, busy: str | None, reuse: Reuse[Vdev] | None = None
+    group: object,
+    vclass: VdevClass,
+    depth: int,
+    parent: str,
+    busy: str | None,
+    reuse: Reuse[Vdev] | None = None,
 ) -> tuple[Vdev, ...]:
     if group is None:
         return ()
@@ -150,7 +154,7 @@ def _children(
 
 def _vdev(
     obj: JsonObject,
-    vclass: str,
+    vclass: VdevClass,
     depth: int,
     key: str,
     busy: str | None,

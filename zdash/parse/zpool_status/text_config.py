@@ -16,10 +16,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from zdash.model import Vdev
+from zdash.model import Vdev, VdevClass
 from zdash.parse import ParseError
+from zdash.parse.classes import STATUS_HEADINGS
 from zdash.parse.units import parse_count
-from zdash.parse.zpool_status.common import MAX_DEPTH, TEXT_CLASS_HEADERS, kind_from_name
+from zdash.parse.zpool_status.common import MAX_DEPTH, kind_from_name
 
 _FIXED_COLUMNS = ("READ", "WRITE", "CKSUM", "SLOW", "POWER", "DIO")
 # Row: name, at least two spaces (the "%-*s  %-8s" format), the state, then the rest.
@@ -31,7 +32,7 @@ _BLOCK_SIZE = re.compile(r"block size: ([0-9]{1,9})B configured, ([0-9]{1,9})B n
 class _Extra(TypedDict, total=False):
     """What a row's counters and annotations tell: keyword arguments of Vdev."""
 
-    vclass: str
+    vclass: VdevClass
     path: str | None
     guid: str | None
     read_errors: int
@@ -84,15 +85,16 @@ def parse_config(pool: str, header: str, rows: list[str]) -> Vdev:
     fixed_columns, script_columns = columns[:fixed], len(columns) - fixed
     root: _Node | None = None
     stack: list[_Node] = []
-    vclass, base = "normal", None
+    vclass: VdevClass = "normal"
+    base = None
     for raw in rows:
         line = raw.expandtabs(8).rstrip()
         indent = len(line) - len(line.lstrip(" "))
         base = indent if base is None else base
         depth = (indent - base) // 2
         text = line.strip()
-        if depth <= 0 and text in TEXT_CLASS_HEADERS:
-            vclass = TEXT_CLASS_HEADERS[text]
+        if depth <= 0 and text in STATUS_HEADINGS:
+            vclass = STATUS_HEADINGS[text]
             del stack[1:]
             continue
         if depth < 0 or depth > MAX_DEPTH:
@@ -116,7 +118,7 @@ def parse_config(pool: str, header: str, rows: list[str]) -> Vdev:
     return root.freeze()
 
 
-def _row_fields(text: str, fixed_columns: list[str], script_columns: int, vclass: str) -> _Fields:
+def _row_fields(text: str, fixed_columns: list[str], script_columns: int, vclass: VdevClass) -> _Fields:
     m = _ROW.fullmatch(text)
     if m is None:
         words = text.split(None, 2)
