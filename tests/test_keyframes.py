@@ -9,8 +9,9 @@ import pytest
 
 from zdash import scenarios
 from zdash.checks import state_codec
-from zdash.checks.registry import CheckEngine
-from zdash.fold import FOLD_VERSION, Fold
+from zdash.config import CheckConfig
+from zdash.fold import Fold, fold_key
+from zdash.fold.fold import FOLD_VERSION
 from zdash.sources.session import read_session
 
 
@@ -30,7 +31,7 @@ def test_a_fold_restored_from_a_keyframe_continues_exactly(name):
         for t in ticks[:cut]:
             fold.step(t)
         version, builder, checks = json.loads(json.dumps(fold.checkpoint()))
-        assert version == FOLD_VERSION
+        assert version == fold_key(None)
         restored = Fold.restore(builder, checks, None)
         for i in range(cut, len(ticks)):
             frame = restored.step(ticks[i])
@@ -38,11 +39,14 @@ def test_a_fold_restored_from_a_keyframe_continues_exactly(name):
             assert frame.findings == straight[i][1], (name, cut, i)
 
 
-def test_a_keyframe_from_another_fold_version_is_refused():
-    state = CheckEngine().checkpoint()
-    state["fold"] = -1
-    with pytest.raises(state_codec.StateError):
-        CheckEngine.restore(state)
+def test_a_keyframe_is_of_one_fold_version_and_one_config():
+    # The key a keyframe is stored under (and looked up by): another FOLD_VERSION, or any
+    # threshold changed, is another key, so its keyframes are never restored.
+    key = fold_key(None)
+    assert key == fold_key(CheckConfig()) and key >> 48 == FOLD_VERSION
+    assert fold_key(CheckConfig(deranged_util_ratio=3.5)) != key
+    assert fold_key(CheckConfig(disabled=("dedup",))) != key
+    assert 0 < key < 2**63  # an SQLite INTEGER
 
 
 def test_the_codec_rebuilds_only_zdash_records():
@@ -50,25 +54,3 @@ def test_the_codec_rebuilds_only_zdash_records():
         state_codec.decode({"c": "os.system", "f": {"command": "true"}})
     with pytest.raises(state_codec.StateError):
         state_codec.loads("[" * 100000)
-
-
-def test_a_keyframe_written_before_health_was_split_still_restores():
-    # Recordings of this fold version hold health's memory under its record names of the time
-    # (zdash.checks.health._Leaf, _Pool): the records moved to health.memory, the names stay.
-    from zdash.checks.health.memory import Leaf, PoolMemory
-
-    old = {
-        "c": "zdash.checks.health._Pool",
-        "f": {
-            "leaves": {
-                "d": [["/dev/sdb", {"c": "zdash.checks.health._Leaf", "f": {"last": {"t": [0, 0, 3]}}}]]
-            },
-            "seen_at": 10.0,
-            "joined": {"d": []},
-        },
-    }
-    memory = state_codec.decode(old)
-    assert memory == PoolMemory(leaves={"/dev/sdb": Leaf(last=(0, 0, 3))}, seen_at=10.0)
-    written = state_codec.encode(memory)  # and a new keyframe is readable by the zdash before
-    assert written["c"] == "zdash.checks.health._Pool"
-    assert written["f"]["leaves"]["d"][0][1]["c"] == "zdash.checks.health._Leaf"

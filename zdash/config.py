@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import hashlib
 import math
 import os
 from dataclasses import dataclass
@@ -112,6 +113,13 @@ class CheckConfig:
     # Set by `zdash check --text`: the history is one look at a paste, so a counter that cannot
     # be seen growing (SLOW) is judged as it stands, since the counters were last cleared.
     one_look: bool = False
+
+    def digest(self) -> int:
+        """Every setting, as a 48-bit number: two configs judge alike when it is equal. It tags a
+        recording's keyframes (zdash.fold.fold.fold_key): the checks' memory they hold was
+        built with these thresholds, and a reader with other ones folds from the start."""
+        settings = repr([(f.name, getattr(self, f.name)) for f in dataclasses.fields(self)])
+        return int.from_bytes(hashlib.sha256(settings.encode()).digest()[:6], "big")
 
     def __post_init__(self) -> None:
         problems = []

@@ -19,7 +19,7 @@ from zdash.checks.finding import Severity
 from zdash.config import CheckConfig, ConfigError, FlightSettings, load_flight_settings
 from zdash.feed.flight import FlightRecorder, Ring
 from zdash.feed.timeline import scan
-from zdash.fold import FOLD_VERSION, Fold
+from zdash.fold import Fold, fold_key
 from zdash.fold.recording import fold_to
 from zdash.sources import incidents
 from zdash.sources.recording import open_recording
@@ -282,7 +282,7 @@ def test_the_minutes_before_get_keyframes_that_fold_to_what_a_fold_from_the_star
     r = open_recording(path)
     try:
         onset = r.times().index(T0 + 400)
-        kf = r.keyframe(onset - 1, FOLD_VERSION)
+        kf = r.keyframe(onset - 1, fold_key(None))
         assert kf is not None and 0 < kf[0] < onset  # a keyframe inside the minutes before
         whole = Fold.from_header(r.header, None).last(r.tick(i) for i in range(onset + 6))
         assert whole is not None

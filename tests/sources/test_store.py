@@ -14,9 +14,8 @@ import zlib
 import pytest
 
 from zdash import scenarios
-from zdash.checks.registry import FOLD_VERSION
 from zdash.commands.convert import convert
-from zdash.fold import run_checks
+from zdash.fold import fold_key, run_checks
 from zdash.fold.recording import fold_to, load_replay
 from zdash.raw import RawSample, Tick
 from zdash.sources.recording import open_recording
@@ -95,7 +94,7 @@ def test_a_converted_recording_folds_from_its_keyframes_to_the_same_findings(tmp
         folded = fold_to(rec, i)
         assert folded.snapshot == snaps[i]
         assert list(folded.findings) == run_checks(snaps[: i + 1]), i
-    kf = rec.keyframe(20, fold=FOLD_VERSION)
+    kf = rec.keyframe(20, fold=fold_key(None))
     assert kf is not None and kf[0] == 14  # the newest keyframe before tick 20 (one every 7)
     assert KEYFRAME_EVERY == 60  # the default: a seek folds at most a minute of ticks
     # a keyframe refers to the tick holding a slow command's output instead of a second copy

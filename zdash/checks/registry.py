@@ -51,9 +51,6 @@ CHECKS: tuple[ModuleType, ...] = (
     dedup,
 )
 _ORDER = {m.ID: i for i, m in enumerate(CHECKS)}
-# Bumped whenever a tracker's state changes shape or meaning: keyframes of another fold version
-# are not trusted (a replay then folds from the start, which is always exact).
-FOLD_VERSION = 3  # 2: health remembers attached leaves; 3: deranged_disk's peers are the own vdev
 
 
 class _Stateless(Tracker):
@@ -133,7 +130,6 @@ class CheckEngine:
         from zdash.checks import state_codec
 
         return {
-            "fold": FOLD_VERSION,
             "last": state_codec.encode(self.last),
             "trackers": {
                 key: state_codec.encode(t.memory())
@@ -146,12 +142,10 @@ class CheckEngine:
     def restore(
         cls, state: dict[str, Any], cfg: CheckConfig | None = None, checks: Sequence[ModuleType] = CHECKS
     ) -> CheckEngine:
-        """An engine whose trackers continue from a checkpoint. Raises state_codec.StateError for
-        a checkpoint another fold version wrote (the caller folds from the start instead)."""
+        """An engine whose trackers continue from a checkpoint of this fold (zdash.fold.fold.fold_key
+        says which keyframes those are). Raises state_codec.StateError for a damaged one."""
         from zdash.checks import state_codec
 
-        if state.get("fold") != FOLD_VERSION:
-            raise state_codec.StateError(f"keyframe of fold version {state.get('fold')}, not {FOLD_VERSION}")
         engine = cls(cfg, checks)
         for key, saved in state.get("trackers", {}).items():
             if key in engine._trackers:

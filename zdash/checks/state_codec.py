@@ -26,18 +26,15 @@ from zdash.checks import (
 )
 from zdash.checks.health import memory as health_memory
 
-# The dataclasses a tracker's state may hold: every one is a plain record of values. A record
-# that moved keeps the name keyframes already hold (health's memory, once in health.py).
-_MOVED: dict[str, type] = {
-    "zdash.checks.health._Leaf": health_memory.Leaf,
-    "zdash.checks.health._Pool": health_memory.PoolMemory,
-}
-_TYPES: dict[str, type] = _MOVED | {
+# The dataclasses a tracker's state may hold: every one is a plain record of values.
+_TYPES: dict[str, type] = {
     f"{cls.__module__}.{cls.__qualname__}": cls
     for cls in (
         deranged_disk._Leaf,
         deranged_disk._PoolIo,
         _deranged_samples.LeafSample,
+        health_memory.Leaf,
+        health_memory.PoolMemory,
         imbalance._Vdev,
         imbalance._Pool,
         media_mix._Vdev,
@@ -46,7 +43,6 @@ _TYPES: dict[str, type] = _MOVED | {
     )
 }
 _ENUMS: dict[str, type[enum.Enum]] = {"Severity": finding.Severity}
-_NAMES: dict[type, str] = {cls: name for name, cls in _TYPES.items()}
 del capacity, scan  # their state is deques and dicts only
 
 
@@ -70,9 +66,8 @@ def encode(value: Any) -> Any:
     if isinstance(value, dict):
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        name = _NAMES.get(type(value), "")
-        if not name:
-            name = f"{type(value).__module__}.{type(value).__qualname__}"
+        name = f"{type(value).__module__}.{type(value).__qualname__}"
+        if name not in _TYPES:
             raise StateError(f"cannot keep {name} in a keyframe")
         return {"c": name, "f": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
     raise StateError(f"cannot keep a {type(value).__name__} in a keyframe")

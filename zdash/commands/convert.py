@@ -3,7 +3,7 @@
 YAML (format 1, `.yaml`/`.yaml.gz`) to `.zdash` (format 2): the ticks folded once (with the
 user's thresholds, as every command folds) to write keyframes, so the day-long recording opens
 and seeks at once. `.zdash` to YAML: text for review in git (the bundled scenarios stay YAML). Also rewrites a `.zdash` whose keyframes another
-zdash version wrote. Exit 0 on success, 2 on an unreadable input or unwritable output.
+zdash version or another config wrote (a reader folds such a file from the start). Exit 0 on success, 2 on an unreadable input or unwritable output.
 """
 
 from __future__ import annotations

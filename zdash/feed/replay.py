@@ -23,10 +23,10 @@ from zdash.config import CheckConfig
 from zdash.feed.clock import REAL_CLOCK, Clock
 from zdash.feed.frame import Feed, Frame, Position
 from zdash.feed.timeline import Timeline, scan
-from zdash.fold import FOLD_VERSION, Fold
+from zdash.fold import Fold
 from zdash.fold import frame as fold
 from zdash.fold.fold import Mark
-from zdash.fold.recording import restore_at
+from zdash.fold.recording import has_keyframes, restore_at
 from zdash.sources.recording import Recording, open_recording
 from zdash.sources.session import SessionHeader
 from zdash.visible import visible
@@ -120,8 +120,7 @@ class ReplayFeed(Feed):
         # A .zdash file's own keyframes (this fold's, with the checks' state) make copies in
         # memory redundant: kept anyway, a 64x replay of a 1 h file grew by 0.8 MB a minute
         # of recording (15 MB over 1,100 ticks), never flat.
-        last = await asyncio.to_thread(self._rec.keyframe, len(self._times) - 1, FOLD_VERSION)
-        self._file_keyframes = last is not None and last[2] is not None
+        self._file_keyframes = await asyncio.to_thread(has_keyframes, self._rec, self.cfg)
         if not self._times:
             raise ValueError(f"{self.path} holds no complete tick")
         self._index = min(max(self._index, 0), len(self._times) - 1)

@@ -2,8 +2,7 @@
 (zdash.fold.frame), the recent past the charts draw (zdash.fold.series) and recordings folded to
 any tick (zdash.fold.recording)."""
 
-from zdash.checks.registry import FOLD_VERSION
-from zdash.fold.fold import Fold, look, run_checks, snapshots
+from zdash.fold.fold import Fold, fold_key, look, run_checks, snapshots
 from zdash.fold.frame import Frame, ScanRates
 
-__all__ = ["FOLD_VERSION", "Fold", "Frame", "ScanRates", "look", "run_checks", "snapshots"]
+__all__ = ["Fold", "Frame", "ScanRates", "fold_key", "look", "run_checks", "snapshots"]

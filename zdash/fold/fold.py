@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from zdash.builder import SnapshotBuilder
 from zdash.checks.finding import Finding
-from zdash.checks.registry import CHECKS, FOLD_VERSION, CheckEngine
+from zdash.checks.registry import CHECKS, CheckEngine
 from zdash.checks.state_codec import StateError
 from zdash.config import CheckConfig
 from zdash.fold.frame import Frame
@@ -31,7 +31,20 @@ from zdash.raw import Tick
 from zdash.sources.session import SessionHeader, SessionWriter
 from zdash.sources.store import StoreWriter
 
-# A keyframe's content: (fold version, the builder's state, the engine's state).
+# Bumped whenever the builder's or a tracker's state changes shape or meaning: keyframes of
+# another fold version are not trusted (a replay then folds from the start, which is always exact).
+FOLD_VERSION = 3  # 2: health remembers attached leaves; 3: deranged_disk's peers are the own vdev
+
+
+def fold_key(cfg: CheckConfig | None) -> int:
+    """Which fold a keyframe is of: this FOLD_VERSION and the config it judged with (its digest),
+    one number a recording's `keyframes.fold` column holds. The checks' memory in a keyframe was
+    built with the writer's thresholds: a reader with other ones finds no keyframe of its key and
+    folds from the start, exact whatever config wrote the file."""
+    return FOLD_VERSION << 48 | (cfg or CheckConfig()).digest()
+
+
+# A keyframe's content: (fold key, the builder's state, the engine's state).
 KeyframeState = tuple[int, dict[str, Any], dict[str, Any]]
 # What restoring a keyframe of another zdash may raise: the caller folds from the start instead.
 RESTORE_ERRORS = (StateError, KeyError, TypeError, ValueError)
@@ -123,7 +136,7 @@ class Fold:
     # -- keyframes -----------------------------------------------------------------------------
     def checkpoint(self) -> KeyframeState:
         """The fold's whole state, for a recording's keyframe (JSON-able)."""
-        return (FOLD_VERSION, self._builder.checkpoint(), self._engine.checkpoint())
+        return (fold_key(self.cfg), self._builder.checkpoint(), self._engine.checkpoint())
 
     @classmethod
     def restore(
@@ -134,8 +147,8 @@ class Fold:
         *,
         history: bool = False,
     ) -> Fold:
-        """A fold continuing from a keyframe's state. Raises one of RESTORE_ERRORS for a keyframe
-        another fold version (another zdash) wrote."""
+        """A fold continuing from a keyframe's state, one of fold_key(cfg). Raises one of
+        RESTORE_ERRORS for a damaged keyframe."""
         fold = cls.__new__(cls)
         fold.cfg = cfg or CheckConfig()
         fold._builder = SnapshotBuilder.restore(builder)

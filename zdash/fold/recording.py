@@ -1,14 +1,13 @@
 """A recording folded: to any tick, restoring the newest keyframe at or before it (format 2) or
-from the beginning (format 1, or keyframes of another fold version), then the ticks in between.
-Exact either way: a keyframe holds the fold's whole state (see test_keyframes)."""
+from the beginning (format 1, or keyframes of another fold version or another config), then the
+ticks in between. Exact either way: a keyframe holds the fold's whole state (see test_keyframes)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from zdash.checks.registry import FOLD_VERSION
 from zdash.config import CheckConfig
-from zdash.fold.fold import RESTORE_ERRORS, Fold
+from zdash.fold.fold import RESTORE_ERRORS, Fold, fold_key
 from zdash.fold.frame import Frame
 from zdash.model import Snapshot
 from zdash.raw import Tick
@@ -21,15 +20,22 @@ def restore_at(
     rec: Recording, index: int, cfg: CheckConfig | None, *, history: bool = False
 ) -> tuple[int, Fold]:
     """A fold standing just before tick `index` (clamped to the recording): (the first tick it
-    has yet to fold, the fold), from the newest keyframe of this fold at or before it, else
-    fresh from the start."""
-    kf = rec.keyframe(index, FOLD_VERSION)
+    has yet to fold, the fold), from the newest keyframe of this fold (its version, `cfg`'s
+    thresholds) at or before it, else fresh from the start."""
+    kf = rec.keyframe(index, fold_key(cfg))
     if kf is not None and kf[2] is not None:
         try:
             return kf[0], Fold.restore(kf[1], kf[2], cfg, history=history)  # kf at k: the state before k
         except RESTORE_ERRORS:
             pass  # another zdash's keyframe: fold it all
     return 0, Fold.from_header(rec.header, cfg, history=history)
+
+
+def has_keyframes(rec: Recording, cfg: CheckConfig | None) -> bool:
+    """Whether the recording holds keyframes a fold with `cfg` can restore (with the checks'
+    memory): then it seeks from them, and copies kept in memory are redundant."""
+    kf = rec.keyframe(rec.count() - 1, fold_key(cfg))
+    return kf is not None and kf[2] is not None
 
 
 def fold_to(rec: Recording, index: int, cfg: CheckConfig | None = None) -> Frame:

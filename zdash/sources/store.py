@@ -13,8 +13,9 @@ Why SQLite (stdlib `sqlite3`), as dolphie records its replays:
 Raw samples stay the truth, as in format 1: a parser fix applies to old recordings. Keyframes
 are a cache of the fold's state (zdash.builder.SnapshotBuilder.checkpoint and
 zdash.checks.registry.CheckEngine.checkpoint) every `keyframe_every` ticks, tagged with the
-fold version that wrote them; a reader ignores keyframes of another version and folds from the
-start instead (slow but exact; `zdash convert` rewrites them).
+fold that wrote them (`fold`: zdash.fold.fold_key, the fold version and the digest of the config
+it judged with); a reader asks only for keyframes of its own key, so one of another version or
+other thresholds folds from the start instead (slow but exact; `zdash convert` rewrites them).
 
 Schema:
   meta(key TEXT PRIMARY KEY, value TEXT)          format, created, host, interval, zdash_version,
