@@ -114,3 +114,31 @@ async def test_closing_ends_the_iostat_stream_even_when_its_cancel_is_lost(monke
         await src._stream.stop()
         await closing
     assert done and src._stream_task.done()
+
+
+async def test_closing_on_a_sick_pool_waits_once_for_everything_not_once_per_child(monkeypatch):
+    """`q` on a pool whose zpool children do not die (D state on a sick disk): the source's
+    close gives them all one bound together. One after another, each with its own, it took over
+    30 s in the lab; here a stop that never ends would have held the close for ever."""
+    from zdash.sources import live
+
+    _path(monkeypatch, FAKE_ZPOOL_SCENARIO="deranged-disk")
+    monkeypatch.setattr(live, "CLOSE_WAIT_S", 0.5)
+    src = LiveSource(0.2, structure_every=0.2, timeout=2.0)
+    gen = src.ticks()
+    async for _ in gen:
+        if src._events is not None and src._stream is not None:
+            break
+
+    async def never() -> None:
+        await asyncio.Event().wait()
+
+    stuck = []
+    for stream in (src._events, src._stream):
+        stuck.append(stream._proc)
+        monkeypatch.setattr(stream, "stop", never)
+    await within(gen.aclose(), 5)  # raises TimeoutError when the close waits on the stops
+    for proc in stuck:  # the children the stub did not stop: not left to the test run
+        if proc is not None and proc.returncode is None:
+            proc.kill()
+            await proc.wait()

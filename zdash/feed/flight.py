@@ -204,9 +204,10 @@ class FlightRecorder:
         stopped). Bounded: a stuck disk does not hold zdash's exit."""
         if self._thread is None or not self._thread.is_alive():
             return
+        end = time.monotonic() + timeout
         with contextlib.suppress(queue.Full):
             self._queue.put(None, timeout=timeout)
-        self._thread.join(timeout)
+        self._thread.join(max(0.0, end - time.monotonic()))
 
     # -- the screen --------------------------------------------------------------------------
     @property

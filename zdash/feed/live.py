@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
 from zdash.checks.finding import Finding
@@ -89,11 +89,14 @@ class LiveFeed(Feed):
                     flight=self.flight.status if self.flight is not None else None,
                 )
         finally:
+            # Together, each bounded: the source's zpool children, the recording and the
+            # incident file close at once (one after another they added up on a sick pool)
+            closing: list[Awaitable[object]] = [asyncio.to_thread(self._sync_writer, None)]
             if isinstance(gen, AsyncGenerator):
-                await gen.aclose()
-            await asyncio.to_thread(self._sync_writer, None)
+                closing.append(gen.aclose())
             if self.flight is not None:
-                await asyncio.to_thread(self.flight.close)
+                closing.append(asyncio.to_thread(self.flight.close))
+            await asyncio.gather(*closing)
 
     def _fold(self, folding: Fold, tick: Tick) -> fold.Frame:
         opened = self._sync_writer(self._want)
