@@ -154,3 +154,36 @@ def test_a_writer_killed_while_it_closed_leaves_a_file_the_reader_still_reads(tm
     finally:
         r.close()
     assert {name: os.path.getsize(tmp_path / name) for name in os.listdir(tmp_path)} == before
+
+
+def test_a_replay_closed_while_its_timeline_scan_reads_ends_the_scan_cleanly(tmp_path):
+    """Quitting a replay closes the recording while the timeline's scan (a thread of its own)
+    may be reading a tick from the same connection: that ended zdash with a segmentation fault
+    in the unit suite. Now the scan's next read is a StoreError, the close waits for a read in
+    progress, and nothing crashes."""
+    import threading
+
+    path = str(tmp_path / "r.zdash")
+    with StoreWriter(path, "nas1", 1.0) as w:
+        for i in range(50):
+            w.write(_tick(1000.0 + i, "row\n" * 50))
+    for _ in range(5):
+        rec = open_recording(path)
+        read, ended = threading.Event(), []
+
+        def scan(rec=rec, read=read, ended=ended) -> None:
+            try:
+                for i in range(10**6):
+                    rec.tick(i % 50)
+                    next(rec.ticks(i % 50))
+                    read.set()
+            except Exception as e:  # noqa: BLE001 - how the scan ended is what is asserted
+                ended.append(e)
+
+        thread = threading.Thread(target=scan)
+        thread.start()
+        assert read.wait(30)
+        rec.close()
+        thread.join(30)
+        assert not thread.is_alive()
+        assert [type(e) for e in ended] == [StoreError]

@@ -46,6 +46,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import threading
 import zlib
 from collections.abc import Iterator
 from typing import Any
@@ -380,6 +381,9 @@ class StoreWriter:
         self.close()
 
 
+TICKS_BATCH = 256  # ticks read at once by StoreReader.ticks (each a few KiB compressed)
+
+
 class StoreReader:
     """Random access to a recording: its header, tick times, ticks by index, keyframes."""
 
@@ -388,6 +392,12 @@ class StoreReader:
             raise StoreError(f"{path} is not a zdash recording (not an SQLite file)")
         self.path = path
         self._copy: str | None = None
+        # The replay and its timeline scan (a thread of its own) share this connection. SQLite's
+        # serialised mode makes queries safe together, not a close during a query: quitting a
+        # replay while the scan read a tick ended the process with a segmentation fault. Every
+        # query and the close hold this lock; a query after the close is a StoreError.
+        self._use = threading.RLock()
+        self._closed = False
         try:
             self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
             try:
@@ -407,8 +417,15 @@ class StoreReader:
             )
         self.meta = meta
 
+    def _rows(self, sql: str, args: tuple[object, ...] = ()) -> list[Any]:
+        """The query's rows, read whole under the connection's lock."""
+        with self._use:
+            if self._closed:
+                raise StoreError(f"{self.path}: the recording was closed")
+            return self._db.execute(sql, args).fetchall()
+
     def _meta(self) -> dict[str, Any]:
-        return {k: json.loads(v) for k, v in self._db.execute("SELECT key, value FROM meta")}
+        return {k: json.loads(v) for k, v in self._rows("SELECT key, value FROM meta")}
 
     def _meta_of_copy(self) -> dict[str, Any]:
         """A writer killed while it closed (switching the file out of WAL mode) leaves a rollback
@@ -430,38 +447,45 @@ class StoreReader:
 
     def count(self) -> int:
         """Ticks committed so far (grows while a writer is still recording)."""
-        return int(self._db.execute("SELECT COUNT(*) FROM ticks").fetchone()[0])
+        return int(self._rows("SELECT COUNT(*) FROM ticks")[0][0])
 
     def times(self) -> list[float]:
-        return [t for (t,) in self._db.execute("SELECT t FROM ticks ORDER BY seq")]
+        return [t for (t,) in self._rows("SELECT t FROM ticks ORDER BY seq")]
 
     def span(self) -> tuple[float | None, float | None]:
         """The first and last tick's time (None, None: no tick yet)."""
-        first, last = self._db.execute("SELECT MIN(t), MAX(t) FROM ticks").fetchone()
+        first, last = self._rows("SELECT MIN(t), MAX(t) FROM ticks")[0]
         return first, last
 
     def index_at(self, t: float) -> int:
         """The last tick at or before time t (the first tick when t is before the recording)."""
-        row = self._db.execute(
-            "SELECT seq FROM ticks WHERE t <= ? ORDER BY t DESC, seq DESC LIMIT 1", (t,)
-        ).fetchone()
-        return int(row[0]) if row else 0
+        rows = self._rows("SELECT seq FROM ticks WHERE t <= ? ORDER BY t DESC, seq DESC LIMIT 1", (t,))
+        return int(rows[0][0]) if rows else 0
 
     def tick(self, seq: int) -> Tick:
-        row = self._db.execute("SELECT t, samples FROM ticks WHERE seq = ?", (seq,)).fetchone()
-        if row is None:
+        rows = self._rows("SELECT t, samples FROM ticks WHERE seq = ?", (seq,))
+        if not rows:
             raise StoreError(f"{self.path}: no tick {seq}")
-        return self._tick(row)
+        return self._tick(rows[0])
 
     def ticks(self, start: int = 0, stop: int | None = None) -> Iterator[Tick]:
         """Ticks start..stop-1 in order; a damaged tick is skipped (see `damaged`)."""
-        query = "SELECT t, samples FROM ticks WHERE seq >= ?" + (" AND seq < ?" if stop is not None else "")
-        args = (start, stop) if stop is not None else (start,)
-        for row in self._db.execute(query + " ORDER BY seq", args):
-            try:
-                yield self._tick(row)
-            except (zlib.error, ValueError, TypeError, KeyError):
-                continue
+        # In batches, each read whole under the lock: never a cursor open across a yield
+        query = "SELECT seq, t, samples FROM ticks WHERE seq >= ?" + (
+            " AND seq < ?" if stop is not None else ""
+        )
+        query += " ORDER BY seq LIMIT ?"
+        while True:
+            args = (start, stop, TICKS_BATCH) if stop is not None else (start, TICKS_BATCH)
+            rows = self._rows(query, args)
+            for _, t, blob in rows:
+                try:
+                    yield self._tick((t, blob))
+                except (zlib.error, ValueError, TypeError, KeyError):
+                    continue
+            if len(rows) < TICKS_BATCH:
+                return
+            start = int(rows[-1][0]) + 1
 
     @staticmethod
     def _tick(row: tuple[float, bytes]) -> Tick:
@@ -470,12 +494,13 @@ class StoreReader:
 
     def keyframe(self, seq: int, fold: int) -> tuple[int, dict[str, Any], dict[str, Any] | None] | None:
         """The newest keyframe at or before tick `seq` written by this fold version."""
-        row = self._db.execute(
+        rows = self._rows(
             "SELECT seq, builder, checks FROM keyframes WHERE seq <= ? AND fold = ? ORDER BY seq DESC LIMIT 1",
             (seq, fold),
-        ).fetchone()
-        if row is None:
+        )
+        if not rows:
             return None
+        row = rows[0]
         try:
             builder = _unpack(row[1])
             for slot in builder.get("slots", {}).values():
@@ -488,7 +513,9 @@ class StoreReader:
             return None
 
     def close(self) -> None:
-        self._db.close()
+        with self._use:
+            self._closed = True
+            self._db.close()
         if self._copy is not None:
             shutil.rmtree(self._copy, ignore_errors=True)
 
