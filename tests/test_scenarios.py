@@ -48,9 +48,11 @@ EXPECT = {
     "slow-disk-backup-window": (640, "deranged_disk", "/dev/mapper/sick", "warning"),
     # the fill trend's warning 20 min into the filling, CAP still under 80 %
     "pool-filling": (1500, "capacity", "tank", "warning"),
+    # the first scrub 100 s in: repairs on /dev/mapper/b so far, nothing unrepairable
+    "mirror-scrub-repairs": (700, "health", "tank", "warning"),
 }
 # The long recordings (issue 27): at least 10 minutes, made by the flight recorder.
-LONG = ("raidz-full-resilver", "slow-disk-backup-window", "pool-filling")
+LONG = ("raidz-full-resilver", "slow-disk-backup-window", "pool-filling", "mirror-scrub-repairs")
 
 
 def check_replay(name: str, at: float | None = None) -> dict:

@@ -172,6 +172,17 @@ SCENARIOS: dict[str, Scenario] = {
         "time to act that the trend gives.",
         (stories.CAPACITY_RULE, stories.CAPACITY_ADVICE),
     ),
+    "mirror-scrub-repairs": Scenario(
+        "A mirror of two 1 GiB disks, a fifth full, through a backup window (bursts of durable "
+        "writes and uncached reads with idle gaps of 3-6 s), ten minutes of it. Its second disk, "
+        "/dev/mapper/b, was overwritten with garbage while the pool was exported. Then the admin starts a scrub: within seconds it has "
+        "repaired the first block from the good side, and zdash says so while it runs. It ends "
+        "2 min 20 s later, 196 MiB repaired on /dev/mapper/b (1,587 checksum "
+        "errors), nothing unrepairable. A minute later the admin runs `zpool clear` and scrubs "
+        "again to verify: the finding clears, the second scrub finds nothing in the two-thirds "
+        "of the pool it reads before the recording ends.",
+        (stories.SCRUB_RULE, stories.SCRUB_ADVICE),
+    ),
 }
 
 
