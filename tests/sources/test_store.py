@@ -177,8 +177,8 @@ def test_a_replay_closed_while_its_timeline_scan_reads_ends_the_scan_cleanly(tmp
                     rec.tick(i % 50)
                     next(rec.ticks(i % 50))
                     read.set()
-            except Exception as e:  # noqa: BLE001 - how the scan ended is what is asserted
-                ended.append(e)
+            except Exception as err:  # noqa: BLE001 - how the scan ended is what is asserted
+                ended.append(err)
 
         thread = threading.Thread(target=scan)
         thread.start()
