@@ -83,6 +83,12 @@ async def test_the_wall_plays_a_recording_at_once_and_shows_no_description():
         assert app.timeline is None  # no markers are looked for on the wall
 
 
+def _event_panel(app) -> str:
+    """What the event panel says, "" while it is hidden."""
+    panel = app.screen.query_one("#event")
+    return f"{panel.border_title}\n{panel.render()}" if panel.display else ""
+
+
 async def test_next_and_previous_event_keys_move_the_replay_to_the_marked_events_in_order():
     raised = first_tick(MIRROR, "deranged_disk")
     onset = _onset_tick(MIRROR)
@@ -94,22 +100,55 @@ async def test_next_and_previous_event_keys_move_the_replay_to_the_marked_events
         await pilot.press("n")
         frame = await wait_frame(pilot, lambda f: f.position.index == onset)
         assert not any(f.check == "deranged_disk" for f in frame.findings)  # not yet diagnosed
-        await until(pilot, lambda: any("onset" in t for t in toasts(app)), what="the onset named")
-        app.clear_notifications()
+        await until(pilot, lambda: "onset" in _event_panel(app), what="the onset named")
+        assert f"tick {onset + 1}" in _event_panel(app)
         await pilot.press("n")
         frame = await wait_frame(pilot, lambda f: f.position.index == raised)
         assert frame.findings[0].check == "deranged_disk" and not frame.position.playing
-        await until(pilot, lambda: any("raised" in t and "sick" in t for t in toasts(app)))
-        app.clear_notifications()
+        await until(pilot, lambda: "raised" in _event_panel(app) and "sick" in _event_panel(app))
+        assert "onset" not in _event_panel(app)  # this tick's events alone
         await pilot.press("n")  # nothing happens after the finding is raised
         await until(pilot, lambda: any("no event after" in t for t in toasts(app)), what="the notice")
         assert app.frame.position.index == raised
         await pilot.press("N")
         await wait_frame(pilot, lambda f: f.position.index == onset)
+        await until(pilot, lambda: "onset" in _event_panel(app), what="the onset named again")
         app.clear_notifications()
         await pilot.press("N")
         await until(pilot, lambda: any("no event before" in t for t in toasts(app)), what="the notice")
         assert app.frame.position.index == onset
+        await pilot.press("full_stop")  # the replay moves on: the event is no longer on show
+        await wait_frame(pilot, lambda f: f.position.index == onset + 1)
+        await until(pilot, lambda: not _event_panel(app), what="the event panel closed by a step")
+
+
+FAULTED = path_of("faulted-disk")
+
+
+async def test_at_80x24_the_event_n_lands_on_is_shown_beside_the_vdev_table_never_over_its_figures():
+    """Found on faulted-disk at 80x24: each `n` put a toast over the vdev table's right half,
+    the second stacked on the first, hiding the figures of the very disks the event was about.
+    The event now has a panel of the layout above the replay bar; the table keeps its rows."""
+    app = ZdashApp(build_feed(_parse(["replay", FAULTED]), CheckConfig()))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_frame(pilot)
+        await _timeline(pilot)
+        table = app.screen.query_one("#vdevs")
+        for _ in range(2):  # the onset, then the fault: the pool DEGRADED, mirror-1 on one disk
+            await pilot.press("n")
+        await until(pilot, lambda: "DEGRADED" in str(table_text(table)), what="the table at the fault")
+        data = {name: app.screen.query_one(name).region for name in ("#vdevs", "#findings", "#about")}
+        for toast in app.screen.query("Toast"):  # (before: two toasts, one over the table's rows 4-7)
+            assert not any(_regions_overlap(toast.region, r) for r in data.values()), str(toast.render())
+        await until(pilot, lambda: "FAULTED" in _event_panel(app), what="the fault's event shown")
+        panel = app.screen.query_one("#event")
+        for name, region in data.items():
+            assert not _regions_overlap(panel.region, region), name
+        assert table.region.height >= 6  # the header and the pool's first rows stay in view
+        assert panel.region.bottom <= app.screen.query_one("#replay-bar").region.y
+        # one line per event at 80 columns: the state change and the finding raised, each in view
+        assert panel.region.height == 3
+        assert "state change" in _event_panel(app) and "raised" in _event_panel(app)
 
 
 async def test_the_event_keys_are_in_the_footer_and_the_help():

@@ -25,12 +25,13 @@ from zdash.ui.app import ZdashApp
 from zdash.ui.seek import SeekTarget
 from zdash.ui.vdev_rows import shown_pool
 from zdash.ui.widgets.about_panel import AboutPanel
+from zdash.ui.widgets.event_panel import EventPanel
 from zdash.ui.widgets.findings import FindingsTable
 from zdash.ui.widgets.history_chart import HistoryChart
 from zdash.ui.widgets.latency_panel import LatencyPanel
 from zdash.ui.widgets.pool_header import PoolHeader
 from zdash.ui.widgets.pool_tabs import PoolTabs
-from zdash.ui.widgets.replay_bar import ReplayBar, event_line, marker_legend
+from zdash.ui.widgets.replay_bar import ReplayBar, marker_legend
 from zdash.ui.widgets.status_bar import StatusBar
 from zdash.ui.widgets.vdev_table import VdevTable
 
@@ -111,6 +112,7 @@ class DashboardScreen(Screen[None]):
             )
             yield LatencyPanel(id="latency").data_bind(*shown, DashboardScreen.selected)
         yield AboutPanel(id="about").data_bind(DashboardScreen.frame)
+        yield EventPanel(id="event").data_bind(DashboardScreen.frame)
         yield ReplayBar(id="replay-bar").data_bind(DashboardScreen.frame, DashboardScreen.timeline)
         yield Footer(compact=True, show_command_palette=False)
 
@@ -317,9 +319,8 @@ class DashboardScreen(Screen[None]):
             self.notify(f"no event {where} this tick{more}", severity="warning", timeout=3, markup=False)
             return
         self.app.feed.jump(index)
-        variables = self.app.theme_variables
-        text = "\n".join(event_line(e, variables) for e in timeline.at(index))
-        self.notify(text, title=f"tick {index + 1}", timeout=6, markup=False)
+        # In a panel of the layout, not a toast: the figures the event changed stay in view.
+        self.query_one(EventPanel).show(index, timeline.at(index))
 
     # -- pools and chart --------------------------------------------------------------------
     def action_chart(self) -> None:

@@ -75,11 +75,6 @@ def marker_legend(variables: Mapping[str, str]) -> str:
     )
 
 
-def event_line(event: Event, variables: Mapping[str, str]) -> str:
-    """One line for a notice: `▲ raised: /dev/sdb is dragging mirror-1`."""
-    return f"{glyph(event.kind, variables)} {KIND_WORD[event.kind]}: {event.text}"
-
-
 def _column(t: float, pos: Position, columns: int) -> int:
     """The bar's column of time t: 0 at the recording's start, the last at its end (the same
     mapping a click seeks by)."""
