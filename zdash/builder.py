@@ -47,6 +47,7 @@ from zdash.parse.diskstats import parse_diskstats, rates_between
 from zdash.parse.evidence import Baseline, latency_histograms
 from zdash.parse.kernel_log import parse_kernel_log
 from zdash.parse.reuse import Reuse
+from zdash.parse.smart_text import parse_smartctl_text, smartd_reports
 from zdash.parse.smartctl import HOST_WIDE_KINDS, parse_smartctl
 from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS, parse_zfs_list
@@ -77,7 +78,7 @@ SAME_TEXT_SAME_VALUE = frozenset(
 )
 # The evidence beside a verdict (zdash.sources.evidence): fetched only while something asks for
 # it, so never a source that is "missing" or "stale"; a failure is said once, in the evidence.
-EVIDENCE_KINDS = frozenset({"smart", "hist", "kernlog", "blockdevs", "sysfs"})
+EVIDENCE_KINDS = frozenset({"smart", "smartd", "smarttext", "hist", "kernlog", "blockdevs", "sysfs"})
 HIST_FRESH_S = 120.0  # a histogram read longer ago than this is no longer shown
 IO_KEEP_TICKS = 2.5  # iostat rows arriving slightly off-phase must not flicker to "no data"
 
@@ -140,6 +141,9 @@ PARSERS: dict[str, Callable[[RawSample], Any]] = {
     "ashift": _parse_ashift,
     "history": lambda s: parse_history(s.stdout),
     "smart": lambda s: parse_smartctl(s.stdout, s.argv[-1] if s.argv else ""),
+    # SMART pasted as text (zdash.paste.smart): smartd's lines, one disk's smartctl -a / -x
+    "smartd": lambda s: tuple(smartd_reports(s.stdout.splitlines())),
+    "smarttext": lambda s: parse_smartctl_text(s.stdout, (s.argv[-1] if len(s.argv) > 2 else "") or None),
     "hist": lambda s: parse_histograms(s.stdout),
     "kernlog": lambda s: parse_kernel_log(s.stdout),
     "blockdevs": lambda s: parse_lsblk(s.stdout),
@@ -494,8 +498,12 @@ class SnapshotBuilder:
         self._evidence_for = key
         smart = []
         for name, slot in sorted(self._slots.items()):
-            if name.startswith("smart:") and slot.value is not None and slot.raw is not None:
+            if slot.value is None or slot.raw is None:
+                continue
+            if name.startswith(("smart:", "smarttext:")):
                 smart.append(dataclasses.replace(slot.value, time=slot.raw.time))
+            elif name == "smartd":  # every disk its pasted lines name
+                smart += [dataclasses.replace(r, time=slot.raw.time) for r in slot.value]
         kernlog = self._slots.get("kernlog")
         self._evidence = Evidence(
             smart=tuple(smart),

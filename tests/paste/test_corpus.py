@@ -25,14 +25,6 @@ _spec.loader.exec_module(run_corpus)
 CASES = sorted(p.stem for p in CORPUS.glob("[0-9][0-9][0-9]-*.yaml"))
 # Cases zdash does not get right yet, each with the precise reason.
 XFAIL = {
-    "094-ubuntuforums-bold-markup-in-config-smartd": (
-        "zpool's own output says the raidz2 is healthy (every row ONLINE 0 0 0, resilvered with 0 "
-        "errors); the fault is in another tool's log line (smartd: /dev/sde, 146 offline "
-        "uncorrectable sectors), and which by-id row /dev/sde is only the poster says, by bold "
-        "markup and prose ('/dev/sde highlighted below'). zdash reads zpool/zfs output and has "
-        "no SMART input (live or pasted): a smartd reader and a kernel-name-to-by-id map are a "
-        "new source, not a paste layout"
-    ),
     "186-pool-named-dedup-13x-avail-60M-ddt-partial": (
         "only a child dataset's AVAIL (60.9M for 13.2T used) says writes fail; the pool's own "
         "figures (CAP 76 %, FREE 439G) say it is not full, and a quota on dedup/snapshots or an "

@@ -24,7 +24,8 @@ from zdash.checks._evidence import MEANING_LINK, smart_verdict
 from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_list, plural
-from zdash.model import Pool, SmartReport, Snapshot, Vdev
+from zdash.model import LeafDisks, Pool, SmartReport, Snapshot, Vdev
+from zdash.redundancy import margin
 
 ID = "smart"
 WHY = (
@@ -44,6 +45,7 @@ UNREADABLE = {
     "gone": "the device is gone",
     "failed": "smartctl failed",
 }
+MIN_SERIAL = 6  # a shorter serial could be part of any by-id name
 
 
 class Tracker(tracker.Tracker):
@@ -74,16 +76,12 @@ class Tracker(tracker.Tracker):
             )
         if not ev.smart:
             return out
+        placed: set[int] = set()  # the readings found under a leaf (by index in ev.smart)
         for pool in snap.pools:
             unreadable: list[str] = []
             for top, leaf in leaves_with_top(pool):
-                disks = ev.disks_of(leaf.path)
-                if disks is None:
-                    continue
-                for disk in disks.disks[:1] if disks.multipath else disks.disks:
-                    report = ev.smart_of(disk)
-                    if report is None:
-                        continue
+                for report in self._readings_of(ev.smart, leaf, ev.disks_of(leaf.path)):
+                    placed.add(ev.smart.index(report))
                     if report.unavailable_kind in UNREADABLE:
                         unreadable.append(f"{report.device}: {UNREADABLE[report.unavailable_kind]}")
                         continue
@@ -104,7 +102,23 @@ class Tracker(tracker.Tracker):
                         topic="unreadable",
                     )
                 )
+        if self.cfg.one_look:  # a paste: SMART of a disk it does not say the pool member of
+            for i, report in enumerate(ev.smart):
+                if i not in placed and (f := _unplaced(snap.pools, report)) is not None:
+                    out.append(f)
         return out
+
+    @staticmethod
+    def _readings_of(
+        readings: tuple[SmartReport, ...], leaf: Vdev, disks: LeafDisks | None
+    ) -> list[SmartReport]:
+        """The SMART readings of a leaf's disks: by the kernel names zdash mapped it to (live),
+        else, in a paste, by the serial number its by-id name holds (smartctl's text prints it)."""
+        if disks is not None:
+            names = disks.disks[:1] if disks.multipath else disks.disks
+            return [r for d in names if (r := _smart_of(readings, d)) is not None]
+        shown = f"{leaf.name} {leaf.path or ''}"
+        return [r for r in readings if r.serial and len(r.serial) >= MIN_SERIAL and r.serial in shown]
 
     def _finding(self, pool: Pool, top: Vdev, leaf: Vdev, r: SmartReport) -> Finding | None:
         first = self._first_crc.get(r.device)
@@ -143,6 +157,94 @@ class Tracker(tracker.Tracker):
             evidence=tuple(evidence),
             actions=() if verdict.meaning == MEANING_LINK else tuple(actions),  # a cable, not the disk
         )
+
+
+def _smart_of(readings: tuple[SmartReport, ...], disk: str) -> SmartReport | None:
+    dev = disk if disk.startswith("/dev/") else f"/dev/{disk}"
+    return next((r for r in readings if r.device == dev), None)
+
+
+def _unplaced(pools: tuple[Pool, ...], r: SmartReport) -> Finding | None:
+    """A pasted SMART reading of a disk the paste does not place in a pool: smartd and smartctl
+    name it by kernel name (/dev/sde), zpool by its by-id name. What is wrong, that this output
+    does not say which member it is, how the admin finds out, and what to do."""
+    verdict = smart_verdict(r)
+    if verdict.severity is None:
+        return None
+    pool = pools[0] if len(pools) == 1 else None
+    disk = r.device or (f"the disk with serial {r.serial}" if r.serial else "a disk")
+    name = f"{disk} ({r.model})" if r.model else disk
+    where = f"{pool.name}" if pool is not None else "the pools pasted"
+    kernel = r.device.removeprefix("/dev/") if r.device.startswith("/dev/") else None
+    find = (
+        f"`ls -l /dev/disk/by-id | grep -w {kernel}` shows its by-id names (its serial is in them), "
+        f"and `zpool status -L{' ' + pool.name if pool else ''}` prints the pool's members by "
+        "kernel name"
+        if kernel
+        else "`ls -l /dev/disk/by-id` lists the disks by model and serial, and `zpool status -L` "
+        "prints the pool's members by kernel name"
+    )
+    todo = _what_to_do(pool)
+    evidence: list[tuple[str, str]] = [
+        ("Disk", name),
+        ("Pool member", f"not in this output: which disk of {where} it is, the output does not say"),
+    ]
+    evidence += [("SMART", p) for p in verdict.problems]
+    if r.serial:
+        evidence.append(("Serial", r.serial))
+    if r.power_on_hours is not None:
+        evidence.append(("Power-on hours", f"{r.power_on_hours:,}"))
+    actions: list[SuggestedAction] = []
+    if pool is not None:
+        actions.append(
+            SuggestedAction(
+                f"Show {pool.name}'s members by kernel name", ("zpool", "status", "-L", pool.name)
+            )
+        )
+        actions.append(
+            SuggestedAction(
+                f"Scrub {pool.name}: does ZFS find bad data?", ("zpool", "scrub", pool.name), "scrub"
+            )
+        )
+    if kernel and verdict.meaning != MEANING_LINK:
+        actions.append(
+            SuggestedAction(f"Run a long self-test on {r.device}", ("smartctl", "-t", "long", r.device))
+        )
+    return Finding(
+        ID,
+        verdict.severity,
+        pool.name if pool is not None else None,
+        disk,
+        "disk",
+        title=f"{name}: {verdict.meaning.split(':')[0]}: {_headline(verdict.problems)}; "
+        f"which disk of {where} it is, this output does not say",
+        why=WHY
+        + f" Here: {verdict.meaning}. Find which pool member it is: {find}. "
+        + (todo if verdict.meaning != MEANING_LINK else ""),
+        evidence=tuple(evidence),
+        actions=tuple(actions),
+        topic="unplaced",
+    )
+
+
+def _what_to_do(pool: Pool | None) -> str:
+    """Replace it, scrub first; said against the pool's weakest vdev (this output does not say
+    which vdev the disk is in)."""
+    replace = (
+        "replace it (`zpool replace` that member with a new disk; it stays in until the resilver "
+        "ends); a scrub first (`zpool scrub`) reads every block and shows whether ZFS found bad "
+        "data on it (its READ or CKSUM count) and rewrites what it can from the other disks."
+    )
+    tops = list({id(t): t for t, _ in leaves_with_top(pool)}.values()) if pool is not None else []
+    if not tops:
+        return "Then " + replace
+    weakest = min((margin(t) for t in tops), key=lambda m: m.left)
+    if weakest.left >= 1:
+        return f"The pool keeps redundancy while it is replaced ({weakest.describe()}): " + replace
+    return (
+        f"{weakest.describe()}: if this disk is in it, its unreadable sectors may be the only copy. "
+        "Copy off what matters first, then " + replace
+    )
 
 
 def _headline(problems: tuple[str, ...]) -> str:

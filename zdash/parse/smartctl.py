@@ -32,10 +32,10 @@ from zdash.parse import ParseError
 MAX_TEXT = 4 << 20  # smartctl -x of a busy SAS disk is ~100 KB; anything far larger is not smartctl
 MAX_STRING = 120  # of a model or firmware string shown on screen
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-_COUNT_MAX = 2**63  # a counter beyond this is garbage, not a reading
+COUNT_MAX = 2**63  # a counter beyond this is garbage, not a reading
 
 # ATA attribute ids -> SmartReport field (the standard meanings; vendors agree on these).
-_ATA_IDS = {
+ATA_IDS = {
     5: "reallocated",
     187: "reported_uncorrect",
     197: "pending",
@@ -92,20 +92,24 @@ def _report(doc: dict[str, Any], device: str) -> SmartReport:
     head = doc["smartctl"]
     dev = _dict(doc.get("device"))
     asked = [a for a in _list(head.get("argv")) if isinstance(a, str) and a.startswith("/")]
-    name = _text(dev.get("name")) or device or (_text(asked[-1]) if asked else None) or "?"
+    name = drive_string(dev.get("name")) or device or (drive_string(asked[-1]) if asked else None) or "?"
     exit_status = _int(head.get("exit_status"))
-    messages = [_text(m.get("string")) or "" for m in _list(head.get("messages")) if isinstance(m, dict)]
-    protocol = _text(dev.get("protocol"))
+    messages = [
+        drive_string(m.get("string")) or "" for m in _list(head.get("messages")) if isinstance(m, dict)
+    ]
+    protocol = drive_string(dev.get("protocol"))
     if protocol is not None and protocol not in ("ATA", "SCSI", "NVMe"):
         protocol = protocol[:10]
-    model = _text(doc.get("model_name")) or _text(doc.get("scsi_model_name")) or _scsi_model(doc)
+    model = (
+        drive_string(doc.get("model_name")) or drive_string(doc.get("scsi_model_name")) or _scsi_model(doc)
+    )
     status = _dict(doc.get("smart_status"))
     passed = status.get("passed") if isinstance(status.get("passed"), bool) else None
     fields: dict[str, Any] = {
         "protocol": protocol,
         "model": model,
-        "serial": _text(doc.get("serial_number")),
-        "firmware": _text(doc.get("firmware_version")) or _text(doc.get("scsi_revision")),
+        "serial": drive_string(doc.get("serial_number")),
+        "firmware": drive_string(doc.get("firmware_version")) or drive_string(doc.get("scsi_revision")),
         "passed": passed,
         "exit_status": exit_status,
         "temperature_c": _int(_dict(doc.get("temperature")).get("current")),
@@ -149,14 +153,14 @@ def _ata(doc: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(attr, dict):
             continue
         ident = _int(attr.get("id"))
-        field = _ATA_IDS.get(ident) if ident is not None else None
+        field = ATA_IDS.get(ident) if ident is not None else None
         if field is not None:
             raw = _int(_dict(attr.get("raw")).get("value"))
             if field == "reported_uncorrect" and raw is not None:
                 raw &= 0xFFFF  # some vendors pack more counters into the upper bytes
             out[field] = raw
-        if _text(attr.get("when_failed")) == "now":
-            failing.append(_text(attr.get("name")) or f"attribute {ident}")
+        if drive_string(attr.get("when_failed")) == "now":
+            failing.append(drive_string(attr.get("name")) or f"attribute {ident}")
     if failing:
         out["failing_now"] = tuple(failing[:16])
     return out
@@ -198,9 +202,9 @@ def _self_test(doc: dict[str, Any]) -> SelfTest | None:
         status = _dict(t.get("status"))
         passed = status.get("passed") if isinstance(status.get("passed"), bool) else None
         return SelfTest(
-            _text(_dict(t.get("type")).get("string")) or "self-test",
+            drive_string(_dict(t.get("type")).get("string")) or "self-test",
             passed,
-            _text(status.get("string")) or "",
+            drive_string(status.get("string")) or "",
             _int(t.get("lifetime_hours")),
         )
     nvme = _list(_dict(doc.get("nvme_self_test_log")).get("table"))
@@ -211,9 +215,9 @@ def _self_test(doc: dict[str, Any]) -> SelfTest | None:
         # NVMe result 0 is "completed without error"; 1-2 aborted by the host; 5-8 failures.
         passed = None if code is None or code in (1, 2, 3, 4, 0xF) else code == 0
         return SelfTest(
-            _text(_dict(t.get("self_test_code")).get("string")) or "self-test",
+            drive_string(_dict(t.get("self_test_code")).get("string")) or "self-test",
             passed,
-            _text(result.get("string")) or "",
+            drive_string(result.get("string")) or "",
             _int(t.get("power_on_hours")),
         )
     scsi = _dict(doc.get("scsi_self_test_0"))
@@ -223,16 +227,16 @@ def _self_test(doc: dict[str, Any]) -> SelfTest | None:
         # SCSI self-test results: 0 completed, 1-2 aborted, 3 unknown error, 4-7 failed segments.
         passed = None if code is None or code in (1, 2, 15) else code == 0
         return SelfTest(
-            _text(_dict(scsi.get("code")).get("string")) or "self-test",
+            drive_string(_dict(scsi.get("code")).get("string")) or "self-test",
             passed,
-            _text(result.get("string")) or "",
+            drive_string(result.get("string")) or "",
             _int(_dict(scsi.get("power_on_time")).get("hours")),
         )
     return None
 
 
 def _scsi_model(doc: dict[str, Any]) -> str | None:
-    vendor, product = _text(doc.get("scsi_vendor")), _text(doc.get("scsi_product"))
+    vendor, product = drive_string(doc.get("scsi_vendor")), drive_string(doc.get("scsi_product"))
     both = " ".join(p for p in (vendor, product) if p)
     return both or None
 
@@ -248,10 +252,10 @@ def _list(value: Any) -> list[Any]:
 def _int(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return None
-    return value if -_COUNT_MAX < value < _COUNT_MAX else None
+    return value if -COUNT_MAX < value < COUNT_MAX else None
 
 
-def _text(value: Any) -> str | None:
+def drive_string(value: Any) -> str | None:
     """A drive's string, safe to show: control and direction characters dropped, capped."""
     if not isinstance(value, str):
         return None

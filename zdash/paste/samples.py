@@ -33,6 +33,7 @@ from zdash.paste.merge import (
     synthesised,
 )
 from zdash.paste.pool_ashift import ashift_samples
+from zdash.paste.smart import smart_samples
 from zdash.paste.split import HistogramPaste, PastedDoc, Unread, split_pasted
 from zdash.paste.tree import fix_names, synth_status
 from zdash.paste.zfs_list import Props, zfs_text
@@ -105,6 +106,10 @@ def import_paste(text: str) -> Imported:
     ashift = ashift_samples(run, texts, lists, {name: pool for name, (pool, _) in status.items()})
     samples = _samples(_one_dialect(run, texts, status), lists, iostats, found) + ashift
     samples += _histograms(run, texts)
+    # SMART beside zpool's output (smartd lines, smartctl text): evidence for the pools pasted,
+    # read only where a pool is (alone it holds no pool a verdict could rest on).
+    smart = smart_samples(run) if texts else ()
+    samples += smart
     if doc.added:  # the transcript's `zpool add`/`attach` lines, as `zpool history` prints commands
         history = "".join(shlex.join(argv) + "\n" for argv, _ in doc.added)
         samples += (RawSample("history", HISTORY_ARGV, 0, history),)
