@@ -21,7 +21,7 @@ SPEEDS = (0.25, 64.0)  # replay --speed (zdash.feed.replay.SPEEDS holds the step
 SAMPLES = (1, 10_000)  # check --samples
 COMMAND_TIMEOUT_S = (1.0, 600.0)  # check --timeout
 # zdash serve's port, on localhost (the exporter's is zdash.prometheus.exporter.DEFAULT_PORT).
-SERVE_PORT = 9135
+SERVE_PORT = 10135
 SERVE_LISTEN = f"127.0.0.1:{SERVE_PORT}"
 
 
@@ -137,8 +137,8 @@ has no authentication or TLS. Let Prometheus scrape it from this host, or open i
 where your firewall allows only the Prometheus server. Not 9134: that is zfs_exporter's.""",
     "serve": """\
 examples:
-  zdash serve --wall                      the wall at http://127.0.0.1:9135/ (this host only)
-  zdash serve --wall --listen :9135       every interface: prints the URL with a new token once
+  zdash serve --wall                      the wall at http://127.0.0.1:10135/ (this host only)
+  zdash serve --wall --listen :10135      every interface: prints the URL with a new token once
   zdash serve --demo --theme zdash-light  the dashboard, read-only: keys browse, nothing runs
   zdash serve --wall --replay deranged-mirror   a recording or bundled scenario, looping
 Each browser that opens the page gets its own zdash (textual-serve relays it to the page).

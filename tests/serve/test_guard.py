@@ -75,8 +75,8 @@ async def test_another_sites_page_is_refused_even_with_the_token(client):
 async def test_without_a_token_only_a_loopback_host_is_served(client):
     """DNS rebinding: a page on evil.example that resolves to 127.0.0.1 sends Host: evil.example."""
     assert await status(client, "/") == 200
-    assert await status(client, "/", Host="localhost:9135") == 200
-    assert await status(client, "/", Host="evil.example:9135") == 403
+    assert await status(client, "/", Host="localhost:10135") == 200
+    assert await status(client, "/", Host="evil.example:10135") == 403
     assert await status(client, "/static/js/textual.js", Host="evil.example") == 403
 
 

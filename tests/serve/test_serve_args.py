@@ -21,7 +21,7 @@ def served(monkeypatch):
 
     async def run(self, bound):
         got["server"] = self
-        bound(9135)
+        bound(self.port)  # the port the command line gave the server
 
     monkeypatch.setattr(ZdashServer, "run", run)
     monkeypatch.delenv("ZDASH_SERVE_TOKEN", raising=False)
@@ -37,21 +37,21 @@ def test_localhost_needs_no_token_and_serves_the_wall_read_only(served, capsys):
     code, server = served("--wall", "--demo")
     out = capsys.readouterr().out
     assert code == 0 and server is not None and server.token is None
-    assert out == "http://127.0.0.1:9135/\n"
+    assert out == "http://127.0.0.1:10135/\n"
     assert "--wall" in server.command and "--demo" in server.command and "--read-only" in server.command
 
 
 def test_every_interface_gets_a_token_printed_once_in_the_url(served, capsys):
-    code, server = served("--wall", "--demo", "--listen", ":9135")
+    code, server = served("--wall", "--demo", "--listen", ":10135")
     out = capsys.readouterr().out
     assert code == 0 and server is not None and server.token and len(server.token) >= 32
-    assert out.count(server.token) == 1 and out.strip().endswith(f":9135/?token={server.token}")
+    assert out.count(server.token) == 1 and out.strip().endswith(f":10135/?token={server.token}")
     assert server.token not in server.command  # the browsers' processes never see it
 
 
 def test_a_token_from_the_environment_is_used_and_not_passed_on(served, capsys, monkeypatch):
     monkeypatch.setenv("ZDASH_SERVE_TOKEN", "s3cret-for-the-office-tv")
-    code, server = served("--wall", "--demo", "--listen", "0.0.0.0:9135")
+    code, server = served("--wall", "--demo", "--listen", "0.0.0.0:10135")
     assert code == 0 and server is not None and server.token == "s3cret-for-the-office-tv"
     assert "ZDASH_SERVE_TOKEN" not in __import__("os").environ
     assert capsys.readouterr().out.strip().endswith("/?token=s3cret-for-the-office-tv")
@@ -71,7 +71,7 @@ def test_allowing_actions_serves_the_live_dashboard_with_a_token_even_on_localho
         (["--token", "has spaces in it, sixteen+"], "A-Z a-z 0-9"),
         (["--wall", "--allow-actions"], "never run actions"),
         (["--demo", "--allow-actions"], "never run actions"),
-        (["--listen", "::1:9135"], "brackets"),
+        (["--listen", "::1:10135"], "brackets"),
         (["--listen", "127.0.0.1:99999"], "0 to 65535"),
         (["--demo", "--theme", "no-such-theme"], "unknown theme"),
         (["--replay", "/nonexistent/incident.zdash"], "/nonexistent/incident.zdash"),

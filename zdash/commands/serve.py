@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from zdash.feed.live import LiveFeed
     from zdash.serve.server import ZdashServer
 
-PORT = 9135  # zdash.cli.SERVE_PORT (the CLI does not import the commands)
+PORT = 10135  # zdash.cli.SERVE_PORT (the CLI does not import the commands)
 TOKEN_ENV = "ZDASH_SERVE_TOKEN"
 NEEDS_SERVE = "zdash serve: needs textual-serve, which is not installed: pip install 'zdash[serve]'"
 
