@@ -454,3 +454,55 @@ async def test_the_wall_survives_its_tiles_reordering_on_every_frame():
         assert tiles[0].view is not None and tiles[0].view.level == "crit"
         await until(pilot, lambda: "CAP" in tiles[0].text, what="drawn")
     assert app.return_code in (None, 0)
+
+
+async def test_the_wall_clock_ticking_while_the_wall_closes_is_no_crash(sessions, monkeypatch):
+    """The wall's clock ticks every second on its own. A screen closes its widgets first and
+    itself last, so under load a tick could come after the wall's top line was gone and before
+    the wall stopped: escape from the wall then ended zdash (NoMatches: WallStatusBar). Here the
+    tick comes exactly then: the clock moves a second as the top line leaves. (Quitting is not
+    this race: Textual cancels every worker before it closes the screens.)"""
+    from zdash.ui.screens.wall import WallStatusBar, WallView
+
+    app = replay_app(sessions["healthy"])
+    clock = app.clock
+
+    def tick_as_it_leaves(_bar) -> None:
+        clock.advance(1.0)
+
+    monkeypatch.setattr(WallStatusBar, "on_unmount", tick_as_it_leaves, raising=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        app.push_screen(WallView())
+        await until(pilot, lambda: isinstance(app.screen, WallView) and app.screen.query(WallStatusBar))
+        bar = app.screen.query_one(WallStatusBar)
+        # the page cycle and the wall clock asleep (a paused replay counts no silence)
+        await until(pilot, lambda: clock.waiting >= 2, what="the wall clock asleep")
+        await pilot.press("escape")  # back to the dashboard
+        await until(pilot, lambda: not bar.is_attached, what="the wall closed")
+        clock.advance(1.0)  # the app's clock ticks on, with no wall
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen) and app.is_running
+    assert app.return_code in (None, 0), app.crash_message
+
+
+async def test_the_live_wall_clock_moves_on_when_no_frame_comes():
+    """Across a room the clock beside "data as of" says the wall is alive: it moves every
+    second by itself, while the data's time stays where the last frame left it."""
+    from tests.actions.helpers import snap, two_way
+    from tests.ui.conftest import SnapFeed
+    from zdash import fmt
+    from zdash.ui.app import WallApp
+
+    clock = ManualClock()
+    app = WallApp(SnapFeed(snap(two_way("a"))), clock=clock)
+    async with app.run_test(size=(120, 30)) as pilot:
+        frame = await wait_frame(pilot)
+        await until(pilot, lambda: fmt.clock(frame.time) in app.export_screenshot(), what="the clock drawn")
+        for moved in (1.0, 2.0, 3.0):
+            # the silence count, the page cycle and the wall clock: each asleep before time moves
+            await until(pilot, lambda: clock.waiting >= 3, what="the clocks asleep")
+            clock.advance(1.0)
+            later = fmt.clock(frame.time + moved)
+            await until(pilot, lambda t=later: t in app.export_screenshot(), what=f"the clock at {later}")
+        assert app.frame is frame  # no frame came: the clock moved alone

@@ -71,6 +71,18 @@ class WallStatusBar(StatusBar):
     On a live host the clock runs on from the last frame's time by the app's clock (so it moves
     when no frame comes); a recording's clock is the recording's."""
 
+    def on_mount(self) -> None:
+        # The line ticks itself: its worker ends with it. Ticked from the screen, a tick that
+        # came while the screen closed (its widgets go first, the screen and its workers last)
+        # found no line and ended zdash (NoMatches).
+        self.run_worker(self._tick(), group="wall-clock")
+
+    async def _tick(self) -> None:
+        """The clock moves every second, frame or not."""
+        while True:
+            await self.app.clock.sleep(1.0)
+            self.refresh()
+
     def right(self) -> Content:
         app = self.app
         frame, right = app.frame, super().right()
@@ -123,7 +135,6 @@ class WallScreen(Screen[None], inherit_bindings=False):
         for attr in ("frame", "silence", "feed_error"):
             self.watch(self.app, attr, lambda _v: self._draw(), init=False)
         self.run_worker(self._cycle(), group="wall-cycle")
-        self.run_worker(self._tick(), group="wall-clock")
         self._draw()
 
     async def _cycle(self) -> None:
@@ -132,12 +143,6 @@ class WallScreen(Screen[None], inherit_bindings=False):
             await self.app.clock.sleep(self.cycle_s)
             if self._layout is not None and self._layout.per_page < len(self._tiles_wanted()):
                 self.page += 1
-
-    async def _tick(self) -> None:
-        """The clock moves every second, frame or not."""
-        while True:
-            await self.app.clock.sleep(1.0)
-            self.query_one(WallStatusBar).refresh()
 
     def action_help(self) -> None:
         from zdash.ui.screens.help import WALL_TEXT, HelpScreen
