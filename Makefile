@@ -34,6 +34,7 @@ docs:
 
 test:
 	$(BIN)/pytest -q
+	$(BIN)/pytest -q -m slow
 	$(BIN)/pytest -q -m e2e
 
 # Rewrites files: the safe lint fixes and the formatter.

@@ -20,6 +20,7 @@ def _ticks(name: str):
     return header, list(ticks)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name", ["degraded-resilver", "deranged-mirror", "scrub-repair", "imbalance-added-vdev"]
 )

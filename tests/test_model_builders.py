@@ -45,6 +45,7 @@ def test_a_class_of_another_layout_is_built_the_slow_way_alike():
     assert type(built) is _WithWeakref and built == _WithWeakref(1, "x")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cls", [Vdev, IoStats, DiskIo, IostatRow, _WithWeakref])
 @given(data=st.data())
 def test_a_replaced_object_is_the_one_evolve_gives(cls, data):

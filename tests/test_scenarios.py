@@ -81,6 +81,7 @@ def _subject(name: str, subject: str, at: float | None) -> str:
     return subject
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(EXPECT))
 def test_scenario_diagnoses_as_recorded(name):
     expect = EXPECT[name]
@@ -123,6 +124,7 @@ def test_healthy_says_at_most_one_note():
     assert doc["exit_code"] == 0 and len(doc["findings"]) <= 1, [f["title"] for f in doc["findings"]]
 
 
+@pytest.mark.slow
 def test_replay_list_names_each_scenario_with_what_to_look_for(capsys):
     assert main(["replay", "--list"]) == 0
     out = capsys.readouterr().out
@@ -167,6 +169,7 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(EXPECT))
 def test_the_finding_the_recording_and_the_docs_tell_one_story(name):
     """One home for each fault's story (zdash.checks.stories, composed in zdash.scenarios): the
@@ -216,6 +219,7 @@ def test_the_slow_disk_offers_both_ways_out_each_a_plan_with_its_pre_flight(name
     assert {"target exists", "target not in a pool", "size", "stable path"} <= {c.name for c in rep.checks}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(EXPECT))
 async def test_every_scenario_opens_paused_just_before_its_onset_beside_its_description(name):
     """Issue 27: a replay opens paused a few seconds before the onset (the first marker), its

@@ -32,6 +32,7 @@ def _block_devices() -> list[str]:
     return out[:2]
 
 
+@pytest.mark.slow
 def test_the_remote_probe_says_what_the_local_one_says(remote, tmp_path):
     image = tmp_path / "vdev.img"
     image.write_bytes(b"\0" * 4096)

@@ -3,6 +3,7 @@ gives the verdict, throughput and peers' throughput the full judgement gives, on
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,6 +58,7 @@ def _as_dict(v: Vdev) -> dict:
     return {f: getattr(v, f) for f in v.__dataclass_fields__}
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(pools())
 def test_the_fast_path_agrees_with_the_full_judgement(pool):
@@ -70,6 +72,7 @@ def test_the_fast_path_agrees_with_the_full_judgement(pool):
             assert f == g  # a slow sample carries everything a finding shows
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(
     st.lists(st.sampled_from([0.0, 1.0, 2.5, 3.0, 7.0, 1e9]), max_size=12),

@@ -41,6 +41,7 @@ def assert_severity_follows_the_words(snap: Snapshot, findings) -> None:
             )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", scenarios.names())
 def test_every_tick_of_every_scenario(name):
     for frame in replay_frames(scenarios.path_of(name)):

@@ -63,6 +63,7 @@ def test_raidz2_wide_at_12_s_says_the_figure_its_perfdata_says():
     assert_one_figure_public_words(text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", scenarios.names())
 def test_every_tick_of_every_scenario(name):
     """What `zdash check --replay NAME --at S` prints at each tick, folded once."""

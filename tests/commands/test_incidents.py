@@ -59,6 +59,7 @@ def test_no_incidents_is_said(tmp_path, monkeypatch, capsys):
     assert "no incidents recorded in" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_replay_list_shows_the_incidents_beside_the_scenarios_and_replay_finds_one_by_name(kept, capsys):
     assert main(["replay", "--list"]) == 0
     out = capsys.readouterr().out

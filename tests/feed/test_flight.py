@@ -141,6 +141,7 @@ def test_an_incident_still_raised_at_the_cap_ends_there_and_the_next_raise_start
     assert second.onset == T0 + 700 and second.state == "zdash stopped"
 
 
+@pytest.mark.slow
 def test_an_hour_of_repeated_faults_keeps_the_incidents_under_the_count_and_size_caps(tmp_path, monkeypatch):
     """Issue 27, done when: disk use stays under the cap over 1 h with repeated faults. Measured
     after every write of the recorder's too, as a watcher of the directory sees it: the minutes

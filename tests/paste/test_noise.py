@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.paste.salad import ZPOOL_WORDS
 from zdash.cli import main
 from zdash.paste.front import NOISE_MAX_READ, NOISE_MIN_LINES
 
 
+@pytest.mark.slow
 def test_random_zpool_words_are_unknown_with_the_reason(tmp_path, capsys):
     for seed in range(3):
         rnd = random.Random(seed)

@@ -141,6 +141,7 @@ def _layout_words(snap, findings) -> set[str]:
     return words
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", names())
 def test_every_recording_has_bounded_labels_and_parses(scenario):
     snap, findings = at(scenario)

@@ -80,6 +80,7 @@ async def screen_text(url: str, want: str, timeout: float = 30.0) -> str:
     return got
 
 
+@pytest.mark.slow
 async def test_served_wall_page_websocket_and_stop(serve):
     proc, url = serve("--wall", "--demo", "--listen", "127.0.0.1:0")
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url) and not url.endswith(":0/")

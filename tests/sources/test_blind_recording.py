@@ -44,6 +44,7 @@ def _check_at(path: str, at: float) -> tuple[int, dict, str]:
     return code, doc, text.getvalue().splitlines()[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "failure, code, says",
     [

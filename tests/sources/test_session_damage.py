@@ -52,6 +52,7 @@ def test_a_round_trip_is_exact_and_zcat_reads_the_gz(tmp_path, name):
         assert gzip.decompress(Path(path).read_bytes()).count(b"\n---\n") == 6  # one valid gzip file
 
 
+@pytest.mark.slow
 def test_a_writer_killed_at_random_moments_loses_no_complete_tick(tmp_path):
     """SIGKILL while writing (5 trials here; tests/faults/kill_recorder.py runs 20)."""
     rng = random.Random(7)

@@ -18,6 +18,11 @@ from zdash.fold.series import Series
 from zdash.model import KernelLine
 from zdash.ui.app import WallApp, ZdashApp
 
+# The bound on every wait for the app (a frame, a condition): a bound, not a timing, so it costs
+# nothing when the condition comes. 10 s failed UI tests at load 25-30 (a fold or a first frame
+# took longer there; each passed alone).
+WAIT_S = 60.0
+
 
 class SnapFeed(Feed):
     """A live feed of model snapshots; the test pushes more with `send`."""
@@ -52,7 +57,7 @@ def replay_app(
     return (WallApp if wall else ZdashApp)(feed, clock=clock, **kwargs)
 
 
-async def play_until(pilot, predicate, timeout: float = 10.0):
+async def play_until(pilot, predicate, timeout: float = WAIT_S):
     """Advance the app's ManualClock tick by tick until the frame satisfies `predicate`."""
     clock = pilot.app.clock
     end = time.monotonic() + timeout
@@ -76,7 +81,7 @@ def first_tick(path: str, check: str) -> int:
     raise AssertionError(f"{path}: no {check} finding at any tick")
 
 
-async def until(pilot, condition, timeout: float = 10.0, what: str = "the condition"):
+async def until(pilot, condition, timeout: float = WAIT_S, what: str = "the condition"):
     """Let the app run until `condition()` holds (bounded: loading and checks run in threads);
     returns its value."""
     end = time.monotonic() + timeout
@@ -89,7 +94,7 @@ async def until(pilot, condition, timeout: float = 10.0, what: str = "the condit
     raise AssertionError(f"{what} did not happen within {timeout} s")
 
 
-async def wait_frame(pilot, predicate=lambda f: f is not None, timeout: float = 10.0):
+async def wait_frame(pilot, predicate=lambda f: f is not None, timeout: float = WAIT_S):
     """Pause until the app has a frame satisfying `predicate`."""
 
     def matching():

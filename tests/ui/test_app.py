@@ -134,6 +134,7 @@ async def test_degraded_findings_appear_and_open(recordings):
         assert "Why" in str(screen.query_one("#finding-body").render())
 
 
+@pytest.mark.slow
 async def test_pause_step_seek_move_the_replay_time(sessions):
     app = replay_app(sessions["degraded"], start=0, playing=False)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -385,6 +386,7 @@ def test_bundled_demo_recording_replays():
     assert len(snaps) >= 5 and any(s.pools for s in snaps)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", __import__("zdash.scenarios", fromlist=["names"]).names())
 async def test_every_bundled_scenario_replays_and_says_what_to_look_for(name):
     """Issue 6: each lab recording plays in the TUI, its pool on screen, its description shown

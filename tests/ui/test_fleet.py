@@ -23,6 +23,8 @@ from zdash.ui.app import WallApp, ZdashApp
 from zdash.ui.screens.finding import FindingScreen, guided
 from zdash.ui.screens.plan import PlanScreen
 
+pytestmark = pytest.mark.slow  # a stand-in ssh per host per tick: `pytest -m slow`
+
 # Bounds on waits, not timings: each stand-in ssh command is two Python start-ups (ssh, then
 # zpool), seconds apiece on a loaded host (the UI suite runs beside lab VMs).
 BOUND = 30.0

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import bisect
 
+import pytest
+
 from tests.ui.conftest import first_tick, replay_app, table_text, toasts, until, wait_frame
 from zdash.cli import _parse
 from zdash.commands.dashboard import build_feed
@@ -89,6 +91,7 @@ def _event_panel(app) -> str:
     return f"{panel.border_title}\n{panel.render()}" if panel.display else ""
 
 
+@pytest.mark.slow
 async def test_next_and_previous_event_keys_move_the_replay_to_the_marked_events_in_order():
     raised = first_tick(MIRROR, "deranged_disk")
     onset = _onset_tick(MIRROR)
@@ -192,6 +195,7 @@ async def test_the_replay_bar_marks_the_onset_and_the_finding_where_they_happen(
         assert "$zd-warn" in styles["▲"] and "$text-accent" in styles["◆"]
 
 
+@pytest.mark.slow
 async def test_the_chart_of_a_disk_overlays_its_vdev_peers_and_p_switches_back():
     app = replay_app(MIRROR)  # the last tick: the disk has been slow for a while
     async with app.run_test(size=(120, 40)) as pilot:

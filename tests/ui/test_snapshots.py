@@ -4,9 +4,13 @@ Update after an intended change with `pytest tests/ui --snapshot-update`, and lo
 
 from __future__ import annotations
 
+import pytest
+
 from tests.feed.clock import ManualClock
 from tests.sessions import fixture
 from tests.ui.conftest import evidence_app, replay_app, until, wait_frame
+
+pytestmark = pytest.mark.slow  # a whole screen drawn and compared per test: `pytest -m slow`
 
 
 def _ready(*keys: str, predicate=lambda f: True, about: bool = False):
