@@ -181,7 +181,10 @@ class Sandbox:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=self.dir,
-            env=self.env(**env),
+            # Under a file-size limit Python's own .pyc writes are cut short too, and a truncated
+            # .pyc in the tree ends every later zdash with "EOFError: marshal data too short"
+            # (after a source changed: 81 of 205 probes and the e2e dashboard failed that way).
+            env=self.env(**env, **({"PYTHONDONTWRITEBYTECODE": "1"} if limit_file else {})),
             start_new_session=True,
             preexec_fn=limit if limit_memory or limit_file else None,
         )
