@@ -13,7 +13,7 @@ import time
 import pytest
 
 from tests.zfs.lab import set_delay, sh
-from tests.zfs.verdicts import check, found
+from tests.zfs.verdicts import check, found, titles
 from zdash.actions import (
     AuditLog,
     Request,
@@ -279,7 +279,11 @@ def test_a_slow_disk_relief_now_then_the_safe_way_out_from_its_own_finding(lab, 
         set_delay("sick", 40)
         doc = check("actslow", samples=10, interval=1.0)
         hits = found(doc, "deranged_disk", subject=slow)
-        assert hits, doc["findings"]
+        # what the pool did meanwhile, said when it fails: was it busy, was the sick side slow?
+        assert hits, "\n".join(
+            [doc["summary"], *map(str, doc["problems"]), *titles(doc["findings"])]
+            + [sh("zpool", "iostat", "-vly", "actslow", "1", "3")]
+        )
         relief = _suggestion(next(x for x in hits[0]["actions"] if x["action"] == "offline"))
         safe = _suggestion(next(x for x in hits[0]["actions"] if x["action"] == "replace"))
         assert "a risk to accept" in relief.label and needs_new_device(safe) == "required"
