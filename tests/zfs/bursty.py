@@ -29,7 +29,10 @@ POOL = "bursty"
 SICK = "bursty_sick"  # the dm-delay device: /dev/mapper/bursty_sick
 DELAY_MS = 40
 ONSET_S = 15.0  # into the recording, for the slow scenarios: a healthy baseline first
-RECORD_S = 75.0
+RECORD_S = 75.0  # the recording's length; a slow scenario's lasts at least AFTER_ONSET_S past its switch
+# What a slow scenario records once its delay switch is done: the switch (dmsetup suspend, reload,
+# resume) took 36-49 s of a 75 s recording at host load 47-55 and left 0-3 ticks after it
+AFTER_ONSET_S = 45.0
 INTERVAL = 1.0
 SCENARIOS = ("mirror-slow", "raidz-slow", "mirror-healthy", "raidz-healthy")
 
@@ -236,29 +239,39 @@ def record_run(
     t0: float,
 ) -> Run:
     """Record `seconds` of `pool` under `load` (already running) into `path`; `onset` (a dm-delay
-    device, its new delay, seconds after the first tick) makes a disk sick mid-recording. Then
+    device, its new delay, seconds after the first tick) makes a disk sick mid-recording, and the
+    recording then lasts until AFTER_ONSET_S past the end of the switch if that is later. Then
     the load is stopped, `cure` set back to no delay, and the recording replayed into `result`."""
 
     async def go() -> None:
         snaps: list = []
+        stop = asyncio.Event()
 
         async def switch(dm: str, ms: int, after_s: float) -> None:
             """The disk turns slow `after_s` after the recording's first tick."""
-            while not snaps:
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(after_s)
-            # The onset is when the switch began: dmsetup suspend/reload/resume can take seconds
-            # in the emulator, and the new delay is in force somewhere within them.
-            began = time.time()
-            await asyncio.to_thread(set_delay, dm, ms)
-            result.onset, result.switch_s = began, time.time() - began
+            try:
+                while not snaps:
+                    await asyncio.sleep(0.05)
+                first = time.time()
+                await asyncio.sleep(after_s)
+                # The onset is when the switch began: dmsetup suspend/reload/resume can take
+                # seconds in the emulator, and the new delay is in force somewhere within them.
+                began = time.time()
+                await asyncio.to_thread(set_delay, dm, ms)
+                result.onset, result.switch_s = began, time.time() - began
+                await asyncio.sleep(max(first + seconds, time.time() + AFTER_ONSET_S) - time.time())
+            finally:
+                stop.set()  # a switch that failed ends the recording too (its error is raised below)
 
         task = asyncio.create_task(switch(*onset)) if onset is not None else None
         try:
-            await record(path, INTERVAL, seconds, (pool,), quiet=True, snapshots=snaps)
+            duration = None if task is not None else seconds
+            await record(path, INTERVAL, duration, (pool,), quiet=True, snapshots=snaps, stop=stop)
         finally:
             if task is not None:
                 task.cancel()
+        if task is not None and not task.cancelled():
+            await task
 
     try:
         asyncio.run(go())

@@ -80,7 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--scenarios", nargs="*", default=list(MODULES), choices=list(MODULES))
-    ap.add_argument("--seconds", type=float, help="length of each recording (default: the scenario's own)")
+    ap.add_argument(
+        "--seconds",
+        type=float,
+        help="length of each recording (default: the scenario's own); a slow scenario's lasts"
+        f" until {bursty.AFTER_ONSET_S:.0f} s past its delay switch if that is later",
+    )
     ap.add_argument("--keep", metavar="DIR", help="keep the recordings here (default: thrown away)")
     ap.add_argument("--replay", metavar="DIR", help="fold the recordings --keep kept in DIR again, no lab")
     args = ap.parse_args(argv)
@@ -99,13 +104,25 @@ def main(argv: list[str] | None = None) -> int:
         for n in range(args.repeats):  # interleaved: a drift of the VM over time hits all alike
             for name in args.scenarios:
                 lab = Lab(os.path.join(tmp, f"lab-{name}-{n}"))
+                began, load_before = time.time(), os.getloadavg()[0]
                 try:
                     module = MODULES[name]
                     seconds = args.seconds or module.RECORD_S
                     r = module.run(lab, name, os.path.join(keep, f"{name}-{n}.yaml.gz"), seconds)
                     with open(os.path.join(keep, f"{name}-{n}.json"), "w") as f:  # what replays need
                         json.dump(
-                            {"scenario": name, "slow": r.slow, "onset": r.onset, "switch_s": r.switch_s}, f
+                            {
+                                "scenario": name,
+                                "slow": r.slow,
+                                "onset": r.onset,
+                                "switch_s": r.switch_s,
+                                # when it ran and the VM's load around it: the host's is logged
+                                # beside, outside the VM
+                                "began": began,
+                                "ended": time.time(),
+                                "load": [round(load_before, 1), round(os.getloadavg()[0], 1)],
+                            },
+                            f,
                         )
                 finally:
                     lab.cleanup()

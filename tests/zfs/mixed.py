@@ -42,7 +42,7 @@ HDD_US = 8000
 SSD_US = 100
 SICK_MS = 400  # ~10x what the emulator's HDDs wait under this load: a disk retrying, not seeking
 ONSET_S = 30.0  # a healthy half minute first: the mix judged, no disk called slow
-RECORD_S = 75.0
+RECORD_S = 75.0  # a sick scenario's lasts until bursty.AFTER_ONSET_S past its switch if that is later
 SCENARIOS = ("mixed-healthy", "mixed-sick-hdd", "mixed-sick-ssd")
 # name: (MiB, rotational)
 DISKS = {"s1": (384, False), "s2": (384, True), "g1": (2048, False), "g2": (2048, True)}
@@ -97,7 +97,9 @@ def run(lab: Lab, scenario: str, path: str, seconds: float = RECORD_S) -> Run:
     paths = build(lab)
     sick = SICK.get(scenario)
     result = Run(scenario, paths[sick] if sick else None, None, expected=EXPECTED)
-    load = lab.load(f"/{POOL}", int(seconds) + 60, **LOAD)  # type: ignore[arg-type]
+    # fio's own bound, generous: a slow switch lengthens the recording, and the load is stopped
+    # when it ends anyway
+    load = lab.load(f"/{POOL}", int(seconds) + 300, **LOAD)  # type: ignore[arg-type]
     dm = dm_name(sick) if sick else None
     onset = (dm, SICK_MS, ONSET_S) if dm else None
     return record_run(result, path, POOL, seconds, load, onset, dm, t0)
