@@ -18,8 +18,9 @@ import pytest
 from tests.zfs import mixed
 from tests.zfs.lab import Lab
 
-# The recording is made in the first test's setup: build, 75 s of writes, replay (213 s with
-# another VM beside it on a loaded host; 300 s is too near).
+# The recording is made in the first test's setup: build, 75 s of writes (or until 45 s after
+# the delay switch, when the emulator takes long over it), replay (213 s with another VM beside it
+# on a loaded host; 300 s is too near).
 pytestmark = pytest.mark.timeout(600)
 
 
