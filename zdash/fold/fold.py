@@ -33,7 +33,8 @@ from zdash.sources.store import StoreWriter
 
 # Bumped whenever the builder's or a tracker's state changes shape or meaning: keyframes of
 # another fold version are not trusted (a replay then folds from the start, which is always exact).
-FOLD_VERSION = 3  # 2: health remembers attached leaves; 3: deranged_disk's peers are the own vdev
+FOLD_VERSION = 4  # 2: health remembers attached leaves; 3: deranged_disk's peers are the own vdev;
+# 4: deranged_disk's pool baseline is the plain mean of its first busy samples (_PoolIo.base_n)
 
 
 def fold_key(cfg: CheckConfig | None) -> int:
