@@ -277,7 +277,9 @@ def test_a_slow_disk_relief_now_then_the_safe_way_out_from_its_own_finding(lab, 
         # as in test_checks_live, so the 10 samples after it are busy ones.
         check("actslow", samples=4)
         set_delay("sick", 40)
-        doc = check("actslow", samples=10, interval=1.0)
+        # all 10 samples: check's default 10 s limit cut the emulator's run to 5 ("judged on 5 of
+        # 10 samples"), too few for the 5 slow busy samples the finding needs
+        doc = check("actslow", samples=10, interval=1.0, timeout=60)
         hits = found(doc, "deranged_disk", subject=slow)
         # what the pool did meanwhile, said when it fails: was it busy, was the sick side slow?
         assert hits, "\n".join(

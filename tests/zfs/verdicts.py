@@ -10,12 +10,13 @@ import json
 from zdash.cli import main
 
 
-def check(*pools, samples=3, interval=1.0):
+def check(*pools, samples=3, interval=1.0, timeout=None):
     """`zdash check --json` in-process: a fresh interpreter per call costs ~15 s of imports in
     the emulated VM."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        rc = main(["check", "--json", "--samples", str(samples), "--interval", str(interval), *pools])
+        limit = ["--timeout", str(timeout)] if timeout is not None else []
+        rc = main(["check", "--json", "--samples", str(samples), "--interval", str(interval), *limit, *pools])
     doc = json.loads(out.getvalue())
     assert doc["exit_code"] == rc
     return doc
