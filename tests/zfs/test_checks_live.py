@@ -29,7 +29,8 @@ def test_deranged_disk_flagged_within_10s_of_onset(lab, layout):
         before = check("dd", samples=4)
         assert not found(before, "deranged_disk"), before["findings"]
         set_delay("sick", 40)  # onset
-        doc = check("dd", samples=10, interval=1.0)  # 10 s at a 1 s interval
+        # all 10 samples: the default 10 s limit (-t) cut the emulator's run to 5 in the relief test
+        doc = check("dd", samples=10, interval=1.0, timeout=60)
     finally:
         load.kill()
         load.wait()
