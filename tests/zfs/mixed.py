@@ -47,6 +47,7 @@ SCENARIOS = ("mixed-healthy", "mixed-sick-hdd", "mixed-sick-ssd")
 # name: (MiB, rotational)
 DISKS = {"s1": (384, False), "s2": (384, True), "g1": (2048, False), "g2": (2048, True)}
 SICK = {"mixed-sick-hdd": "g2", "mixed-sick-ssd": "g1"}
+SICK_VDEV = "mirror-1"  # g1 and g2: the second mirror `build` creates
 # steady streaming writes (a copy, a backup landing): every tick busy, the larger mirror given
 # the larger share; fio's Lab.load arguments
 LOAD: dict[str, object] = {"size": "256M", "rate": None, "rw": "write", "bs": "1m", "fsync": 0}

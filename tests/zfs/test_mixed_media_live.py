@@ -35,11 +35,18 @@ def sick_hdd_run(tmp_path_factory):
 
 def _alarms(run, before_onset):
     """Findings above INFO besides the media mix, before or after the onset. A `visibility`
-    finding is the emulator starved by the host (zpool answering late), not this test's subject."""
+    finding is the emulator starved by the host (zpool answering late), not this test's subject.
+    After the onset, an imbalance that blames the sick disk's own vdev as slow is the fault's
+    consequence, told right: ZFS gives a slow vdev fewer writes (CI's lab run, recording 45 s
+    past the switch: "fill differs by 29.2 points across vdevs (mirror-1 is slow and gets fewer
+    writes)")."""
+    consequence = f"({mixed.SICK_VDEV} is slow and gets fewer writes)"
     return [
         (i, f)
         for i, f in run.false_alarms()
-        if f[0] != "visibility" and (run.ticks[i].time < run.onset) == before_onset
+        if f[0] != "visibility"
+        and (run.ticks[i].time < run.onset) == before_onset
+        and not (not before_onset and f[0] == "imbalance" and consequence in f[3])
     ]
 
 
