@@ -208,8 +208,9 @@ class ReplayFeed(Feed):
     async def timelines(self) -> AsyncIterator[Timeline]:
         """The events, found by a scan of the whole recording in a daemon thread (quitting does
         not wait for it; it stops when this generator is closed). It reads the recording the
-        replay reads: format 1 is immutable in memory, format 2's SQLite connection is
-        serialised (sqlite3.threadsafety 3)."""
+        replay reads: format 1 is immutable in memory, format 2's reader locks every query and
+        its close (zdash.sources.store.StoreReader), so a read after the replay closed it is an
+        error that ends the scan, never a crash."""
         await self._loaded.wait()
         assert self._rec is not None
         loop = asyncio.get_running_loop()
