@@ -4,7 +4,7 @@ gives the verdict, throughput and peers' throughput the full judgement gives, on
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from zdash.checks._deranged_samples import sample_pool
@@ -59,7 +59,6 @@ def _as_dict(v: Vdev) -> dict:
 
 
 @pytest.mark.slow
-@settings(max_examples=300)
 @given(pools())
 def test_the_fast_path_agrees_with_the_full_judgement(pool):
     cfg = CheckConfig()
@@ -73,7 +72,6 @@ def test_the_fast_path_agrees_with_the_full_judgement(pool):
 
 
 @pytest.mark.slow
-@settings(max_examples=500)
 @given(
     st.lists(st.sampled_from([0.0, 1.0, 2.5, 3.0, 7.0, 1e9]), max_size=12),
     st.one_of(st.none(), st.sampled_from([0.0, 1.0, 2.5, 3.0, 4.0, 7.0, 1e9])),
