@@ -17,6 +17,9 @@ so runs on different machines (or on a busy one) compare:
 - recordings: a 1 h (and with --day a 24 h) 1 s recording of a 100-leaf pool, each measured in
   a fresh process: open to the first frame, seeks to random ticks, `zdash check --replay --at`
   as users run it, peak RSS. Baseline: `zdash --version`, the cost of starting zdash at all.
+- yaml: `zdash check --replay` of a `.yaml.gz` (100 and 1,000 leaves, 78 ticks). Baseline: the
+  fold of the same ticks alone, in the same process. And its peak RSS on 780 ticks. Baseline:
+  the same on 78 ticks of the same host, as zdash writes the file and gzipped whole.
 - replay: RSS of the dashboard (headless) replaying the 1 h recording at 64x, sampled as it
   plays. Baseline: its RSS at the first frame.
 - lab (--lab): CPU of `zdash record` and of the dashboard (in a pty) vs bare
@@ -347,6 +350,90 @@ def bench_recordings(cache: str, hours: list[float]) -> None:
     print("\nfirst frame and check are x `zdash --version`; seeks are folds from the nearest keyframe.")
 
 
+# --- YAML recordings (format 1): reading against folding --------------------------------------
+
+YAML_CPU = """
+import sys, time
+from zdash.fold import Fold
+from zdash.fold.recording import fold_path
+from zdash.sources.session import read_session
+path = sys.argv[1]
+header, ticks = read_session(path)
+t = time.process_time()
+ticks = list(ticks)
+read = time.process_time() - t
+t = time.process_time()
+Fold.from_header(header, None).last(ticks)
+fold = time.process_time() - t
+del ticks
+t = time.process_time()
+fold_path(path, None)
+replay = time.process_time() - t
+print(read, fold, replay)
+"""
+
+
+def yaml_recording(cache: str, leaves: int, ticks: int, whole: bool) -> str:
+    """A `.yaml.gz` recording of the synthetic pool: as zdash writes it (one gzip member per
+    tick), or gzipped whole (`gzip rec.yaml`: one member, the layout the reader once held whole)."""
+    import gzip
+    import shutil
+
+    from zdash.sources.session import SessionWriter
+
+    name = f"synthetic-{leaves}-{ticks}{'-whole' if whole else ''}.yaml.gz"
+    path = os.path.join(cache, name)
+    if os.path.exists(path):
+        return path
+    os.makedirs(cache, exist_ok=True)
+    plain = os.path.join(cache, f"synthetic-{leaves}-{ticks}.yaml")
+    host = host_for(leaves)
+    with SessionWriter(plain if whole else path + ".part", "bench", 1.0, force=True) as w:
+        for i in range(ticks):
+            w.write(host.tick(i))
+    if whole:
+        with open(plain, "rb") as src, gzip.open(path + ".part", "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        os.remove(plain)
+    os.replace(path + ".part", path)
+    return path
+
+
+def bench_yaml(cache: str) -> None:
+    """`check --replay` of a `.yaml.gz`: its CPU against the fold of the same ticks alone (held in
+    memory, not timed reading), in one process; peak RSS of a 780-tick file against a 78-tick
+    one of the same host, each in a fresh process, in both gzip layouts."""
+    print("\n## YAML recordings (format 1): reading against folding\n")
+    widths = [22, 16, 16, 24]
+    print(row(["recording", "read, ms/tick", "fold, ms/tick", "check --replay / fold"], widths))
+    for leaves, ticks in ((100, 78), (1000, 78)):
+        path = yaml_recording(cache, leaves, ticks, whole=False)
+        out, _, _, _ = _spawn_measured([sys.executable, "-c", YAML_CPU, path])
+        read, fold, replay = (float(x) for x in out.split()[-3:])
+        print(
+            row(
+                [
+                    f"{leaves} leaves, {ticks} ticks",
+                    f"{read * 1000 / ticks:.1f}",
+                    f"{fold * 1000 / ticks:.1f}",
+                    f"{replay / fold:.2f}x",
+                ],
+                widths,
+            )
+        )
+    print("\nPeak RSS of `zdash check --replay` (100 leaves), 780 ticks against 78:\n")
+    widths = [30, 12, 12, 10]
+    print(row(["layout", "78 ticks", "780 ticks", "ratio"], widths))
+    for whole in (False, True):
+        peaks = []
+        for ticks in (78, 780):
+            path = yaml_recording(cache, 100, ticks, whole)
+            _, _, peak, _ = _spawn_measured([sys.executable, "-m", "zdash", "check", "--replay", path])
+            peaks.append(peak)
+        label = "gzipped whole (one member)" if whole else "as zdash writes (per tick)"
+        print(row([label, f"{peaks[0]:.0f} MB", f"{peaks[1]:.0f} MB", f"{peaks[1] / peaks[0]:.2f}x"], widths))
+
+
 # --- replay at 64x ------------------------------------------------------------------------------
 
 REPLAY_RSS = """
@@ -417,7 +504,9 @@ def tune_gc() -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument(
-        "--only", choices=("ticks", "history", "events", "recordings", "replay", "lab"), action="append"
+        "--only",
+        choices=("ticks", "history", "events", "recordings", "yaml", "replay", "lab"),
+        action="append",
     )
     p.add_argument("--leaves", default="4,100,1000,5000", help="pool sizes for the per-tick table")
     p.add_argument("--no-render", action="store_true", help="skip the headless dashboard render figure")
@@ -428,7 +517,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "zdash-bench"))
     args = p.parse_args(argv)
     only = set(
-        args.only or ["ticks", "history", "events", "recordings", "replay"] + (["lab"] if args.lab else [])
+        args.only
+        or ["ticks", "history", "events", "recordings", "yaml", "replay"] + (["lab"] if args.lab else [])
     )
     leaves = [int(x) for x in args.leaves.split(",")]
     tune_gc()  # the collector's thresholds as zdash's own processes set them (zdash.cli)
@@ -443,6 +533,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_real_world([n for n in leaves if n in (100, 1000)] or leaves[:1])
     if "recordings" in only:
         bench_recordings(args.cache, [1.0] + ([24.0] if args.day else []))
+    if "yaml" in only:
+        bench_yaml(args.cache)
     if "replay" in only:
         bench_replay(args.cache, args.replay_seconds)
     if "lab" in only and args.lab:
