@@ -442,9 +442,18 @@ from zdash.config import CheckConfig
 from zdash.feed.replay import ReplayFeed
 from zdash.ui.app import ZdashApp
 
+class Counting(ZdashApp):
+    # the dashboard, counting the frames it was handed to draw (the feed coalesces them)
+
+    drawn = 0
+
+    def on_frame_ready(self, message):
+        Counting.drawn += 1
+        super().on_frame_ready(message)
+
 async def main():
     feed = ReplayFeed(sys.argv[1], CheckConfig(), speed=64.0)
-    app = ZdashApp(feed, theme=None)
+    app = Counting(feed, theme=None)
     me = psutil.Process()
     async with app.run_test(size=(160, 50)) as pilot:
         while app.frame is None:
@@ -453,7 +462,7 @@ async def main():
         while True:
             await pilot.pause(5.0)
             pos = app.frame.position
-            print(f"{time.monotonic() - start:.0f} {pos.index} {pos.count} {me.memory_info().rss / 2**20:.1f}", flush=True)
+            print(f"{time.monotonic() - start:.0f} {pos.index} {pos.count} {me.memory_info().rss / 2**20:.1f} {Counting.drawn}", flush=True)
             if pos.index >= pos.count - 1 or time.monotonic() - start > float(sys.argv[2]):
                 break
 
@@ -478,7 +487,11 @@ def bench_replay(cache: str, limit_s: float) -> None:
         )
     last = samples[-1]
     rate = int(last[1]) / max(1.0, float(last[0]))
-    print(f"  played {last[1]} ticks in {last[0]} s ({rate:.0f} ticks/s of 64 asked); peak RSS {peak:.0f} MB")
+    fps = int(last[4]) / max(1.0, float(last[0]))
+    print(
+        f"  played {last[1]} ticks in {last[0]} s ({rate:.0f} ticks/s of 64 asked), "
+        f"{last[4]} frames drawn ({fps:.0f}/s); peak RSS {peak:.0f} MB"
+    )
 
 
 # --- lab ----------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ are folded off the UI thread and a recording started mid-run replays from its fi
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 from tests.capture_ticks import capture_tick
 from tests.feed.clock import ManualClock
@@ -104,6 +105,58 @@ async def test_replay_does_not_move_until_the_clock_does(sessions):
     assert not nxt.done()
     clock.advance(dt * 0.1)
     assert (await nxt).position.index == 1
+    await gen.aclose()
+
+
+def _gaps(times: list[float], speed: float) -> list[float]:
+    """Seconds on the clock between ticks as a replay plays them (ReplayFeed._gap)."""
+    return [min(max(b - a, 0.05), 10.0) / speed for a, b in itertools.pairwise(times)]
+
+
+async def test_a_replay_that_fell_behind_shows_the_newest_due_tick_folded_from_every_one(recordings):
+    """Issue 28: at 64x a busy dashboard drew every tick and fell behind (10-25 of 64 ticks a
+    second). Behind its schedule, the replay now moves to the last tick already due; the ticks
+    between are folded (the charts and findings hold them), not drawn."""
+    clock = ManualClock()
+    feed = ReplayFeed(recordings["deranged"], CheckConfig(), speed=64, clock=clock)
+    gen = feed.frames()
+    assert (await _next(gen)).position.index == 0
+    gaps = _gaps(feed.times, 64)
+    nxt = asyncio.ensure_future(_next(gen))
+    await clock.sleeping()
+    clock.advance(sum(gaps[:5]))  # five ticks came due while the screen was busy
+    late = await nxt
+    assert late.position.index == 5
+    assert len(late.series) == 6  # every tick folded, none skipped
+    paused = ReplayFeed(recordings["deranged"], CheckConfig(), playing=False)
+    still = paused.frames()
+    await _next(still)
+    paused.seek_index(5)
+    assert late.findings == (await _next(still)).findings
+    await still.aclose()
+    # back on schedule: the next tick comes one interval after the last was due
+    nxt = asyncio.ensure_future(_next(gen))
+    await clock.sleeping()
+    clock.advance(gaps[5])
+    assert (await nxt).position.index == 6
+    await gen.aclose()
+
+
+async def test_a_replay_far_behind_plays_on_slower_rather_than_leaping(recordings):
+    """A machine that was suspended (or cannot fold at the speed asked) does not make the
+    replay leap: past a second of debt the schedule starts again from now."""
+    clock = ManualClock()
+    feed = ReplayFeed(recordings["deranged"], CheckConfig(), speed=64, clock=clock)
+    gen = feed.frames()
+    await _next(gen)
+    nxt = asyncio.ensure_future(_next(gen))
+    await clock.sleeping()
+    clock.advance(100.0)
+    assert (await nxt).position.index == 1
+    nxt = asyncio.ensure_future(_next(gen))
+    await clock.sleeping()
+    clock.advance(_gaps(feed.times, 64)[1])
+    assert (await nxt).position.index == 2
     await gen.aclose()
 
 

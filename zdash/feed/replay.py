@@ -40,6 +40,9 @@ KEEP_EVERY = 60  # ticks between the keyframes kept in memory while playing
 # In-memory keyframes (oldest dropped first), for recordings without their own (format 1): each
 # holds a copy of the checks' memory, ~0.8 MB at 100 leaves.
 KEEP_MAX = 64
+# A playing replay that fell further behind its schedule than this starts the schedule over
+# instead of folding its way back (see ReplayFeed._advance).
+CATCH_UP_S = 1.0
 
 
 async def _in_daemon_thread(fn: Callable[[str], Recording], path: str) -> Recording:
@@ -109,6 +112,7 @@ class ReplayFeed(Feed):
         self._file_keyframes = False  # the recording has keyframes of this fold (set on load)
         self._cache: OrderedDict[int, fold.Frame] = OrderedDict()
         self._version = self._shown = 0
+        self._due: float | None = None  # when the shown tick was due on the clock (playing)
         self._wake: asyncio.Event | None = None
         self._loaded = asyncio.Event()  # the recording is open and its times known
 
@@ -238,7 +242,14 @@ class ReplayFeed(Feed):
 
     # -- time --------------------------------------------------------------------------------
     async def _advance(self) -> None:
-        """Return when the index or the play state changed: by the clock or by a control."""
+        """Return when the index or the play state changed: by the clock or by a control.
+
+        Playing keeps to a schedule: tick i+1 is due one (sped-up) recorded interval after
+        tick i was due, not after tick i was drawn. When folding and drawing fell behind it
+        (a 64x replay on a busy machine), the index moves to the last tick already due: the
+        ticks in between are folded, never drawn, so the replay keeps its speed and shows the
+        newest state. A debt of more than CATCH_UP_S is forgiven (the machine was suspended,
+        or cannot fold that fast): the replay then plays slower than asked, never by leaps."""
         assert self._wake is not None
         while self._version == self._shown:
             self._wake.clear()
@@ -247,15 +258,39 @@ class ReplayFeed(Feed):
                 self.playing = False  # stop at the end; the frame shows it paused
                 return
             if not self.playing:
+                self._due = None
                 await self._wake.wait()
                 continue
-            dt = self._times[self._index + 1] - self._times[self._index] if not last else 1.0
-            if await self._sleep_unless_woken(min(max(dt, 0.05), 10.0) / self.speed):
-                if last:  # a loop starts over: the charts' history too, not only the data
-                    self._cursor = None
-                    self._cache.clear()
-                self._index = 0 if last else self._index + 1
+            now = self._clock.now()
+            if self._due is None or now - self._due > CATCH_UP_S:
+                self._due = now
+            due = self._due + (self._gap(self._index) if not last else 1.0 / self.speed)
+            if due > now and not await self._sleep_unless_woken(due - now):
+                continue  # a control came first: the loop's condition sees it
+            now = self._clock.now()
+            self._due = due if now - due <= CATCH_UP_S else now
+            if last:  # a loop starts over: the charts' history too, not only the data
+                self._cursor = None
+                self._cache.clear()
+                self._index = 0
                 return
+            self._index += 1
+            first = self._index
+            # (at most KEEP_EVERY ticks at once: further than that, _fold_to would restore
+            # from a keyframe instead of folding on from where it stands)
+            while (
+                self._index < len(self._times) - 1
+                and self._index - first < KEEP_EVERY - 1
+                and self._due + self._gap(self._index) <= now
+            ):
+                self._due += self._gap(self._index)
+                self._index += 1
+            return
+
+    def _gap(self, i: int) -> float:
+        """Seconds on the clock from tick i to tick i+1 at this speed (a recorded gap of less
+        than 50 ms plays as 50 ms, one longer than 10 s as 10 s)."""
+        return min(max(self._times[i + 1] - self._times[i], 0.05), 10.0) / self.speed
 
     async def _sleep_unless_woken(self, seconds: float) -> bool:
         """Sleep on the clock; False when a control wakes the feed first (it wins a tie)."""
@@ -274,6 +309,7 @@ class ReplayFeed(Feed):
         return max(0, bisect.bisect_left(self._times, t - (self._lead or 0.0)))
 
     def _changed(self) -> None:
+        self._due = None  # the schedule starts again from the viewer's move
         self._lead = None  # the viewer has moved: no automatic jump any more
         self._version += 1
         if self._wake is not None:
