@@ -265,7 +265,9 @@ async def test_the_live_feed_keeps_folding_while_the_recorder_says_a_full_disk_s
     frames, said = 0, set()
     async for frame in live.frames():
         frames += 1
-        if frames % 50 == 0:
+        # every frame around the onset: a recorder left 50 ticks behind (a busy machine) could
+        # open the incident and hit the full disk between two frames, and no frame would show it
+        if frames % 50 == 0 or 690 <= frames <= 800:
             assert rec.flush()
         said.add(frame.flight)
     assert frames == 2000
