@@ -12,11 +12,13 @@ table: a change to the checks measured before and after on the very same runs.
 Columns, per scenario: runs; named (runs in which the slow disk was named before the end);
 flicker ticks (ticks, summed over the runs, at which it was missing after it was first named);
 false alarms (runs with anything above INFO that is not the slow disk after its onset, and the
-ticks they cover; the media-mix finding of a mixed scenario is not one); media-mix (runs whose
+ticks they cover; the media-mix finding of a mixed scenario is not one, nor zdash saying it
+cannot see the pool while `dmsetup suspend` held the disk, within bursty.SWITCH_GRACE_S of the
+switch: that is true); in the switch (those findings, runs/ticks); media-mix (runs whose
 last tick has the media-mix finding on both mirrors, and the severities it had); onset to first raise (min / median / max seconds, from the moment the delay
 switch began: `dmsetup suspend/reload/resume` itself can take a few seconds in the emulator). The timelines of every run
 follow the table ('R'/'r' named in a busy/idle tick, '.'/'_' nothing above INFO, '!' a false
-alarm, '|' the onset).
+alarm, 's' zdash unable to see the pool in the switch, '|' the onset).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ def table(runs: dict[str, list[bursty.Run]]) -> str:
         "named",
         "flicker ticks",
         "false alarms (runs/ticks)",
+        "in the switch (runs/ticks)",
         "media-mix",
         "onset to raise s (min/med/max)",
     )
@@ -55,6 +58,7 @@ def table(runs: dict[str, list[bursty.Run]]) -> str:
     for name, rs in runs.items():
         slow = any(r.slow for r in rs)
         alarms = [r.false_alarms() for r in rs]
+        switch = [r.switch_findings() for r in rs]
         mixes = [mixed.media(r) for r in rs if r.ticks] if MODULES[name] is mixed else []
         severities = sorted({sev for m in mixes for sev in m.values()})
         rows.append(
@@ -64,6 +68,9 @@ def table(runs: dict[str, list[bursty.Run]]) -> str:
                 f"{sum(r.first_raise is not None for r in rs)}/{len(rs)}" if slow else "-",
                 str(sum(r.flicker for r in rs)) if slow else "-",
                 f"{sum(bool(a) for a in alarms)}/{sum(len({i for i, _ in a}) for a in alarms)}",
+                f"{sum(bool(a) for a in switch)}/{sum(len({i for i, _ in a}) for a in switch)}"
+                if slow
+                else "-",
                 f"{sum(len(m) == 2 for m in mixes)}/{len(rs)} {','.join(severities)}".strip()
                 if MODULES[name] is mixed
                 else "-",
@@ -139,7 +146,9 @@ def replayed(directory: str) -> dict[str, list[bursty.Run]]:
             m = json.load(f)
         module = MODULES[m["scenario"]]
         expected = getattr(module, "EXPECTED", frozenset())
-        r = bursty.Run(m["scenario"], m["slow"], m["onset"], m["switch_s"], expected=expected)
+        r = bursty.Run(
+            m["scenario"], m["slow"], m["onset"], m["switch_s"], expected=expected, pool=module.POOL
+        )
         r.ticks = bursty.replay(os.path.join(directory, meta[: -len(".json")] + ".yaml.gz"), module.POOL)
         runs.setdefault(m["scenario"], []).append(r)
     return runs
