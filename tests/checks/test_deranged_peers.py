@@ -91,6 +91,26 @@ def test_a_hard_disk_slower_than_the_other_but_not_than_itself_is_not_named():
     assert run(_sick_g2_from(10, write_ms=24.0), 20) != []  # 4x itself: named
 
 
+def test_a_sick_hard_disk_does_not_teach_its_own_yardstick():
+    """g2 turns sick at sample 10 while the other HDD, s2, is idle for 6 samples (its mirror got
+    no writes): nothing could call g2 slow then, and those samples are no measure of its normal
+    wait. Learnt as normal, they raised its yardstick from 6 ms towards 120 and it was never
+    named (a lab run: from 70 ms to 600, the sick HDD at 400-2,400 ms per write)."""
+
+    def make(i):
+        sick, s2_idle = i >= 10, 10 <= i < 16
+        g2 = hdd("g2", util=100.0 if sick else 60.0, write_ms=120.0 if sick else 6.0, write_bps=6 * MiB)
+        s2 = hdd("s2", util=0.0, write_ms=None, write_bps=0.0) if s2_idle else hdd("s2")
+        return pool(
+            "mixed",
+            mirror(0, ssd("s1"), s2, **space(384 << 20, 40)),
+            mirror(1, ssd("g1", util=67.4, write_ms=2.0, write_bps=6 * MiB), g2, **space(2 * GiB, 10)),
+        )
+
+    f = one(run(make, 24), subject="/dev/g2")
+    assert evidence(f)["And with itself"] == "I/O wait 120 ms vs 6.00 ms while it measured normal"
+
+
 def test_a_hard_disk_beside_an_ssd_with_no_other_hard_disk_to_compare_is_its_medium():
     """One mirror of an HDD and an SSD: the HDD is slower by design and nothing in the pool can
     say it is slower than that; the media_mix check speaks of the vdev instead."""

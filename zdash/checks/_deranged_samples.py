@@ -76,6 +76,10 @@ class LeafSample:
     # Its disk wait was slow: its vdev waited for it (a mirror write, a raidz stripe), the cost
     # a %util alone does not show
     costly: bool = False
+    # Its disk wait was measured against a yardstick that could have called it slow (for a leaf
+    # slower by design, the pool's other leaves of its medium) and was not: a sample that says
+    # its wait is normal, not merely one that found nothing to compare it with
+    wait_normal: bool = False
 
 
 def slow_specs(cfg: CheckConfig) -> tuple[tuple[int, float, float, str, Callable[[float | None], str]], ...]:
@@ -319,6 +323,7 @@ def _judge(
     verdicts: list[bool] = []
     why = ""
     costly = False
+    wait_judged = False  # a disk wait compared with a yardstick that could call it slow
     # Peers are the leaf's own vdev; a leaf alone in its vdev is compared with the pool.
     used_peers = vdev_peers or pool_others
     specs = slow_specs(cfg)
@@ -352,6 +357,7 @@ def _judge(
         beyond = (not by_design) if pool_ref is None else comparable and value >= ratio * pool_ref
         slow = value >= floor and value >= ratio * ref and beyond
         verdicts.append(slow)
+        wait_judged = wait_judged or (index != UTIL and (pool_ref is not None or not by_design))
         if slow:
             costly = costly or index != UTIL
             if not why:
@@ -389,6 +395,7 @@ def _judge(
         pool_write_wait=pool_refs[2] if slow_now and vdev_peers else None,
         by_design=by_design,
         costly=costly and bool(slow_now),
+        wait_normal=wait_judged and not costly and busy(leaf),
     )
 
 

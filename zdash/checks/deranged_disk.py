@@ -210,7 +210,14 @@ def own_wait(leaf: Vdev) -> float | None:
 
 def _learn_own_wait(st: _Leaf, wait: float | None, lookback: int) -> None:
     """A normal busy sample of a leaf slower by design: its wait joins its own yardstick (a mean
-    over about the last `lookback` such samples: a load that changes over hours moves it)."""
+    over about the last `lookback` such samples: a load that changes over hours moves it).
+
+    The caller passes only a sample whose disk wait was judged normal against the pool's other
+    leaves of its medium, while none of its last `lookback` busy samples was slow: a sick disk
+    must not teach its own yardstick. A lab run's sick HDD (400-2,400 ms per write against its
+    70 ms before) was never named: samples in which the other HDD was idle or stalled too (no
+    comparison, or a host pause that slowed every disk) counted as normal, its yardstick climbed
+    from 70 to 600 ms, and 4x that was out of reach."""
     if wait is None:
         return
     st.own_n = min(st.own_n + 1, lookback)
@@ -339,7 +346,7 @@ class Tracker(tracker.Tracker):
         if not slow:
             _remember(st, (now, False), nbytes, peer, lookback)
             _normal(st, clear)
-            if s is not None and s.by_design:
+            if s is not None and s.by_design and s.wait_normal and not any(v for _, v in st.verdicts):
                 _learn_own_wait(st, wait, lookback)
             return
         _remember(st, (now, True), nbytes, peer, lookback)
