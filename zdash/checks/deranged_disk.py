@@ -42,6 +42,7 @@ from zdash.checks._common import (
     leaves_with_top,
     parents,
 )
+from zdash.checks._deranged_columns import Layout, layout, observe_pool, signature
 from zdash.checks._deranged_samples import BYTES, LeafSample, peer_bytes, sample_pool_lazy
 from zdash.checks._evidence import leaf_evidence
 from zdash.checks.finding import Finding, Severity, SuggestedAction
@@ -245,8 +246,9 @@ def _normal(st: _Leaf, clear: int) -> None:
 
 class Tracker(tracker.Tracker):
     # the structure whose leaves were last counted (work saved, not memory); the leaves slow in
-    # the last sample (remade by every observe)
-    TRANSIENT = ("_keys_for", "_slow_now")
+    # the last sample (remade by every observe); each pool's layout for that structure, with its
+    # leaves' memory in the layout's order (zdash.checks._deranged_columns)
+    TRANSIENT = ("_keys_for", "_slow_now", "_layouts")
 
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
@@ -254,6 +256,7 @@ class Tracker(tracker.Tracker):
         self._pool_io: dict[str, _PoolIo] = {}
         self._keys_for: int | None = None
         self._slow_now: dict[str, list[str]] | None = None
+        self._layouts: dict[str, tuple[Layout, list[_Leaf]] | None] | None = None
 
     def observe(self, snap: Snapshot) -> None:
         cfg = self.cfg
@@ -266,11 +269,27 @@ class Tracker(tracker.Tracker):
         same = bool(snap.structure_id) and snap.structure_id == self._keys_for
         seen: set[tuple[str, str]] | None = None if same else set()
         slow_now: dict[str, list[str]] = {}
+        # Each pool's layout (zdash.checks._deranged_columns), kept while the structure is the
+        # same and, when it changes, while its leaves read the same (a pool being written to
+        # prints a new status every few seconds, and its leaves are those of the last one).
+        if self._layouts is None or not snap.structure_id:
+            self._layouts = {} if snap.structure_id else None
+        layouts = self._layouts
         for pool in snap.pools:
             name = pool.name
             pairs = list(leaves_with_top(pool))
-            samples = sample_pool_lazy(pool, cfg, pairs=pairs)
             rebuilt = resilver_targets(pool)
+            made = layouts.get(name) if layouts is not None else None
+            if (
+                made is not None
+                and len(made[0].keys) == len(pairs)
+                and (same or signature(pairs) == made[0].signature)
+            ):
+                if seen is not None:
+                    seen.update((name, k) for k in made[0].keys)
+                self._observe_columns(name, pool, pairs, made, rebuilt, normal, slow_now)
+                continue
+            samples = sample_pool_lazy(pool, cfg, pairs=pairs)
             any_raised = any_slow = False
             for _top, leaf in pairs:
                 leaf_key = leaf.key
@@ -310,12 +329,48 @@ class Tracker(tracker.Tracker):
                     any_slow = True
                     slow_now.setdefault(name, []).append(leaf.label)
             self._pool_cost(pool, any_raised, any_slow)
+            if layouts is not None and (not same or name not in layouts):  # read as columns next
+                lay = layout(pairs)
+                layouts[name] = None if lay is None else (lay, [leaves[name, k] for k in lay.keys])
         if seen is not None:
             if len(seen) != len(leaves):
                 for gone in set(leaves) - seen:
                     del leaves[gone]
             self._keys_for = snap.structure_id
+            if layouts:  # a pool gone: its leaves' memory went with it, its layout goes too
+                self._layouts = {p.name: layouts[p.name] for p in snap.pools if p.name in layouts}
         self._slow_now = slow_now
+
+    def _observe_columns(
+        self,
+        name: str,
+        pool: Pool,
+        pairs: list[tuple[Vdev, Vdev]],
+        made: tuple[Layout, list[_Leaf]],
+        rebuilt: frozenset[str],
+        normal: tuple[float, bool],
+        slow_now: dict[str, list[str]],
+    ) -> None:
+        """observe() for a pool whose layout is known: the plainly normal leaves kept in one pass
+        over columns, the others judged in full and taken in as observe() takes them. (A leaf's
+        first SLOW count is taken where its layout is made: the count is the structure's, the
+        same every tick of it.)"""
+        lay, states = made
+        now = normal[0]
+        pool_io = self._pool_io.get(name)
+        any_slow = False
+        for i, s in observe_pool(pairs, lay, states, rebuilt, self.cfg, normal):
+            slow = s.slow
+            if slow is None or lay.keys[i] in rebuilt:
+                continue
+            leaf = pairs[i][1]
+            wait = own_wait(leaf) if s.by_design else None
+            self._judge(states[i], slow, s.bytes, s.peer_bytes, s, now, pool_io, wait)
+            if slow:
+                any_slow = True
+                slow_now.setdefault(name, []).append(lay.labels[i])
+        any_raised = any(st.raised for st in states)
+        self._pool_cost(pool, any_raised, any_slow)
 
     def outliers(self, findings: Sequence[Finding]) -> dict[str, frozenset[str]]:
         """By pool, the leaves to mark as outliers: every leaf this check names (its verdict,

@@ -1,0 +1,120 @@
+"""The deranged-disk check read as columns over a layout kept per structure (what a live pool's
+ticks take: zdash.checks._deranged_columns) says what the per-leaf way says, tick by tick: the
+same findings, the same slow leaves marked in the vdev table, the same memory in a keyframe.
+The per-leaf way is what a snapshot with no structure number (structure_id 0) takes."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.checks.test_deranged_fast_path import pools
+from zdash.checks import deranged_disk, state_codec
+from zdash.checks._common import leaves_with_top
+from zdash.checks._deranged_columns import layout
+from zdash.config import CheckConfig
+from zdash.model import DiskIo, IoStats, Pool, Snapshot, Vdev
+
+# low floors and short runs so that random figures raise and clear findings within a few ticks
+CFG = CheckConfig(deranged_sustain_samples=2, deranged_clear_samples=2, deranged_lookback_samples=4)
+
+_figures = st.tuples(
+    st.sampled_from([0.0, 0.5, 20.0, 300.0]),  # ops
+    st.sampled_from([0.0, 1e6, 4e6, 4e7]),  # bytes
+    st.one_of(st.none(), st.sampled_from([1e6, 3e6, 5e7, 9e8])),  # disk wait
+    st.one_of(st.none(), st.sampled_from([2.0, 30.0, 95.0])),  # %util
+)
+
+
+def _measured(v: Vdev, figures: list[tuple]) -> Vdev:
+    """The tree with each leaf's figures of this tick (the next of `figures`, in walk order)."""
+    if v.children:
+        return dataclasses.replace(v, children=tuple(_measured(c, figures) for c in v.children))
+    if v.kind == "root":
+        return v
+    ops, nbytes, wait, util = figures.pop(0) if figures else (0.0, 0.0, None, None)
+    io = IoStats(ops, ops, nbytes, nbytes / 2, None, wait, wait, wait)
+    disk = DiskIo(device=v.name, util_pct=util) if util is not None else v.disk
+    return dataclasses.replace(v, io=io, disk=disk)
+
+
+def _with_state(pool: Pool, state: str) -> Pool:
+    """The pool with its first leaf in another state (a new structure that changes the layout)."""
+    first = next(leaf for _, leaf in leaves_with_top(pool))
+
+    def swap(v: Vdev) -> Vdev:
+        if v is first:
+            return dataclasses.replace(v, state=state)
+        return dataclasses.replace(v, children=tuple(map(swap, v.children))) if v.children else v
+
+    return dataclasses.replace(pool, root=swap(pool.root))
+
+
+@pytest.mark.slow
+@given(
+    pools(),
+    st.lists(st.lists(_figures, min_size=30, max_size=30), min_size=4, max_size=10),
+    st.lists(
+        st.sampled_from(["same", "new status, same leaves", "a leaf offline", "a leaf back"]), min_size=14
+    ),
+)
+def test_the_columns_say_what_the_per_leaf_way_says(pool, ticks, changes):
+    by_columns, per_leaf = deranged_disk.Tracker(CFG), deranged_disk.Tracker(CFG)
+    structure, tree = 1, pool
+    for n, figures in enumerate(ticks):
+        change = changes[n]
+        if change != "same":
+            structure += 1
+        if change == "a leaf offline":
+            tree = _with_state(tree, "OFFLINE")
+        elif change == "a leaf back":
+            tree = _with_state(tree, "ONLINE")
+        measured = dataclasses.replace(tree, root=_measured(tree.root, list(figures)))
+        snap = Snapshot(time=1000.0 + n, pools=(measured,), structure_id=structure)
+        by_columns.observe(snap)
+        per_leaf.observe(dataclasses.replace(snap, structure_id=0))
+        found = by_columns.findings(snap)
+        assert found == per_leaf.findings(snap), n
+        assert by_columns.outliers(found) == per_leaf.outliers(found), n
+        assert state_codec.encode(by_columns.memory()) == state_codec.encode(per_leaf.memory()), n
+
+
+def test_a_pool_of_like_disks_is_read_as_columns_and_a_mixed_vdev_leaf_by_leaf():
+    like = Pool(
+        name="tank",
+        state="ONLINE",
+        root=Vdev(
+            name="tank",
+            kind="root",
+            state="ONLINE",
+            children=(
+                Vdev(
+                    name="mirror-0",
+                    kind="mirror",
+                    state="ONLINE",
+                    children=tuple(
+                        Vdev(name=f"d{i}", kind="disk", state="ONLINE", path=f"/dev/d{i}", medium="HDD")
+                        for i in range(2)
+                    ),
+                ),
+            ),
+        ),
+    )
+    assert layout(list(leaves_with_top(like))) is not None
+    first = like.root.children[0].children[0]
+    mixed = dataclasses.replace(
+        like,
+        root=dataclasses.replace(
+            like.root,
+            children=(
+                dataclasses.replace(
+                    like.root.children[0],
+                    children=(dataclasses.replace(first, medium="SSD"), like.root.children[0].children[1]),
+                ),
+            ),
+        ),
+    )
+    assert layout(list(leaves_with_top(mixed))) is None
