@@ -226,10 +226,10 @@ async def test_every_scenario_opens_paused_just_before_its_onset_beside_its_desc
     description beside the data; a scenario whose fault is its premise opens at its start."""
     from zdash.cli import _parse
     from zdash.commands.dashboard import build_feed
-    from zdash.config import CheckConfig
+    from zdash.config import Config
     from zdash.feed.replay import LEAD_S
 
-    feed = build_feed(_parse(["replay", scenarios.path_of(name)]), CheckConfig())
+    feed = build_feed(_parse(["replay", scenarios.path_of(name)]), Config())
     frames = feed.frames()
     frame = await anext(frames)
     await frames.aclose()

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from zdash.config import ConfigError, load_config
-from zdash.ui.settings import load_ui_settings
+from zdash.config import ConfigError, read_config
 from zdash.yaml_doc import TooDeep, load_yaml
 
 DEEP = "checks:\n  x: " + "[ " * 5000 + "]" * 5000 + "\n"
@@ -26,9 +25,9 @@ def test_a_deep_config_or_settings_file_is_a_config_error(tmp_path):
     path = tmp_path / "config.yaml"
     path.write_text(DEEP.replace("checks:", "ui:"))
     with pytest.raises(ConfigError, match="nested too deeply"):
-        load_config(str(path))
+        read_config(str(path))
     with pytest.raises(ConfigError, match="nested too deeply"):
-        load_ui_settings(path)
+        read_config(path)
 
 
 LAUGHS = 'a0: &a0 ["lol"]\n' + "".join(
@@ -48,7 +47,7 @@ def test_a_config_of_aliases_is_one_line_naming_the_file(tmp_path):
     path = tmp_path / "config.yaml"
     path.write_text(LAUGHS + "checks:\n  scrub_max_age_days: *a9\n")
     with pytest.raises(ConfigError, match=r"config\.yaml: holds a YAML alias"):
-        load_config(str(path))
+        read_config(str(path))
 
 
 def test_every_yaml_read_has_a_size_cap(tmp_path):

@@ -1,15 +1,27 @@
-"""Thresholds for the diagnosis engine, with defaults an admin can override.
+"""The config file, ~/.config/zdash/config.yaml: one schema, read in one place.
 
-~/.config/zdash/config.yaml holds them as flat keys under `checks:`, named like the fields below:
-
-    checks:
+    checks:                          # the diagnosis engine's thresholds (CheckConfig)
       capacity_pool_warn_pct: 85
-      scrub_max_age_days: 60
       disabled: [topology]
+    hosts: [nas1, admin@nas2:2222]   # other hosts the dashboard reads over ssh
+    flight_recorder:                 # the flight recorder (FlightSettings)
+      minutes: 10
+    ui:                              # the dashboard's own (UiSettings)
+      theme: zdash-light
 
-Other top-level sections of the file belong to other parts of zdash and are ignored here.
-A bad file never crashes zdash with a traceback: `load_config` raises `ConfigError`, whose
-message names the file, the key and what is wrong, for the CLI to print.
+`Config` is the whole file: frozen dataclasses, one per section, whose fields' types are the
+schema. `read_config` reads the file once and checks every key against them, at every depth:
+an unknown key is named with the nearest known one ("did you mean"), a value of the wrong type
+says the type it must be. A bad file never crashes zdash with a traceback: `read_config`
+raises `ConfigError`, whose message names the file, the key and what is wrong, for the command
+to print. Each command reads the file once and hands its sections on.
+
+Dataclasses rather than msgspec or pydantic (CPU to import in a fresh process, 2026-11-29 at
+load 30: pydantic's BaseModel ~170 ms, msgspec ~55 ms, zdash.config as a whole ~38 ms): every
+message an admin reads (the did-you-mean, "must be a whole number", each section's ranges)
+would still be zdash's own, msgspec names the key only inside its message text and neither
+suggests a name. The reader below is a walk over the fields' types: no dependency, and no
+module imported that zdash.config did not import before.
 """
 
 from __future__ import annotations
@@ -19,7 +31,8 @@ import difflib
 import hashlib
 import math
 import os
-from dataclasses import dataclass
+import typing
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +70,9 @@ class CheckConfig:
     capacity_vdev_crit_pct: float = 90.0
     # `zdash check -w/-c RANGE` (Monitoring Plugins ranges): when given, the pool's capacity as
     # shown (rounded down) is judged against them instead of the _pct threshold they replace.
-    capacity_pool_warn_range: Range | None = None
-    capacity_pool_crit_range: Range | None = None
+    # Set by those options, never by the file (its thresholds are the _pct keys).
+    capacity_pool_warn_range: Range | None = field(default=None, metadata={"set_by": "zdash check's -w/-c"})
+    capacity_pool_crit_range: Range | None = field(default=None, metadata={"set_by": "zdash check's -w/-c"})
     # time-to-full: needs this much history before extrapolating, and warns below this horizon.
     fill_trend_window_s: float = 600.0  # the trend is fitted over this much recent time
     # At least 5 minutes of trend before "full in …": a minute of a rewrite workload (copy-on-
@@ -108,11 +122,11 @@ class CheckConfig:
     clone_min_refer_bytes: int = 1 << 20
 
     # check ids to skip entirely
-    disabled: tuple[str, ...] = ()
+    disabled: tuple[str, ...] = field(default=(), metadata={"items": "check ids"})
 
     # Set by `zdash check --text`: the history is one look at a paste, so a counter that cannot
     # be seen growing (SLOW) is judged as it stands, since the counters were last cleared.
-    one_look: bool = False
+    one_look: bool = field(default=False, metadata={"set_by": "zdash check --text"})
 
     def digest(self) -> int:
         """Every setting, as a 48-bit number: two configs judge alike when it is equal. It tags a
@@ -153,8 +167,6 @@ class CheckConfig:
             raise ConfigError("; ".join(problems))
 
 
-# Set by `zdash check`'s options, not by a file (a file's thresholds are the _pct keys).
-COMMAND_LINE_ONLY = ("capacity_pool_warn_range", "capacity_pool_crit_range")
 DEFAULT_PATH = Path("~/.config/zdash/config.yaml")
 
 
@@ -163,68 +175,8 @@ def default_path() -> Path:
     return Path(base) / "zdash" / "config.yaml" if base else DEFAULT_PATH.expanduser()
 
 
-def load_config(path: str | Path | None = None) -> CheckConfig:
-    """Read the `checks:` section. No file at the default place (or no section) means all
-    defaults; a file named explicitly (--config) must exist."""
-    file = Path(path).expanduser() if path is not None else default_path()
-    if not file.exists():
-        if path is not None:
-            raise ConfigError(f"{file}: no such config file")
-        return CheckConfig()
-    doc = _read(file)
-    if doc is None:
-        return CheckConfig()
-    if not isinstance(doc, dict):
-        raise ConfigError(f"{file}: expected a mapping at the top level")
-    section = doc.get("checks")
-    if section is None:
-        return CheckConfig()
-    if not isinstance(section, dict):
-        raise ConfigError(f"{file}: 'checks' must be a mapping of threshold names to values")
-    try:
-        return config_from_mapping(section)
-    except ConfigError as exc:
-        raise ConfigError(f"{file}: {exc}") from None
-
-
-def load_hosts(path: str | Path | None = None) -> tuple[str, ...]:
-    """The `hosts:` list (other hosts the dashboard reads over ssh), as written: each entry
-    `[user@]host[:port]` or an ssh config alias (zdash.sources.remote parses them). Empty when
-    there is no file or no list."""
-    file = Path(path).expanduser() if path is not None else default_path()
-    if not file.exists():
-        return ()
-    try:
-        doc = _read(file)
-    except ConfigError:
-        return ()  # load_config, which runs first, has said what is wrong with the file
-    hosts = doc.get("hosts") if isinstance(doc, dict) else None
-    if hosts is None:
-        return ()
-    if isinstance(hosts, str):
-        hosts = [hosts]
-    if not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts):
-        raise ConfigError(f"{file}: 'hosts' must be a list of [user@]host[:port] entries")
-    return tuple(hosts)
-
-
-def _read(file: Path) -> object:
-    """The file's document; ConfigError naming the file and what is wrong (unreadable, not
-    YAML, larger than a config, nested too deeply, aliases)."""
-    from ruamel.yaml import YAMLError  # only needed when a file exists
-
-    from zdash.yaml_doc import TooLarge, YamlRefused, load_yaml_file
-
-    try:
-        return load_yaml_file(str(file), MAX_CONFIG_BYTES)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{file}: cannot read: {exc}") from None
-    except TooLarge as exc:
-        raise ConfigError(f"{file}: {exc}: not a zdash config file") from None
-    except YamlRefused as exc:
-        raise ConfigError(f"{file}: {exc}") from None
-    except YAMLError as exc:
-        raise ConfigError(f"{file}: not valid YAML: {' '.join(str(exc).split())}") from None
+# Flight recorder settings that may be 0 (no wait after a clear, no free-space floor, no settling).
+_MAY_BE_ZERO = ("after_clear_s", "min_free_mb", "settle_s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,85 +205,157 @@ class FlightSettings:
     max_mb: float = 512.0
     min_free_mb: float = 256.0
     settle_s: float = 60.0
-    dir: str | None = None
+    dir: str | None = field(default=None, metadata={"means": "a directory path", "path": True})
 
-
-def load_flight_settings(path: str | Path | None = None) -> FlightSettings:
-    """The `flight_recorder:` section (all defaults without a file or a section)."""
-    file = Path(path).expanduser() if path is not None else default_path()
-    if not file.exists():
-        return FlightSettings()
-    try:
-        doc = _read(file)
-    except ConfigError:
-        return FlightSettings()  # load_config, which runs first, has said what is wrong with the file
-    section = doc.get("flight_recorder") if isinstance(doc, dict) else None
-    if section is None:
-        return FlightSettings()
-    if not isinstance(section, dict):
-        raise ConfigError(
-            f"{file}: 'flight_recorder' must be a mapping (enabled, minutes, keep, max_mb, ...)"
-        )
-    defaults = FlightSettings()
-    kwargs: dict[str, Any] = {}
-    for key, value in section.items():
-        try:
-            _known(key, FlightSettings, "flight_recorder.")
-        except ConfigError as e:
-            raise ConfigError(f"{file}: {e}") from None
-        default = getattr(defaults, key)
-        if key == "enabled":
-            if not isinstance(value, bool):
-                raise ConfigError(f"{file}: 'flight_recorder.enabled' must be true or false")
-        elif key == "dir":
-            if not isinstance(value, str) or not value.strip():
-                raise ConfigError(f"{file}: 'flight_recorder.dir' must be a directory path")
-            value = os.path.expanduser(value)
-        else:
-            try:
-                value = _coerce(key, value, default, section="flight_recorder.")
-            except ConfigError as e:
-                raise ConfigError(f"{file}: {e}") from None
-            may_be_zero = key in ("after_clear_s", "min_free_mb", "settle_s")
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            may_be_zero = f.name in _MAY_BE_ZERO
             if not math.isfinite(value) or value < 0 or (value == 0 and not may_be_zero):
                 least = "0 or more" if may_be_zero else "above 0"
-                raise ConfigError(f"{file}: 'flight_recorder.{key}' must be a number {least} (got {value!r})")
-        kwargs[key] = value
-    return FlightSettings(**kwargs)
+                raise ConfigError(f"'flight_recorder.{f.name}' must be a number {least} (got {value!r})")
 
 
-def _known(key: object, settings: type, section: str) -> None:
-    """ConfigError for a key the section's dataclass has no field for, with the nearest name."""
-    fields = [f.name for f in dataclasses.fields(settings)]
-    if key not in fields:
-        close = difflib.get_close_matches(str(key), fields, n=1)
-        hint = f" (did you mean '{section}{close[0]}'?)" if close else ""
-        raise ConfigError(f"unknown key '{section}{key}'{hint}")
+@dataclass(frozen=True, slots=True)
+class UiSettings:
+    """The dashboard's own, the config file's `ui:` section:
+
+    ui:
+      theme: zdash-light        # --theme wins over this
+      wall_cycle_s: 15          # seconds per page of tiles on a wall with more pools than fit
+      wall_chart: false         # the wall's history chart (else `g` shows it)
+    """
+
+    theme: str | None = field(default=None, metadata={"means": "a theme's name"})
+    wall_cycle_s: float = 15.0
+    wall_chart: bool = False
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.wall_cycle_s) and self.wall_cycle_s > 0):
+            raise ConfigError(
+                f"'ui.wall_cycle_s' must be a positive number of seconds (got {self.wall_cycle_s!r})"
+            )
 
 
-def config_from_mapping(values: dict[str, Any]) -> CheckConfig:
-    defaults = CheckConfig()
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole config file: one field per top-level section."""
+
+    checks: CheckConfig = field(default_factory=CheckConfig)
+    # Other hosts the dashboard reads over ssh, as written: each `[user@]host[:port]` or an ssh
+    # config alias (zdash.sources.remote parses them; --host replaces the list).
+    hosts: tuple[str, ...] = field(default=(), metadata={"items": "[user@]host[:port] entries"})
+    flight_recorder: FlightSettings = field(default_factory=FlightSettings)
+    ui: UiSettings = field(default_factory=UiSettings)
+
+
+def read_config(path: str | Path | None = None) -> Config:
+    """The config file, checked whole against the schema. No file at the default place (or an
+    empty one, or a section left out) means the defaults; a file named explicitly (--config)
+    must exist. ConfigError names the file and the first thing wrong in it."""
+    file = Path(path).expanduser() if path is not None else default_path()
+    if not file.exists():
+        if path is not None:
+            raise ConfigError(f"{file}: no such config file")
+        return Config()
+    doc = _read(file)
+    if doc is None:
+        return Config()
+    if not isinstance(doc, dict):
+        raise ConfigError(f"{file}: expected a mapping at the top level")
+    try:
+        return _section(Config, doc, "")
+    except ConfigError as exc:
+        raise ConfigError(f"{file}: {exc}") from None
+
+
+def _read(file: Path) -> object:
+    """The file's document; ConfigError naming the file and what is wrong (unreadable, not
+    YAML, larger than a config, nested too deeply, aliases)."""
+    from ruamel.yaml import YAMLError  # only needed when a file exists
+
+    from zdash.yaml_doc import TooLarge, YamlRefused, load_yaml_file
+
+    try:
+        return load_yaml_file(str(file), MAX_CONFIG_BYTES)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: cannot read: {exc}") from None
+    except TooLarge as exc:
+        raise ConfigError(f"{file}: {exc}: not a zdash config file") from None
+    except YamlRefused as exc:
+        raise ConfigError(f"{file}: {exc}") from None
+    except YAMLError as exc:
+        raise ConfigError(f"{file}: not valid YAML: {' '.join(str(exc).split())}") from None
+
+
+if typing.TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_Section = typing.TypeVar("_Section", bound="DataclassInstance")
+
+
+def _section(cls: type[_Section], values: object, where: str) -> _Section:
+    """The section's dataclass from its mapping (`where`: its dotted name, "" for the file):
+    every key one of its fields (else the nearest name), every value of its field's type; the
+    dataclass's own __post_init__ then checks ranges and how values relate."""
+    if not isinstance(values, dict):
+        keys = ", ".join(_keys(cls)[:4])
+        raise ConfigError(f"'{where}' must be a mapping of its keys to values ({keys}, ...)")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    types = typing.get_type_hints(cls)
     kwargs: dict[str, Any] = {}
     for key, value in values.items():
-        if key in COMMAND_LINE_ONLY:
-            raise ConfigError(f"unknown key 'checks.{key}' (zdash check's -w/-c set it)")
-        _known(key, CheckConfig, "checks.")
-        kwargs[key] = _coerce(key, value, getattr(defaults, key))
-    return CheckConfig(**kwargs)
+        name = f"{where}.{key}" if where else str(key)
+        f = fields.get(key) if isinstance(key, str) else None
+        if f is None or "set_by" in f.metadata:
+            known = _keys(cls)
+            close = difflib.get_close_matches(str(key), known, n=1)
+            if f is not None:
+                hint = f" ({f.metadata['set_by']} set it)"
+            elif close:
+                hint = f" (did you mean '{where + '.' if where else ''}{close[0]}'?)"
+            else:
+                hint = "" if where else f"; the file's sections are {', '.join(known)}"
+            raise ConfigError(f"unknown key '{name}'{hint}")
+        kwargs[f.name] = _value(types[f.name], value, name, f)
+    return cls(**kwargs)
 
 
-def _coerce(key: str, value: Any, default: Any, section: str = "checks.") -> Any:
-    """Accept what YAML gives for the field's type; int where a float is expected is fine."""
-    if isinstance(default, tuple):
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"'{section}{key}' must be a list of check ids")
-        return tuple(value)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"'{section}{key}' must be a number (got {value!r})")
-    if isinstance(default, int):
+def _keys(cls: type[DataclassInstance]) -> list[str]:
+    """The keys a file may set in the section."""
+    return [f.name for f in dataclasses.fields(cls) if "set_by" not in f.metadata]
+
+
+def _value(kind: object, value: object, name: str, f: dataclasses.Field[Any]) -> object:
+    """`value` as the field's type, or ConfigError saying what the key takes. int where a float
+    is expected is fine, and a whole float where an int is; a list may be one string."""
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        return kind() if value is None else _section(kind, value, name)
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"'{name}' must be true or false (got {value!r})")
+        return value
+    if kind in (int, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"'{name}' must be a number (got {value!r})")
+        if kind is float:
+            return float(value)
         if isinstance(value, float) and not value.is_integer():
-            raise ConfigError(f"'{section}{key}' must be a whole number (got {value!r})")
+            raise ConfigError(f"'{name}' must be a whole number (got {value!r})")
         return int(value)
-    return float(value)
+    if kind == tuple[str, ...]:
+        if value is None:
+            return ()
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+            raise ConfigError(f"'{name}' must be a list of {f.metadata['items']}")
+        return tuple(items)
+    if kind in (str, str | None):
+        if value is None and kind is not str:
+            return None  # left empty: the default
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"'{name}' must be {f.metadata['means']} (got {value!r})")
+        return os.path.expanduser(value) if f.metadata.get("path") else value
+    raise TypeError(f"the config reader has no rule for {name}'s type {kind!r}")  # a new field's type

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zdash.checks import stories
-from zdash.config import ConfigError, load_flight_settings
+from zdash.config import ConfigError, read_config
 from zdash.resources import ResourceError, bundled_dir
 from zdash.sources.incidents import Incident, default_dir, is_incident_file, list_incidents
 from zdash.sources.recording import open_recording
@@ -229,7 +229,7 @@ def path_of(name_or_file: str) -> str:
 def incident_path(name: str) -> str | None:
     """An incident file of the flight recorder's by its name (with or without .zdash)."""
     try:
-        directory = load_flight_settings().dir or default_dir()
+        directory = read_config().flight_recorder.dir or default_dir()
     except ConfigError:
         return None
     file = name if name.endswith(STORE_SUFFIX) else name + STORE_SUFFIX
@@ -278,7 +278,7 @@ def print_list() -> int:
 def _print_incidents() -> None:
     """Beside the scenarios, the real incidents this host's flight recorder kept."""
     try:
-        directory = load_flight_settings().dir or default_dir()
+        directory = read_config().flight_recorder.dir or default_dir()
     except ConfigError:
         return
     kept = [i for i in list_incidents(directory) if isinstance(i, Incident)]

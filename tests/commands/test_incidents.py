@@ -14,7 +14,7 @@ from tests.feed.test_flight import T0, Host
 from zdash import scenarios
 from zdash.cli import _parse, main
 from zdash.commands.dashboard import build_feed
-from zdash.config import CheckConfig, FlightSettings
+from zdash.config import CheckConfig, Config, FlightSettings, read_config
 from zdash.feed.flight import FlightRecorder
 
 
@@ -86,10 +86,10 @@ def test_the_live_dashboard_and_wall_record_incidents_unless_told_not_to(tmp_pat
     ):
         args = _parse(argv)
         args.hosts = ()
-        feed = build_feed(args, CheckConfig())
+        feed = build_feed(args, Config())
         assert (feed.flight is not None) == on, argv
     (tmp_path / "config" / "zdash").mkdir(parents=True)
     (tmp_path / "config" / "zdash" / "config.yaml").write_text("flight_recorder:\n  enabled: false\n")
     args = _parse(["--wall"])
     args.hosts = ()
-    assert build_feed(args, CheckConfig()).flight is None
+    assert build_feed(args, read_config()).flight is None

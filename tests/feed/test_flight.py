@@ -16,7 +16,7 @@ import pytest
 
 from tests.capture_ticks import capture_tick
 from zdash.checks.finding import Severity
-from zdash.config import CheckConfig, ConfigError, FlightSettings, load_flight_settings
+from zdash.config import CheckConfig, ConfigError, FlightSettings, read_config
 from zdash.feed.flight import FlightRecorder, Ring
 from zdash.feed.timeline import scan
 from zdash.fold import Fold, fold_key
@@ -231,7 +231,7 @@ def test_a_full_disk_stops_the_recording_with_a_message_keeping_what_was_written
 def test_the_config_section_is_checked(tmp_path):
     cfg = tmp_path / "config.yaml"
     cfg.write_text("flight_recorder:\n  minutes: 5\n  keep: 3\n  enabled: false\n  dir: ~/inc\n")
-    got = load_flight_settings(cfg)
+    got = read_config(cfg).flight_recorder
     assert (got.minutes, got.keep, got.enabled) == (5.0, 3, False) and got.dir == os.path.expanduser("~/inc")
     for bad, says in (
         ("  minuts: 5\n", "did you mean 'flight_recorder.minutes'"),
@@ -242,7 +242,7 @@ def test_the_config_section_is_checked(tmp_path):
     ):
         cfg.write_text("flight_recorder:\n" + bad)
         with pytest.raises(ConfigError, match=says):
-            load_flight_settings(cfg)
+            read_config(cfg)
 
 
 def test_an_incident_name_is_safe_whatever_the_pool_is_called():

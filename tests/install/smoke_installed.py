@@ -24,7 +24,7 @@ async def demo_and_theme() -> None:
     import zdash
     from zdash.cli import _parse
     from zdash.commands.dashboard import build_feed
-    from zdash.config import CheckConfig
+    from zdash.config import Config
     from zdash.ui.app import ZdashApp
 
     where = os.path.dirname(zdash.__file__)
@@ -32,7 +32,7 @@ async def demo_and_theme() -> None:
         fail(f"zdash was imported from the checkout ({where}), not from the installed wheel")
     print(f"ok: zdash {zdash.__version__} imported from {where}")
     args = _parse(["--demo"])
-    app = ZdashApp(build_feed(args, CheckConfig()), theme=None)
+    app = ZdashApp(build_feed(args, Config()), theme=None)
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(300):  # the first frame: bounded, not timed
             if app.frame is not None and app.frame.snapshot.pools:

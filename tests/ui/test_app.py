@@ -363,12 +363,12 @@ async def test_themes_from_the_themes_folder(sessions):
 
 
 async def test_theme_from_the_config_file(sessions, tmp_path, monkeypatch):
-    from zdash.ui.settings import load_ui_settings
+    from zdash.config import read_config
 
     (tmp_path / "zdash").mkdir()
     (tmp_path / "zdash" / "config.yaml").write_text("ui:\n  theme: zdash-light\n  wall_cycle_s: 5\n")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    settings = load_ui_settings()
+    settings = read_config().ui
     assert settings.theme == "zdash-light" and settings.wall_cycle_s == 5.0
     app = replay_app(sessions["healthy"], settings=settings)
     assert app.theme == "zdash-light"

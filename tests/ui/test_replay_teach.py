@@ -11,7 +11,7 @@ import pytest
 from tests.ui.conftest import first_tick, replay_app, table_text, toasts, until, wait_frame
 from zdash.cli import _parse
 from zdash.commands.dashboard import build_feed
-from zdash.config import CheckConfig
+from zdash.config import Config
 from zdash.scenarios import path_of
 from zdash.sources.session import read_session
 from zdash.ui.app import WallApp, ZdashApp
@@ -49,7 +49,7 @@ def _regions_overlap(a, b) -> bool:
 
 async def test_a_described_replay_starts_paused_with_its_description_in_a_panel_that_i_hides():
     args = _parse(["replay", MIRROR])
-    feed = build_feed(args, CheckConfig())
+    feed = build_feed(args, Config())
     assert feed.playing is False  # a training recording waits while it is read
     app = ZdashApp(feed)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
@@ -76,7 +76,7 @@ async def test_a_described_replay_starts_paused_with_its_description_in_a_panel_
 
 
 async def test_the_wall_plays_a_recording_at_once_and_shows_no_description():
-    feed = build_feed(_parse(["replay", "--wall", MIRROR]), CheckConfig())
+    feed = build_feed(_parse(["replay", "--wall", MIRROR]), Config())
     assert feed.playing is True
     app = WallApp(feed)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
@@ -132,7 +132,7 @@ async def test_at_80x24_the_event_n_lands_on_is_shown_beside_the_vdev_table_neve
     """Found on faulted-disk at 80x24: each `n` put a toast over the vdev table's right half,
     the second stacked on the first, hiding the figures of the very disks the event was about.
     The event now has a panel of the layout above the replay bar; the table keeps its rows."""
-    app = ZdashApp(build_feed(_parse(["replay", FAULTED]), CheckConfig()))
+    app = ZdashApp(build_feed(_parse(["replay", FAULTED]), Config()))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await wait_frame(pilot)
         await _timeline(pilot)
@@ -223,7 +223,7 @@ async def test_the_chart_of_a_disk_overlays_its_vdev_peers_and_p_switches_back()
 async def test_at_80x24_the_replay_bar_and_its_markers_stay_on_screen_beside_the_description():
     """Issue 27: the description panel pushed the replay bar, and its markers, off an 80x24
     screen. The data now takes what the panel, the bar and the footer leave."""
-    feed = build_feed(_parse(["replay", MIRROR]), CheckConfig())
+    feed = build_feed(_parse(["replay", MIRROR]), Config())
     app = ZdashApp(feed)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_frame(pilot)

@@ -486,11 +486,11 @@ def write_prometheus(
 
 def run(args: Namespace) -> int:
     started = time.monotonic()  # -t counts from here
-    from zdash.config import ConfigError, load_config
+    from zdash.config import ConfigError, read_config
     from zdash.scenarios import path_of
 
     try:
-        cfg = load_config(args.config)
+        cfg = read_config(args.config).checks
     except ConfigError as e:
         print(f"zdash: {e}", file=sys.stderr)
         return 3

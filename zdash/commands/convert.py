@@ -12,7 +12,7 @@ import sys
 from argparse import Namespace
 
 from zdash.commands.record import open_writer
-from zdash.config import CheckConfig, ConfigError, load_config
+from zdash.config import CheckConfig, ConfigError, read_config
 from zdash.fold import Fold
 from zdash.sources.replay import replay_ticks
 from zdash.sources.session import SessionError
@@ -42,7 +42,7 @@ def run(args: Namespace) -> int:
     from zdash.scenarios import path_of
 
     try:
-        cfg = load_config(getattr(args, "config", None))
+        cfg = read_config(getattr(args, "config", None)).checks
         n = convert(path_of(args.file), args.output, args.force, cfg)
     except (SessionError, StoreError, OSError, ConfigError) as e:
         print(f"zdash: {e}", file=sys.stderr)

@@ -10,12 +10,11 @@ from argparse import Namespace
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from zdash.config import CheckConfig, ConfigError, load_config, load_flight_settings, load_hosts
+from zdash.config import Config, ConfigError, read_config
 from zdash.resources import ResourceError
 from zdash.scenarios import demo_recording
 from zdash.sources.remote import HostError, SshHost
 from zdash.sources.session import SessionError, read_session
-from zdash.ui.settings import load_ui_settings
 
 if TYPE_CHECKING:
     from zdash.feed.flight import FlightRecorder
@@ -40,13 +39,14 @@ def has_terminal() -> bool:
     return (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER
 
 
-def build_feed(args: Namespace, cfg: CheckConfig, demo_reason: str | None = None) -> Feed:
+def build_feed(args: Namespace, config: Config, demo_reason: str | None = None) -> Feed:
     from zdash.feed.live import LiveFeed
     from zdash.feed.replay import LEAD_S, ReplayFeed
 
     # A recording that says what to look for starts paused, its description in a panel beside
     # the data: read first, then play (space). The wall loops unattended: it plays at once.
     # It opens a few seconds before its onset (the first marker), not at a quiet start.
+    cfg = config.checks
     if getattr(args, "cmd", None) == "replay":
         described = _check_session(args.file)
         return ReplayFeed(
@@ -74,10 +74,10 @@ def build_feed(args: Namespace, cfg: CheckConfig, demo_reason: str | None = None
         from zdash.feed.fleet import FleetFeed
 
         return FleetFeed(cfg, hosts, args.interval, tuple(args.pools))
-    return LiveFeed(cfg, args.interval, tuple(args.pools), flight=flight_recorder(args, cfg))
+    return LiveFeed(cfg, args.interval, tuple(args.pools), flight=flight_recorder(args, config))
 
 
-def flight_recorder(args: Namespace, cfg: CheckConfig) -> FlightRecorder | None:
+def flight_recorder(args: Namespace, config: Config) -> FlightRecorder | None:
     """The flight recorder of a live dashboard or wall (zdash.feed.flight): on unless the
     config or --no-flight-recorder turns it off, never for --read-only (a browser's process:
     zdash serve records in its own)."""
@@ -85,8 +85,8 @@ def flight_recorder(args: Namespace, cfg: CheckConfig) -> FlightRecorder | None:
         return None
     from zdash.feed.flight import FlightRecorder
 
-    settings = load_flight_settings()
-    return FlightRecorder(settings, cfg, args.interval) if settings.enabled else None
+    settings = config.flight_recorder
+    return FlightRecorder(settings, config.checks, args.interval) if settings.enabled else None
 
 
 def _check_session(path: str) -> bool:
@@ -109,33 +109,33 @@ def _check_session(path: str) -> bool:
     return bool(header.description and header.description.strip())
 
 
-def build_app(args: Namespace, demo_reason: str | None = None) -> ZdashApp:
+def build_app(args: Namespace, demo_reason: str | None = None, config: Config | None = None) -> ZdashApp:
     """The app the arguments ask for, not running yet. Raises ConfigError, SessionError or
     ResourceError (a bad config, recording or theme) with the line for the admin; zdash serve
-    builds one too, to refuse bad arguments before any browser connects."""
-    cfg = load_config()
+    builds one too, to refuse bad arguments before any browser connects. `config`: the config
+    file as the caller read it (else read here)."""
+    config = config or read_config()
+    cfg = config.checks
     if getattr(args, "cmd", None) != "replay" and not args.demo:
-        args.hosts = remote_hosts(getattr(args, "host", None) or load_hosts())
-    settings = load_ui_settings()
-    feed = build_feed(args, cfg, demo_reason)
+        args.hosts = remote_hosts(getattr(args, "host", None) or config.hosts)
+    feed = build_feed(args, config, demo_reason)
     from zdash.ui.app import WallApp, ZdashApp
 
     return (WallApp if args.wall else ZdashApp)(
         feed,
         cfg=cfg,
         theme=args.theme,
-        settings=settings,
+        settings=config.ui,
         record_dir=os.getcwd(),
         read_only=getattr(args, "read_only", False),
     )
 
 
-def run_dashboard(args: Namespace, demo_reason: str | None = None) -> int:
+def run_dashboard(args: Namespace, config: Config, demo_reason: str | None = None) -> int:
     try:
-        app = build_app(args, demo_reason)
-    except (ConfigError, SessionError, ResourceError, HostError) as e:
-        print(f"zdash: {e}" if not str(e).startswith("zdash:") else str(e), file=sys.stderr)
-        return 2
+        app = build_app(args, demo_reason, config)
+    except (SessionError, ResourceError, HostError) as e:
+        return _refuse(e)
     if not has_terminal():
         print(NO_TERMINAL, file=sys.stderr)
         return 2
@@ -156,12 +156,18 @@ def remote_hosts(specs: Sequence[str]) -> tuple[SshHost, ...]:
     return tuple(hosts.values())
 
 
+def _refuse(e: Exception) -> int:
+    print(f"zdash: {e}" if not str(e).startswith("zdash:") else str(e), file=sys.stderr)
+    return 2
+
+
 def run(args: Namespace) -> int:
     reason = None
     try:
-        remote = getattr(args, "host", None) or load_hosts()
-    except ConfigError:
-        remote = ()  # run_dashboard says what is wrong with the file
+        config = read_config()  # the one read of the file: hosts, thresholds, flight recorder, ui
+    except ConfigError as e:
+        return _refuse(e)
+    remote = getattr(args, "host", None) or config.hosts
     if (
         getattr(args, "cmd", None) != "replay"
         and not args.demo
@@ -174,4 +180,4 @@ def run(args: Namespace) -> int:
             file=sys.stderr,
         )
         args.demo, reason = True, "no zpool on this host"
-    return run_dashboard(args, reason)
+    return run_dashboard(args, config, reason)

@@ -52,7 +52,7 @@ async def _until_stopped(state, cfg, interval: float, pools: tuple[str, ...]) ->
 
 
 def run(args: Namespace) -> int:
-    from zdash.config import ConfigError, load_config
+    from zdash.config import ConfigError, read_config
     from zdash.prometheus.exporter import State, serve
 
     try:
@@ -61,7 +61,7 @@ def run(args: Namespace) -> int:
         print(f"zdash exporter: {e}", file=sys.stderr)
         return 2
     try:
-        cfg = load_config(args.config)
+        cfg = read_config(args.config).checks
     except ConfigError as e:
         print(f"zdash exporter: {e}", file=sys.stderr)
         return 2

@@ -9,7 +9,7 @@ import sys
 from argparse import Namespace
 
 from zdash import fmt
-from zdash.config import ConfigError, load_flight_settings
+from zdash.config import ConfigError, read_config
 from zdash.sources.incidents import Incident, default_dir, list_incidents
 from zdash.visible import visible
 
@@ -18,7 +18,7 @@ SCHEMA = 1
 
 def incidents_dir() -> str:
     """Where the flight recorder writes (the config's flight_recorder.dir, or the default)."""
-    return load_flight_settings().dir or default_dir()
+    return read_config().flight_recorder.dir or default_dir()
 
 
 def _row(i: Incident) -> dict[str, object]:

@@ -95,11 +95,11 @@ def run(args: Namespace) -> int:
     """Exit 0 when recording ended (--duration, Ctrl-C, SIGTERM, SIGHUP: every complete tick
     kept), 2 when it could not start or a write failed (one line: what and why)."""
     from zdash.commands.stopping import run_stoppable
-    from zdash.config import ConfigError, load_config
+    from zdash.config import ConfigError, read_config
 
     path = args.output
     try:
-        cfg = load_config(getattr(args, "config", None))
+        cfg = read_config(getattr(args, "config", None)).checks
     except ConfigError as e:
         print(f"zdash: {e}", file=sys.stderr)
         return 2

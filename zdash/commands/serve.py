@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from zdash.commands.exporter import parse_listen
 
 if TYPE_CHECKING:
+    from zdash.config import Config
     from zdash.feed.live import LiveFeed
     from zdash.serve.server import ZdashServer
 
@@ -84,21 +85,19 @@ def _refuse(why: str) -> int:
     return 2
 
 
-def _flight_feed(args: Namespace) -> LiveFeed | None:
+def _flight_feed(args: Namespace, config: Config) -> LiveFeed | None:
     """The served pools' flight recorder, in this process: the browsers' own zdash processes are
     --read-only and record nothing (each would write the same incident), and incidents must be
     kept while no browser is connected too. A live feed of its own, shown to no one."""
     if args.demo or args.replay:
         return None
     from zdash.commands.dashboard import flight_recorder
-    from zdash.config import load_config
     from zdash.feed.live import LiveFeed
 
-    cfg = load_config()
-    recorder = flight_recorder(Namespace(**{**vars(args), "read_only": False}), cfg)
+    recorder = flight_recorder(Namespace(**{**vars(args), "read_only": False}), config)
     if recorder is None:
         return None
-    return LiveFeed(cfg, args.interval, tuple(args.pools), flight=recorder)
+    return LiveFeed(config.checks, args.interval, tuple(args.pools), flight=recorder)
 
 
 async def _record_incidents(feed: LiveFeed) -> None:
@@ -175,13 +174,14 @@ def run(args: Namespace) -> int:
         )
         args.demo = True
     from zdash.commands.dashboard import build_app
-    from zdash.config import ConfigError
+    from zdash.config import ConfigError, read_config
     from zdash.resources import ResourceError
     from zdash.sources.session import SessionError
 
     try:
-        build_app(_dashboard_namespace(args))
-        flight = _flight_feed(args)
+        config = read_config()
+        build_app(_dashboard_namespace(args), config=config)
+        flight = _flight_feed(args, config)
     except (ConfigError, SessionError, ResourceError) as e:
         return _refuse(str(e).removeprefix("zdash: "))
 

@@ -59,7 +59,7 @@ def line(n: int, snap: Snapshot, findings: Sequence[Finding] | None = None) -> s
 def run(args: Namespace) -> int:
     """Exit 0 when the recording was read (what could not be, said on stderr), 2 when it cannot
     be read or holds no complete tick."""
-    from zdash.config import ConfigError, load_config
+    from zdash.config import ConfigError, read_config
     from zdash.fold import Fold
     from zdash.scenarios import path_of
     from zdash.sources.session import SessionError, SessionReport, read_session
@@ -68,7 +68,7 @@ def run(args: Namespace) -> int:
     path = path_of(args.file)
     report = SessionReport()
     try:
-        cfg = load_config(getattr(args, "config", None))
+        cfg = read_config(getattr(args, "config", None)).checks
         if is_store(path):
             from zdash.sources.replay import replay_ticks
 

@@ -41,7 +41,7 @@ from zdash.actions import (
     plan_now,
 )
 from zdash.actions.remote_probe import RemoteProbe
-from zdash.config import CheckConfig
+from zdash.config import CheckConfig, UiSettings
 from zdash.feed.clock import REAL_CLOCK, Clock
 from zdash.feed.frame import Feed, Frame
 from zdash.feed.timeline import Timeline
@@ -49,7 +49,6 @@ from zdash.model import Snapshot
 from zdash.resources import ResourceError
 from zdash.sources.runner import Runner
 from zdash.ui.messages import FeedFailed, FrameReady, TimelineReady
-from zdash.ui.settings import UiSettings
 from zdash.ui.themes import DEFAULT_THEME, WALL_THEME, load_themes, stylesheet
 
 SILENCE_CHECK_S = 1.0
