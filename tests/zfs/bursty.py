@@ -34,6 +34,13 @@ RECORD_S = 75.0  # the recording's length; a slow scenario's lasts at least AFTE
 # resume) took 36-49 s of a 75 s recording at host load 47-55 and left 0-3 ticks after it
 AFTER_ONSET_S = 45.0
 INTERVAL = 1.0
+# The healthy stretch before the switch is ONSET_S and at least this share of the ticks it should
+# hold (waiting at most ONSET_WAIT x ONSET_S in all): at host load ~28 a mixed run's 30 s gave 4
+# ticks, no sample in which the sick-to-be HDD's wait was judged against the other HDD, and so no
+# yardstick of its own before it turned sick (a disk never seen normal beside an SSD is not
+# named: that run tested nothing)
+ONSET_TICKS_SHARE = 2 / 3
+ONSET_WAIT = 3.0
 # `dmsetup suspend` holds every I/O to the disk until `resume`: a zpool command that reaches it
 # hangs, times out, and zdash says it cannot see the pool, which is true. Such a finding is told
 # apart from a false alarm only this near the switch: zdash's first budget for a zpool command
@@ -287,6 +294,9 @@ def record_run(
                     await asyncio.sleep(0.05)
                 first = time.time()
                 await asyncio.sleep(after_s)
+                ticks, latest = int(after_s / INTERVAL * ONSET_TICKS_SHARE), first + ONSET_WAIT * after_s
+                while len(snaps) < ticks and time.time() < latest:
+                    await asyncio.sleep(0.2)
                 # The onset is when the switch began: dmsetup suspend/reload/resume can take
                 # seconds in the emulator, and the new delay is in force somewhere within them.
                 began = time.time()
