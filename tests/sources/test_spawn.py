@@ -7,9 +7,12 @@ machine): zdash hung at exit."""
 
 import asyncio
 import os
+import signal
+import sys
 
 import pytest
 
+from zdash.aio import within
 from zdash.sources.runner import MAX_TIMEOUT_S, Runner, kill
 from zdash.sources.spawn import spawn
 
@@ -81,3 +84,22 @@ async def test_a_command_that_timed_out_gets_longer_next_time_and_one_that_answe
     for _ in range(12):  # never past the cap
         runner._learn("status", 0.0, timed_out=True)
     assert runner.timeout_for("status") == MAX_TIMEOUT_S
+
+
+async def test_kill_all_ends_every_child_not_yet_reaped_and_no_other(monkeypatch):
+    """What zdash does before os._exit (the exit watchdog after a hang-up): a one-shot child that
+    hangs, which has no death signal, is killed; one already reaped is never signalled (its pid
+    may be another process's by now)."""
+    from zdash.sources import spawn as spawn_module
+
+    signalled: list[int] = []
+    real_killpg = os.killpg
+    monkeypatch.setattr(os, "killpg", lambda pid, sig: (signalled.append(pid), real_killpg(pid, sig)))
+    done = await spawn(["true"])
+    await done.communicate()
+    hung = await spawn([sys.executable, "-c", "import time; time.sleep(60)"])
+    spawn_module.kill_all()
+    assert await within(hung.wait(), 10) == -signal.SIGKILL
+    assert signalled == [hung.pid]
+    spawn_module.kill_all()  # reaped now: nothing left to signal
+    assert signalled == [hung.pid]

@@ -508,3 +508,23 @@ async def test_the_live_wall_clock_moves_on_when_no_frame_comes():
             later = fmt.clock(frame.time + moved)
             await until(pilot, lambda t=later: t in app.export_screenshot(), what=f"the clock at {later}")
         assert app.frame is frame  # no frame came: the clock moved alone
+
+
+async def test_the_exit_watchdog_kills_zdash_children_before_it_leaves(monkeypatch):
+    """After a hang-up under load the watchdog's os._exit came before the feed had stopped a
+    hung `zpool status`, which then ran on for good (2 of 30 hang-ups at load 34): it kills
+    them itself first."""
+    import os
+    import signal
+    import sys
+
+    from zdash.aio import within
+    from zdash.sources.spawn import spawn
+    from zdash.ui.app import leave_now
+
+    exits: list[int] = []
+    monkeypatch.setattr(os, "_exit", exits.append)
+    hung = await spawn([sys.executable, "-c", "import time; time.sleep(60)"])
+    leave_now()
+    assert exits == [0]
+    assert await within(hung.wait(), 10) == -signal.SIGKILL

@@ -36,6 +36,9 @@ from collections.abc import Callable, Mapping, Sequence
 POLL_MIN_S, POLL_MAX_S = 0.001, 0.05  # how often an exit is looked for (backing off)
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _prctl: Callable[..., int] | None = None
+# Every child spawned and not yet reaped, for kill_all (a watchdog thread reads it: only
+# added to, removed from and copied whole, each one step under the GIL).
+_unreaped: set[subprocess.Popen[bytes]] = set()
 
 
 def _death_signal() -> Callable[[], None] | None:
@@ -82,7 +85,7 @@ class Child:
 
     async def wait(self) -> int:
         delay = POLL_MIN_S
-        while (rc := self._proc.poll()) is None:
+        while (rc := _poll(self._proc)) is None:
             await asyncio.sleep(delay)
             delay = min(delay * 2, POLL_MAX_S)
         return rc
@@ -117,6 +120,7 @@ async def spawn(
         preexec_fn=_death_signal() if die_with_parent else None,
     )
     assert proc.stdout is not None and proc.stderr is not None  # both PIPEs, asked for above
+    _unreaped.add(proc)
     loop = asyncio.get_running_loop()
     connected: list[object] = []
     try:
@@ -141,7 +145,26 @@ def _reap_later(proc: subprocess.Popen[bytes]) -> None:
     loop = asyncio.get_running_loop()
 
     def poll(tries: int) -> None:
-        if proc.poll() is None and tries > 0 and not loop.is_closed():
+        if _poll(proc) is None and tries > 0 and not loop.is_closed():
             loop.call_later(POLL_MAX_S, poll, tries - 1)
 
     loop.call_soon(poll, 200)
+
+
+def _poll(proc: subprocess.Popen[bytes]) -> int | None:
+    """Popen.poll, and the child off the unreaped set once its status is collected."""
+    rc = proc.poll()
+    if rc is not None:
+        _unreaped.discard(proc)
+    return rc
+
+
+def kill_all() -> None:
+    """SIGKILL every child not yet reaped, with its process group (each leads its own session).
+    For a zdash about to leave through os._exit, which runs no cleanup: a one-shot command has no
+    death signal, and a `zpool status` hung on a sick pool would outlive zdash for good (a
+    hang-up under load: the exit watchdog fired before the feed had stopped its children)."""
+    for proc in list(_unreaped):
+        if proc.returncode is None:  # not reaped: its pid is still its own
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)

@@ -47,12 +47,19 @@ from zdash.feed.frame import Feed, Frame
 from zdash.feed.timeline import Timeline
 from zdash.model import Snapshot
 from zdash.resources import ResourceError
+from zdash.sources import spawn
 from zdash.sources.runner import Runner
 from zdash.ui.messages import FeedFailed, FrameReady, TimelineReady
 from zdash.ui.themes import DEFAULT_THEME, WALL_THEME, load_themes, stylesheet
 
 SILENCE_CHECK_S = 1.0
 SIGNAL_EXIT_S = 8.0  # the most a SIGTERM/SIGHUP quit may take (LiveSource.close: 5 s per task)
+
+
+def leave_now() -> None:
+    """The signal quit's watchdog: zdash's children killed, then out (os._exit runs no cleanup)."""
+    spawn.kill_all()
+    os._exit(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +194,9 @@ class ZdashApp(App[None]):
     def _stop_by_signal(self) -> None:
         """Quit as `q` does. After a hang-up Textual's output thread can block for ever on the
         terminal that is gone (its last writes never drain), after the feed and its zpool
-        children have been stopped: past SIGNAL_EXIT_S zdash leaves regardless."""
-        watchdog = threading.Timer(SIGNAL_EXIT_S, os._exit, (0,))
+        children have been stopped: past SIGNAL_EXIT_S zdash leaves regardless (its children
+        killed first: under load the feed may not have stopped them yet)."""
+        watchdog = threading.Timer(SIGNAL_EXIT_S, leave_now)
         watchdog.daemon = True
         watchdog.start()
         self.exit()
