@@ -22,7 +22,7 @@ import pytest
 pytest.importorskip("textual_serve", reason="the serve extra is not installed: pip install 'zdash[serve]'")
 import aiohttp
 
-from tests.serve.browser import STARTUP_S, chromium_page, decode_png, find_chromium, shoot_until
+from tests.serve.browser import PAGE_S, STARTUP_S, chromium_page, decode_png, find_chromium, shoot_until
 
 # The pool tile's heavy border: $success, $warning or $error of the zdash-wall theme
 # (themes/zdash-wall.yaml; PoolTile in themes/zdash.tcss), by the pool's worst finding.
@@ -163,9 +163,9 @@ async def test_a_real_browser_shows_the_pool_tile(serve, tmp_path, listen):
         url = re.sub(r"^http://[^/]+:", "http://127.0.0.1:", url)  # printed with this host's name
     shot = Path(os.environ.get("ZDASH_SCREENSHOT_DIR", tmp_path)) / f"serve-wall-chromium-{listen[:-2]}.png"
     async with chromium_page(find_chromium()) as page:
-        png, held = await shoot_until(page, url, lambda png: tile_box(png) is not None, timeout=STARTUP_S)
+        png, held = await shoot_until(page, url, lambda png: tile_box(png) is not None, timeout=PAGE_S)
         shot.write_bytes(png)  # to look at, whatever the outcome
-    assert held, f"no pool tile in the browser's screenshot after {STARTUP_S:g} s: {shot}"
+    assert held, f"no pool tile in the browser's screenshot after {PAGE_S:g} s: {shot}"
     _state, top, bottom, run = tile_box(png)
     width, height, _bpp, _px = decode_png(png)
     # The tiles lead the wall: near the top, several rows tall, across most of the page.

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("textual_serve", reason="the serve extra is not installed: pip install 'zdash[serve]'")
 
-from tests.serve.browser import chromium_page, find_chromium, shoot_until
+from tests.serve.browser import PAGE_S, chromium_page, find_chromium, shoot_until
 from tests.serve.pixels import load, text_line_below, verdict_box
 from tests.serve.test_serve_live import serve  # noqa: F401 - the fixture
 
@@ -63,13 +63,13 @@ async def test_the_browser_wall_reads_across_a_room(serve, tmp_path, scenario): 
             await page.set_size(width, height)
             shot = folder / f"wall-browser-{scenario}-{width}x{height}.png"
             # The wall replays from the start: wait for the fault's verdict (two-pools: 7 s in,
-            # deranged-mirror: 15 s), bounded by a few loops of the recording. The page is
-            # loaded again at each size: its letters are sized when it loads.
+            # deranged-mirror: 15 s), bounded by PAGE_S. The page is loaded again at each
+            # size: its letters are sized when it loads.
             png, held = await shoot_until(
-                page, url, lambda png, w=width: measure(png, levels, w // 960) is not None, timeout=120
+                page, url, lambda png, w=width: measure(png, levels, w // 960) is not None, timeout=PAGE_S
             )
             save(png, shot)  # to look at, whatever the outcome
-            assert held, f"no {'/'.join(levels)} verdict on the page within 120 s: {shot}"
+            assert held, f"no {'/'.join(levels)} verdict on the page within {PAGE_S:g} s: {shot}"
             for level, (word, subject) in (measure(png, levels) or {}).items():  # at full resolution
                 assert word >= 1 / 10, (
                     f"{level}: the verdict word is {word:.1%} of the screen height ({shot})"
