@@ -141,6 +141,80 @@ def render_ms(leaves: int, fold_and_checks_ms: float, seconds: float = 20.0) -> 
         return max(0.0, used * 1000 / wall - fold_and_checks_ms)
 
 
+# --- screen -------------------------------------------------------------------------------------
+
+
+def _table_rows(leaves: int) -> int:
+    """Rows of the dashboard's vdev table for the bench's pool of this size: each pool, each vdev
+    and each leaf one row (what a bare Textual table of "the same rows" must show)."""
+    from zdash.fold import Fold
+
+    snapshot = Fold().step(host_for(leaves).tick(0)).snapshot
+    return sum(1 for pool in snapshot.pools for _ in pool.root.walk())
+
+
+def _demo_rows() -> int:
+    from zdash.fold.recording import fold_path
+    from zdash.scenarios import demo_recording
+
+    _, frame, _ = fold_path(str(demo_recording()), None)
+    assert frame is not None, "the bundled demo recording holds no complete tick"
+    snapshot = frame.snapshot
+    return sum(1 for pool in snapshot.pools for _ in pool.root.walk())
+
+
+def bench_screen(seconds: float, rounds: int) -> None:
+    """The dashboard's steady-state CPU at 1 Hz in a 200x60 pseudo-terminal, beside what the same
+    screen costs any Textual app and beside glances, all in this run and interleaved round by
+    round (load that comes and goes touches each alike); the median of the rounds is kept.
+
+    - zdash playing the bench's 100-leaf synthetic recording at 1x (space pressed: it plays);
+    - `zdash --demo` (opens paused on its story; space plays it, looping);
+    - a bare Textual app redrawing a table of the same rows once a second (textual_floor.py),
+      one for each of the two screens;
+    - glances `-t 1` in the same terminal, when `glances` is on PATH or in $GLANCES."""
+    import shutil
+
+    from tests.bench.pty_cpu import cpu_in_pty
+
+    glances = os.environ.get("GLANCES") or shutil.which("glances")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "r.zdash")
+        write_recording(path, 100, int(seconds * rounds) + 60, described=False)
+        synthetic_rows, demo_rows = _table_rows(100), _demo_rows()
+        floor = [sys.executable, "-m", "tests.bench.textual_floor", "--rows"]
+        runs: list[tuple[str, list[str], bytes]] = [
+            (f"Textual table, {synthetic_rows} rows", [*floor, str(synthetic_rows)], b""),
+            ("zdash replay, 100 leaves", [sys.executable, "-m", "zdash", "replay", path], b""),
+            (f"Textual table, {demo_rows} rows", [*floor, str(demo_rows)], b""),
+            ("zdash --demo (playing)", [sys.executable, "-m", "zdash", "--demo"], b" "),
+        ]
+        if glances:
+            runs.append(("glances -t 1", [glances, "-t", "1"], b""))
+        print(
+            f"\n## The screen at 1 Hz (ms of CPU a second, 200x60 pty, {seconds:.0f} s after 8 s of "
+            f"warm-up, median of {rounds} interleaved rounds)\n"
+        )
+        measured: dict[str, list[float]] = {name: [] for name, _, _ in runs}
+        for _ in range(rounds):
+            for name, argv, keys in runs:
+                used, wall = cpu_in_pty(argv, seconds, warmup=8.0, keys=keys)
+                measured[name].append(used * 1000 / wall)
+        ms = {name: statistics.median(values) for name, values in measured.items()}
+        widths = [34, 10, 16, 12]
+        print(row(["process", "ms CPU/s", "x its table", "x glances"], widths))
+        tables = {
+            "zdash replay, 100 leaves": f"Textual table, {synthetic_rows} rows",
+            "zdash --demo (playing)": f"Textual table, {demo_rows} rows",
+        }
+        for name, value in ms.items():
+            table = tables.get(name)
+            vs_table = f"{value / ms[table]:.2f}x" if table else "-"
+            vs_glances = f"{value / ms['glances -t 1']:.2f}x" if "glances -t 1" in ms and table else "-"
+            print(row([name, f"{value:.1f}", vs_table, vs_glances], widths))
+        print("\ngoal (issue #28): zdash <= 1.2x its table and <= 0.6x glances")
+
+
 # --- history ------------------------------------------------------------------------------------
 
 
@@ -518,20 +592,23 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument(
         "--only",
-        choices=("ticks", "history", "events", "recordings", "yaml", "replay", "lab"),
+        choices=("ticks", "history", "events", "recordings", "yaml", "replay", "screen", "lab"),
         action="append",
     )
     p.add_argument("--leaves", default="4,100,1000,5000", help="pool sizes for the per-tick table")
     p.add_argument("--no-render", action="store_true", help="skip the headless dashboard render figure")
     p.add_argument("--day", action="store_true", help="also the 24 h recording (written once, ~15 min)")
     p.add_argument("--replay-seconds", type=float, default=120.0, help="cap on the 64x replay (default 120)")
+    p.add_argument("--screen-seconds", type=float, default=30.0, help="window of each screen CPU figure")
+    p.add_argument("--screen-rounds", type=int, default=3, help="interleaved rounds of the screen table")
     p.add_argument("--lab", metavar="ZFSLAB", help="path of zfslab: also measure CPU on a real pool")
     p.add_argument("--lab-seconds", type=int, default=60)
     p.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "zdash-bench"))
     args = p.parse_args(argv)
     only = set(
         args.only
-        or ["ticks", "history", "events", "recordings", "yaml", "replay"] + (["lab"] if args.lab else [])
+        or ["ticks", "history", "events", "recordings", "yaml", "replay", "screen"]
+        + (["lab"] if args.lab else [])
     )
     leaves = [int(x) for x in args.leaves.split(",")]
     tune_gc()  # the collector's thresholds as zdash's own processes set them (zdash.cli)
@@ -550,6 +627,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_yaml(args.cache)
     if "replay" in only:
         bench_replay(args.cache, args.replay_seconds)
+    if "screen" in only:
+        bench_screen(args.screen_seconds, args.screen_rounds)
     if "lab" in only and args.lab:
         bench_lab(args.lab, args.lab_seconds)
     return 0

@@ -43,11 +43,13 @@ def cpu_in_pty(
     env: dict[str, str] | None = None,
     pty_out: bool = True,
     split: dict[str, float] | None = None,
+    keys: bytes = b"",
 ) -> tuple[float, float]:
     """(CPU seconds used over `seconds` after `warmup`, wall seconds measured) by argv and its
     descendants. With pty_out=False the command writes to a pipe (a non-interactive command).
     `split`, when given, is filled with the seconds of the process itself ("own") and of its
-    children ("children": zdash's zpool commands)."""
+    children ("children": zdash's zpool commands). `keys` are typed into the terminal half-way
+    through the warm-up (a user pressing space to play a recording that opened paused)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     full_env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(size[0]), "LINES": str(size[1])}
@@ -74,7 +76,12 @@ def cpu_in_pty(
                     return
 
     try:
-        drain(time.monotonic() + warmup)
+        if keys:
+            drain(time.monotonic() + warmup / 2)
+            os.write(master, keys)
+            drain(time.monotonic() + warmup / 2)
+        else:
+            drain(time.monotonic() + warmup)
         (own0, kids0), start = _tree_cpu(me), time.monotonic()
         drain(start + seconds)
         (own1, kids1), wall = _tree_cpu(me), time.monotonic() - start
