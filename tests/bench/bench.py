@@ -5,6 +5,7 @@
     .venv/bin/python -m tests.bench.bench --day           # ... and the 24 h recording (~15 min once)
     .venv/bin/python -m tests.bench.bench --lab ../shared/zfslab/zfslab   # + CPU on a real pool
     .venv/bin/python -m tests.bench.bench --only ticks --leaves 4,100
+    .venv/bin/python -m tests.bench.bench --markdown docs/performance.md   # rewrite its generated block
 
 Every figure comes with a ratio against a baseline measured in the same run on the same machine,
 so runs on different machines (or on a busy one) compare:
@@ -22,6 +23,10 @@ so runs on different machines (or on a busy one) compare:
   the same on 78 ticks of the same host, as zdash writes the file and gzipped whole.
 - replay: RSS of the dashboard (headless) replaying the 1 h recording at 64x, sampled as it
   plays. Baseline: its RSS at the first frame.
+- screen: the dashboard's CPU at 1 Hz in a 200x60 pty (the 100-leaf synthetic replay, and
+  `zdash --demo` playing). Baselines: a bare Textual app redrawing a table of the same rows once
+  a second (tests/bench/textual_floor.py), and glances `-t 1` (on PATH or $GLANCES), all
+  interleaved round by round in the same run.
 - lab (--lab): CPU of `zdash record` and of the dashboard (in a pty) vs bare
   `zpool iostat -vl 1` over 60 s on one pool under bursty load, and of bare Textual apps: one
   redrawing a table of that size once a second, one changing a line of text once a second, one
@@ -33,6 +38,8 @@ Generated recordings are cached in --cache (default: $TMPDIR/zdash-bench).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import random
 import statistics
@@ -66,8 +73,18 @@ def cpu_ms(fn: Callable[[], Any], repeat: int = 3) -> float:
     return best * 1000
 
 
-def row(cells: list[str], widths: list[int]) -> str:
-    return "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+def row(cells: list[str], widths: list[int], header: bool = False) -> str:
+    """A Markdown table row, padded to `widths` so it also reads as a table in a terminal; the
+    header row carries the separator line under it."""
+    line = (
+        "| "
+        + " | ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+        + " |"
+    )
+    if not header:
+        return line
+    rule = "| " + " | ".join(("-" * (w - 1) + ":") if i else "-" * w for i, w in enumerate(widths)) + " |"
+    return line + "\n" + rule
 
 
 # --- ticks ---------------------------------------------------------------------------------------
@@ -79,7 +96,13 @@ def bench_ticks(leaves: list[int], render: bool) -> None:
 
     print("\n## Per tick (synthetic OpenZFS 2.3.2 outputs; ms of CPU, x = ratio to tokenise)\n")
     widths = [7, 14, 16, 18, 16, 16, 16]
-    print(row(["leaves", "tokenise (base)", "parse", "parse + fold", "checks", "render", "total"], widths))
+    print(
+        row(
+            ["leaves", "tokenise (base)", "parse", "parse + fold", "checks", "render", "total"],
+            widths,
+            header=True,
+        )
+    )
     for n in leaves:
         host = host_for(n)
         # 25 ticks: status and list answer every 5th, as live; the mean covers both kinds.
@@ -202,7 +225,7 @@ def bench_screen(seconds: float, rounds: int) -> None:
                 measured[name].append(used * 1000 / wall)
         ms = {name: statistics.median(values) for name, values in measured.items()}
         widths = [34, 10, 16, 12]
-        print(row(["process", "ms CPU/s", "x its table", "x glances"], widths))
+        print(row(["process", "ms CPU/s", "x its table", "x glances"], widths, header=True))
         tables = {
             "zdash replay, 100 leaves": f"Textual table, {synthetic_rows} rows",
             "zdash --demo (playing)": f"Textual table, {demo_rows} rows",
@@ -228,7 +251,9 @@ def bench_history(leaves: list[int], rounds: int = 5, span: int = 10) -> None:
 
     print(f"\n## Flat in history length (fold + checks per tick, ms of CPU; best of {rounds}, interleaved)\n")
     widths = [7, 22, 22, 8]
-    print(row(["leaves", "after 1 min (ticks 60-70)", "after 10 min (600-610)", "ratio"], widths))
+    print(
+        row(["leaves", "after 1 min (ticks 60-70)", "after 10 min (600-610)", "ratio"], widths, header=True)
+    )
     for n in leaves:
         host = host_for(n)
         fold = Fold()
@@ -286,7 +311,7 @@ def bench_real_world(leaves: list[int]) -> None:
     ]
     print("\n## What real hosts add (fold + checks per tick, ms of CPU)\n")
     widths = [7, *[16] * len(variants)]
-    print(row(["leaves", *[name for name, _ in variants]], widths))
+    print(row(["leaves", *[name for name, _ in variants]], widths, header=True))
     for n in leaves:
         cells = [f"{_fold_and_checks_ms(host_for(n, **extra)):.1f}" for _, extra in variants]
         print(row([str(n), *cells], widths))
@@ -395,6 +420,7 @@ def bench_recordings(cache: str, hours: list[float]) -> None:
         row(
             ["recording", "size", "first frame", "seek mean / worst", "check --replay --at", "peak RSS"],
             widths,
+            header=True,
         )
     )
     for h in hours:
@@ -479,7 +505,7 @@ def bench_yaml(cache: str) -> None:
     one of the same host, each in a fresh process, in both gzip layouts."""
     print("\n## YAML recordings (format 1): reading against folding\n")
     widths = [22, 16, 16, 24]
-    print(row(["recording", "read, ms/tick", "fold, ms/tick", "check --replay / fold"], widths))
+    print(row(["recording", "read, ms/tick", "fold, ms/tick", "check --replay / fold"], widths, header=True))
     for leaves, ticks in ((100, 78), (1000, 78)):
         path = yaml_recording(cache, leaves, ticks, whole=False)
         out, _, _, _ = _spawn_measured([sys.executable, "-c", YAML_CPU, path])
@@ -497,7 +523,7 @@ def bench_yaml(cache: str) -> None:
         )
     print("\nPeak RSS of `zdash check --replay` (100 leaves), 780 ticks against 78:\n")
     widths = [30, 12, 12, 10]
-    print(row(["layout", "78 ticks", "780 ticks", "ratio"], widths))
+    print(row(["layout", "78 ticks", "780 ticks", "ratio"], widths, header=True))
     for whole in (False, True):
         peaks = []
         for ticks in (78, 780):
@@ -604,7 +630,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lab", metavar="ZFSLAB", help="path of zfslab: also measure CPU on a real pool")
     p.add_argument("--lab-seconds", type=int, default=60)
     p.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "zdash-bench"))
+    p.add_argument(
+        "--markdown",
+        metavar="PATH",
+        help="also write this run's output into PATH's generated block (docs/performance.md)",
+    )
     args = p.parse_args(argv)
+    if args.markdown:
+        return _into_markdown(args.markdown, lambda: run(args), argv if argv is not None else sys.argv[1:])
+    return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
     only = set(
         args.only
         or ["ticks", "history", "events", "recordings", "yaml", "replay", "screen"]
@@ -632,6 +669,61 @@ def main(argv: list[str] | None = None) -> int:
     if "lab" in only and args.lab:
         bench_lab(args.lab, args.lab_seconds)
     return 0
+
+
+# --- the generated block of docs/performance.md --------------------------------------------------
+
+BEGIN = (
+    "<!-- begin: generated by `python -m tests.bench.bench --markdown docs/performance.md`; do not edit -->"
+)
+END = "<!-- end: generated -->"
+
+
+class _Tee(io.TextIOBase):
+    """stdout as it was, and a copy kept: the run prints as it goes (minutes of it)."""
+
+    def __init__(self, out: Any) -> None:
+        self.out, self.kept = out, io.StringIO()
+
+    def write(self, text: str) -> int:
+        self.out.write(text)
+        self.out.flush()
+        return self.kept.write(text)
+
+
+def _into_markdown(path: str, bench: Callable[[], int], argv: list[str]) -> int:
+    """Runs the bench, then replaces the generated block of `path` (between BEGIN and END; added
+    at the end when there is none) with what it printed, under a line saying when, on which
+    commit and how loaded: the tables in the docs are the bench's own output, never typed."""
+    load_before, started = os.getloadavg()[0], time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    tee = _Tee(sys.stdout)
+    with contextlib.redirect_stdout(tee):
+        rc = bench()
+    commit = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    block = "\n".join(
+        [
+            BEGIN,
+            "",
+            f"Run {started} on commit `{commit or 'unknown'}`: `python -m tests.bench.bench {' '.join(argv)}`, "
+            f"1-minute load {load_before:.2f} at the start and {os.getloadavg()[0]:.2f} at the end.",
+            "",
+            tee.kept.getvalue().strip().replace("\n## ", "\n### "),
+            "",
+            END,
+        ]
+    )
+    with open(path, encoding="utf-8") as f:
+        doc = f.read()
+    if BEGIN in doc and END in doc:
+        head, rest = doc.split(BEGIN, 1)
+        doc = head + block + rest.split(END, 1)[1]
+    else:
+        doc = doc.rstrip("\n") + "\n\n## The latest bench run\n\n" + block + "\n"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(doc)
+    return rc
 
 
 if __name__ == "__main__":
