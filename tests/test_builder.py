@@ -47,7 +47,7 @@ def test_disk_rates_join_dm_device_to_its_leaf():
     b.feed(_with(capture_tick("deranged-disk", "after-load", t=653.44), devices, _diskstats(0, 653.44)))
     snap = b.feed(Tick(655.01, (_diskstats(1, 655.01),)))
     pool = snap.pool("deranged")
-    util = {v.path: v.disk.util_pct for v in pool.leaves()}
+    util = {v.path: pool.disk_of(v).util_pct for v in pool.leaves()}
     assert pool.find("/dev/mapper/slowdisk").device == "dm-0"
     assert pool.find("/dev/mapper/slowdisk").native_sector == 4096
     assert max(util, key=util.get) == "/dev/mapper/slowdisk"
@@ -58,9 +58,10 @@ def test_first_sample_has_no_rates_and_counters_going_back_give_none():
     b = SnapshotBuilder()
     devices = RawSample("devices", ("zdash", "describe-devices"), 0, DEVICES, "", 1.0)
     first = b.feed(_with(capture_tick("deranged-disk", "after-load", t=1.0), devices, _diskstats(1, 1.0)))
-    assert all(v.disk is None for v in first.pool("deranged").leaves())
+    assert all(first.pool("deranged").disk_of(v) is None for v in first.pool("deranged").leaves())
     back = b.feed(Tick(2.0, (_diskstats(0, 2.0),)))  # counters reset (reboot, replaced disk)
-    assert back.pool("deranged").find("/dev/mapper/slowdisk").disk is None  # not a negative rate
+    pool = back.pool("deranged")
+    assert pool.disk_of(pool.find("/dev/mapper/slowdisk")) is None  # not a negative rate
 
 
 def test_a_pool_missing_from_zpool_list_keeps_its_tree_and_takes_space_from_iostat():
@@ -145,7 +146,8 @@ def _status(t: float, leaves: list[str]) -> RawSample:
 
 
 def _pool_write(snap) -> float | None:
-    io = snap.pool("tank").root.io
+    pool = snap.pool("tank")
+    io = pool.io_of(pool.root)
     return None if io is None else io.write_bytes
 
 
@@ -178,7 +180,8 @@ def test_an_interval_that_spans_a_tree_change_has_no_rate():
             ),
         )
     )
-    assert _pool_write(glitch) is None and all(v.io is None for v in glitch.pool("tank").leaves())
+    pool = glitch.pool("tank")
+    assert _pool_write(glitch) is None and all(pool.io_of(v) is None for v in pool.leaves())
     after = b.feed(
         Tick(
             4.0,
@@ -271,3 +274,32 @@ def test_the_same_status_text_again_is_the_same_tree_and_structure():
     changed = dataclasses.replace(status, stdout=status.stdout.replace("ONLINE", "DEGRADED", 1), time=110.0)
     later = b.feed(Tick(110.0, (changed,)))
     assert later.structure_id == first.structure_id + 1
+
+
+def test_a_tick_keeps_the_tree_and_reads_each_vdevs_figures_from_its_own_row():
+    """Between two `zpool status` answers the fold keeps the same tree (no new object per disk
+    per tick) while every vdev's figures are this tick's, from its own iostat row and disk."""
+    from tests.bench.synthetic import SyntheticHost
+    from zdash.parse.diskstats import parse_diskstats
+    from zdash.parse.zpool_iostat import parse_iostat, split_reports
+
+    host = SyntheticHost(leaves=40, layout="raidz2", width=10, slow_every=7)
+    b = SnapshotBuilder()
+    ticks = [host.tick(n) for n in range(4)]
+    snaps = [b.feed(t) for t in ticks]  # status at tick 0 only (every 5th)
+    before, now = snaps[2].pools[0], snaps[3].pools[0]
+    assert [id(v) for v in before.leaves()] == [id(v) for v in now.leaves()]
+    tick = ticks[3]
+    (text,) = [t for _, t in split_reports(tick.get("iostat").stdout) if t.strip()]
+    rows = {r.name: r for r in parse_iostat(text)}
+    assert now.io_of(now.root) == rows[now.name].io
+    for v in now.root.walk():
+        if v is not now.root:
+            assert now.io_of(v) == rows[v.path or v.name].io, v.name
+    # each disk's %util is this tick's: its kernel counters over the last second
+    previous = parse_diskstats(ticks[2].get("diskstats").stdout)
+    current = parse_diskstats(tick.get("diskstats").stdout)
+    for v in now.leaves():
+        busy = (current[v.device].io_ms - previous[v.device].io_ms) / 10.0  # ms in 1 s, as %
+        assert now.disk_of(v).util_pct == pytest.approx(min(100.0, busy)), v.name
+    assert any(now.disk_of(v) != before.disk_of(v) for v in now.leaves())

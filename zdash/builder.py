@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from operator import add
 from typing import Any
 
 from zdash.cadence import EXPECTED, STALE_AFTER, stale_limit
@@ -34,6 +35,7 @@ from zdash.model import (
     Evidence,
     LatencyHistogram,
     LeafDisks,
+    MeasureLayout,
     Pool,
     Snapshot,
     SourceState,
@@ -43,7 +45,7 @@ from zdash.model import (
 from zdash.parse import ParseError, join
 from zdash.parse.blockdev import parse_lsblk, parse_sysfs, resolve
 from zdash.parse.devices import parse_devices
-from zdash.parse.diskstats import parse_diskstats, rates_between
+from zdash.parse.diskstats import NO_RATES, DiskRates, parse_diskstats, rates_between
 from zdash.parse.evidence import Baseline, latency_histograms
 from zdash.parse.kernel_log import parse_kernel_log
 from zdash.parse.reuse import Reuse
@@ -53,7 +55,7 @@ from zdash.parse.vdev_ashift import ashift_by_vdev_name, parse_get_ashift, parse
 from zdash.parse.zfs_list import ZFS_LIST_FIELDS, parse_zfs_list
 from zdash.parse.zpool_events import parse_events
 from zdash.parse.zpool_history import NO_HISTORY, parse_history
-from zdash.parse.zpool_iostat import IostatRow, parse_iostat, split_reports
+from zdash.parse.zpool_iostat import EMPTY_REPORT, IostatReport, parse_iostat, split_reports
 from zdash.parse.zpool_iostat_hist import parse_histograms
 from zdash.parse.zpool_list import parse_list
 from zdash.parse.zpool_status import parse_status
@@ -83,31 +85,31 @@ HIST_FRESH_S = 120.0  # a histogram read longer ago than this is no longer shown
 IO_KEEP_TICKS = 2.5  # iostat rows arriving slightly off-phase must not flicker to "no data"
 
 
-def _parse_iostat(s: RawSample):
+def _parse_iostat(s: RawSample) -> IostatReport:
     """A stream sample is one `-T u` report: its epoch line, then the rows."""
     reports = [text for _, text in split_reports(s.stdout) if text.strip()]
-    return parse_iostat(reports[-1]) if reports else ()
+    return parse_iostat(reports[-1]) if reports else EMPTY_REPORT
 
 
-def _impossible(rows: tuple[IostatRow, ...], leaves: frozenset[str]) -> bool:
+def _impossible(report: IostatReport, leaves: frozenset[str]) -> bool:
     """Rates no device can produce, in any row. Leaf rows (named by path under -P, or by the
     name status gives them) are bounded by one device's limits; other rows sum many leaves, so
-    only a negative or astronomically large figure (the wrapped-counter signature) marks them."""
-    for r in rows:  # one loop for the report: a call per row is most of the cost
-        io = r.io
-        read_bytes, write_bytes, read_ops, write_ops = (
-            io.read_bytes,
-            io.write_bytes,
-            io.read_ops,
-            io.write_ops,
-        )
-        if min(read_bytes, write_bytes, read_ops, write_ops) < 0:
-            return True
-        total = read_bytes + write_bytes
-        if r.name in leaves:
-            if total > MAX_LEAF_BYTES_PER_S or read_ops + write_ops > MAX_LEAF_OPS_PER_S:
+    only a negative or astronomically large figure (the wrapped-counter signature) marks them.
+    A column at a time: only a report with a figure beyond one device's limits is read by row."""
+    if not report.names:
+        return False
+    read_ops, write_ops, read_bytes, write_bytes = report.columns[:4]
+    if min(min(read_ops), min(write_ops), min(read_bytes), min(write_bytes)) < 0:  # type: ignore[type-var,operator]
+        return True
+    total = list(map(add, read_bytes, write_bytes))
+    ops = list(map(add, read_ops, write_ops))
+    if max(total) <= MAX_LEAF_BYTES_PER_S and max(ops) <= MAX_LEAF_OPS_PER_S:
+        return False  # the usual report: no row beyond what one device can do
+    for name, nbytes, nops in zip(report.names, total, ops):
+        if name in leaves:
+            if nbytes > MAX_LEAF_BYTES_PER_S or nops > MAX_LEAF_OPS_PER_S:
                 return True
-        elif total > 2**20 * MAX_LEAF_BYTES_PER_S:
+        elif nbytes > 2**20 * MAX_LEAF_BYTES_PER_S:
             return True
     return False
 
@@ -194,7 +196,11 @@ class SnapshotBuilder:
         self.host = visible(host) if host else host
         self._slots: dict[str, _Slot] = {}
         self._prev_disk: tuple[float, dict] | None = None
-        self._disk_rates: dict[str, DiskIo] = {}
+        self._disk_rates: DiskRates = NO_RATES
+        # Where each pool's vdevs find their figures in the columns (zdash.model.MeasureLayout),
+        # and what they were made for: the structure, the report's row names, the disks' names.
+        self._layouts: dict[str, MeasureLayout] = {}
+        self._layouts_for: tuple[object, tuple[str, ...], tuple[str, ...]] = ((), (), ())
         self._version_text: str | None = None
         self._iostat_names: tuple[str, ...] | None = None
         self._structure_key: tuple[object, ...] = ()
@@ -287,10 +293,10 @@ class SnapshotBuilder:
             self._wanted = frozenset(f.device for f in devices.value.values() if f.device)
         return self._wanted
 
-    def _sane_iostat(self, rows: tuple[IostatRow, ...]) -> tuple[IostatRow, ...]:
-        """The report's rows, or () ("no rate this tick") when the interval spans a tree change or
-        holds rates no device can produce."""
-        names = tuple(r.name for r in rows)
+    def _sane_iostat(self, rows: IostatReport) -> IostatReport:
+        """The report, or an empty one ("no rate this tick") when the interval spans a tree
+        change or holds rates no device can produce."""
+        names = rows.names
         changed = self._iostat_names is not None and names != self._iostat_names
         self._iostat_names = names
         pools: tuple[Pool, ...] = self._slots["status"].value or () if "status" in self._slots else ()
@@ -299,7 +305,7 @@ class SnapshotBuilder:
             self._leaf_names = frozenset(n for p in pools for v in p.leaves() for n in (v.name, v.path) if n)
         leaves = self._leaf_names
         if changed or _impossible(rows, leaves):
-            return ()
+            return EMPTY_REPORT
         return rows
 
     def _on_events(self, events: tuple[ZEvent, ...]) -> None:
@@ -381,7 +387,7 @@ class SnapshotBuilder:
         disk = b._slots.get("diskstats")
         if disk is not None and disk.value is not None and state.get("prev_disk_time") is not None:
             b._prev_disk = (float(state["prev_disk_time"]), disk.value)
-        b._disk_rates = {dev: DiskIo(**r) for dev, r in state.get("disk_rates", {}).items()}
+        b._disk_rates = DiskRates.of({dev: DiskIo(**r) for dev, r in state.get("disk_rates", {}).items()})
         b._version_text = state.get("version_text")
         names = state.get("iostat_names")
         b._iostat_names = tuple(names) if names is not None else None
@@ -460,10 +466,10 @@ class SnapshotBuilder:
 
     def _build(self, now: float) -> Snapshot:
         datasets = self._refresh_structure(now)
-        rows = self._value("iostat", now, IO_KEEP_TICKS) or ()
-        by_pool = join.split_iostat_by_pool(rows, {p.name for p in self._structure})
-        disks = self._disk_rates if self._value("diskstats", now, IO_KEEP_TICKS) else {}
-        pools = [join.attach_measurements(p, by_pool.get(p.name), disks) for p in self._structure]
+        report: IostatReport = self._value("iostat", now, IO_KEEP_TICKS) or EMPTY_REPORT
+        disks = self._disk_rates if self._value("diskstats", now, IO_KEEP_TICKS) else NO_RATES
+        layouts = self._measure_layouts(report.names, disks.names)
+        pools = [join.attach_measures(p, layouts[p.name], report, disks) for p in self._structure]
         return Snapshot(
             time=now,
             pools=tuple(pools),
@@ -476,6 +482,20 @@ class SnapshotBuilder:
             structure_id=self._structure_id,
             evidence=self._current_evidence(now),
         )
+
+    def _measure_layouts(self, names: tuple[str, ...], disks: tuple[str, ...]) -> dict[str, MeasureLayout]:
+        """Each pool's MeasureLayout, made again only when the tree, the report's rows or the
+        disks listed change (a tick of a steady pool: the same ones)."""
+        structure, was_names, was_disks = self._layouts_for
+        if structure is self._structure and was_names == names and was_disks == disks:
+            return self._layouts
+        blocks = join.iostat_blocks(names, {p.name for p in self._structure})
+        disk_index = {d: i for i, d in enumerate(disks)}
+        self._layouts = {
+            p.name: join.measure_layout(p, names, blocks.get(p.name), disk_index) for p in self._structure
+        }
+        self._layouts_for = (self._structure, names, disks)
+        return self._layouts
 
     def _current_evidence(self, now: float) -> Evidence:
         """SMART readings, histograms, the kernel log and the leaves' disks, rebuilt only when an

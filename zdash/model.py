@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -108,7 +108,8 @@ class Vdev:
     rotational: bool | None = None
     medium: str | None = None  # HDD, SSD, NVMe SSD, USB HDD... (zdash.media.medium)
     model: str | None = None  # the disk's model, as sysfs / lsblk give it
-    # Per-tick measurements.
+    # Per-tick measurements of a vdev built by hand (a test, a fixture). The fold keeps them in
+    # columns beside the tree instead (Pool.measures): read them through Pool.io_of / disk_of.
     io: IoStats | None = None
     disk: DiskIo | None = None
 
@@ -177,6 +178,84 @@ def _gather(v: Vdev, out: list[Vdev], leaves_only: bool) -> None:
             out.append(c)
 
 
+class MeasureLayout:
+    """Where each vdev of one pool's tree finds its figures in a tick's columns: a slot per
+    node (walk order), and per slot the row of zpool iostat's report and of the kernel's disk
+    rates that measure it (-1: none). Made by the fold once per tree, report layout and disk
+    list (zdash.parse.join.measure_layout) and kept while the three stay the same; it holds the
+    nodes, so the ids it maps cannot be reused by other objects while it lives."""
+
+    __slots__ = ("disk_rows", "io_rows", "nodes", "slot", "spaced")
+
+    def __init__(self, nodes: tuple[Vdev, ...], io_rows: list[int], disk_rows: list[int]) -> None:
+        self.nodes, self.io_rows, self.disk_rows = nodes, io_rows, disk_rows
+        self.slot = {id(v): k for k, v in enumerate(nodes)}
+        # The fold's memo (zdash.parse.join.attach_measures): the root and top-level vdevs it
+        # last made with iostat's space, kept while that space does not move.
+        self.spaced: tuple[list[Any], Vdev, tuple[tuple[Vdev, int], ...]] | None = None
+
+
+class Measures:
+    """One tick's figures of a pool's vdevs, kept as the columns the fold read them into (zpool
+    iostat's report, the kernel's disk rates) over the pool's tree, which the fold keeps from
+    tick to tick while `zpool status` lists the same leaves: no object per vdev per tick.
+    `Pool.io_of(v)` and `Pool.disk_of(v)` read them, building a vdev's IoStats or DiskIo only
+    when asked (the checks read the columns straight: zdash.checks._deranged_columns).
+
+    `io_at(row)` / `disk_at(row)`: the report's and the rates' row readers; `io_columns` and
+    `disk_columns` the columns themselves, one per IoStats field and per DiskIo field after the
+    device, in the classes' order (for a reader of every leaf at once); `extra`: nodes made this
+    tick (a top-level vdev whose space iostat updated, the root above it), by id, with the slot
+    of the node they stand for."""
+
+    __slots__ = ("_extra", "_extra_nodes", "disk_at", "disk_columns", "io_at", "io_columns", "layout")
+
+    def __init__(
+        self,
+        layout: MeasureLayout,
+        io_at: Callable[[int], IoStats] | None,
+        disk_at: Callable[[int], DiskIo] | None,
+        extra: tuple[tuple[Vdev, int], ...] = (),
+        io_columns: tuple[Sequence[float | None], ...] | None = None,
+        disk_columns: tuple[Sequence[float | None], ...] | None = None,
+    ) -> None:
+        self.layout, self.io_at, self.disk_at = layout, io_at, disk_at
+        self.io_columns, self.disk_columns = io_columns, disk_columns
+        self._extra_nodes = extra  # held: their ids stay theirs while this lives
+        self._extra = {id(v): k for v, k in extra}
+
+    def slot_of(self, v: Vdev) -> int | None:
+        k = self.layout.slot.get(id(v))
+        if k is None and self._extra:
+            k = self._extra.get(id(v))
+        return k
+
+    def io(self, v: Vdev) -> IoStats | None:
+        k = self.slot_of(v)
+        row = -1 if k is None or self.io_at is None else self.layout.io_rows[k]
+        return v.io if row < 0 else self.io_at(row)  # type: ignore[misc]
+
+    def disk(self, v: Vdev) -> DiskIo | None:
+        k = self.slot_of(v)
+        row = -1 if k is None or self.disk_at is None else self.layout.disk_rows[k]
+        return v.disk if row < 0 else self.disk_at(row)  # type: ignore[misc]
+
+    def values(self) -> tuple[tuple[IoStats | None, DiskIo | None], ...]:
+        """Every node's figures, in walk order (what two folds of the same ticks agree on)."""
+        return tuple((self.io(v), self.disk(v)) for v in self.layout.nodes)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Measures):
+            return NotImplemented
+        return self is other or self.values() == other.values()
+
+    def __hash__(self) -> int:
+        return hash(self.values())
+
+    def __repr__(self) -> str:
+        return f"Measures({len(self.layout.nodes)} vdevs)"
+
+
 @dataclass(frozen=True, slots=True)
 class Scan:
     """The scrub / resilver / rebuild state of a pool (the last or current one)."""
@@ -225,6 +304,19 @@ class Pool:
     # resilvered is redundancy being added, not a side that was lost.
     attached_devices: tuple[str, ...] = ()
     properties: tuple[tuple[str, str], ...] = ()  # selected pool properties (name, value)
+    # This tick's figures as columns over the tree (the fold's snapshots); None: each vdev's own
+    # io and disk fields hold them (a snapshot built by hand, a tree with nothing measured).
+    measures: Measures | None = None
+
+    def io_of(self, v: Vdev) -> IoStats | None:
+        """The vdev's zpool iostat figures this tick (v one of this pool's vdevs; None: none)."""
+        m = self.measures
+        return v.io if m is None else m.io(v)
+
+    def disk_of(self, v: Vdev) -> DiskIo | None:
+        """The leaf's kernel disk figures this tick (None: no disk, or not measured)."""
+        m = self.measures
+        return v.disk if m is None else m.disk(v)
 
     @property
     def top_level(self) -> tuple[Vdev, ...]:
@@ -519,9 +611,9 @@ _FIELDS: dict[type, tuple[operator.attrgetter[tuple[object, ...]], dict[str, int
 
 def builder_of(cls: type[_T]) -> Callable[..., _T]:
     """A positional constructor for one of the model's frozen slotted classes, about four times
-    as fast as calling the class (a 29-field Vdev: 0.4 µs against 3 µs): for the fold's
-    per-leaf, per-tick objects (IoStats, DiskIo, measured Vdevs), built from values that are
-    complete already. All fields, in declaration order, no defaults.
+    as fast as calling the class (a 29-field Vdev: 0.4 µs against 3 µs): for the objects a
+    reader asks of a tick's columns (a vdev's IoStats, a disk's DiskIo, a report's row), built
+    from values that are complete already. All fields, in declaration order, no defaults.
 
     How: a frozen dataclass's __init__ sets each field through `object.__setattr__`, looked up
     by name. The builder instead fills an instance of a plain *twin* class, one with the same
@@ -536,22 +628,6 @@ def builder_of(cls: type[_T]) -> Callable[..., _T]:
     build: Callable[..., _T] = _generated(cls, "build", args, dict(zip(names, args)))
     build.__doc__ = f"{cls.__name__}(*fields), without the frozen __init__'s per-field lookups."
     return build
-
-
-def replacer_of(cls: type[_T], *changed: str) -> Callable[..., _T]:
-    """`evolve(obj, **dict(zip(changed, values)))` as `replace(obj, *values)`, for the fold's
-    per-leaf, per-tick copies (a measured leaf: its tree node with this tick's io and disk),
-    about three times as fast: every other field copied by one attribute load and store each
-    (no tuple, list or argument unpacking), built as builder_of builds."""
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    if not set(changed) <= set(names):
-        raise TypeError(f"{cls.__name__} has no field {sorted(set(changed) - set(names))[0]}")
-    args = [f"a{i}" for i in range(len(changed))]
-    given = dict(zip(changed, args))
-    values = {n: given.get(n, f"obj.{n}") for n in names}
-    replace: Callable[..., _T] = _generated(cls, "replace", ["obj", *args], values)
-    replace.__doc__ = f"A {cls.__name__} like obj but for {', '.join(changed)}."
-    return replace
 
 
 def _generated(cls: type[_T], name: str, params: list[str], values: dict[str, str]) -> Callable[..., _T]:
@@ -591,11 +667,6 @@ def _probe(cls: type, fn: Callable[..., object], params: list[str], values: dict
     want = [by_param[v] if v in by_param else getattr(obj, v.split(".", 1)[1]) for v in values.values()]
     if type(made) is not cls or [getattr(made, n) for n in names] != want:
         raise TypeError(f"{cls.__name__}: the twin built something else")
-
-
-def field_getter(cls: type) -> operator.attrgetter[tuple[object, ...]]:
-    """Every field of a model class at once, in declaration order (pairs with builder_of)."""
-    return operator.attrgetter(*(f.name for f in dataclasses.fields(cls)))
 
 
 def evolve(obj: _T, **changes: object) -> _T:

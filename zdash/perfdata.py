@@ -118,7 +118,7 @@ def perfdata(snap: Snapshot, cfg: CheckConfig) -> list[PerfDatum]:
             for v in pool.data_vdevs()
             if (fill := v.fill_pct) is not None
         )
-        io = pool.root.io
+        io = pool.io_of(pool.root)
         if io is not None:
             out.append(PerfDatum(f"{p}_read_bytes_per_s", round(io.read_bytes), min=0))
             out.append(PerfDatum(f"{p}_write_bytes_per_s", round(io.write_bytes), min=0))
@@ -126,12 +126,11 @@ def perfdata(snap: Snapshot, cfg: CheckConfig) -> list[PerfDatum]:
         if leaves:  # a pool seen without its devices (a status cut before its config): no count
             errors = sum(v.read_errors + v.write_errors + v.checksum_errors for v in leaves)
             out.append(PerfDatum(f"{p}_device_errors", errors, "c", min=0))
-        wait = _worst(
-            [w for v in leaves if v.io is not None for w in (v.io.disk_wait_read, v.io.disk_wait_write)]
-        )
+        ios = [io for io in map(pool.io_of, leaves) if io is not None]
+        wait = _worst([w for io in ios for w in (io.disk_wait_read, io.disk_wait_write)])
         if wait is not None:
             out.append(PerfDatum(f"{p}_worst_disk_wait", round(wait / 1e6, 2), "ms", min=0))
-        util = _worst([v.disk.util_pct for v in leaves if v.disk is not None])
+        util = _worst([disk.util_pct for disk in map(pool.disk_of, leaves) if disk is not None])
         if util is not None:
             out.append(PerfDatum(f"{p}_worst_util", round(util, 1), "%", min=0, max=100))
     return out

@@ -56,11 +56,11 @@ LAYOUTS = {4: ("mirror", 2), 100: ("mirror", 2), 1000: ("raidz2", 10), 5000: ("r
 
 def host_for(leaves: int, **extra: int):  # type: ignore[no-untyped-def]
     """The bench's synthetic pool of this size (a slow disk in 97); `extra`: what else the host
-    has (SyntheticHost's event log and dataset options)."""
+    has (SyntheticHost's event log and dataset options, or another `slow_every`)."""
     from tests.bench.synthetic import SyntheticHost
 
     layout, width = LAYOUTS.get(leaves, ("raidz2", 10) if leaves >= 1000 else ("mirror", 2))
-    return SyntheticHost(leaves=leaves, layout=layout, width=width, slow_every=97, **extra)
+    return SyntheticHost(**{"leaves": leaves, "layout": layout, "width": width, "slow_every": 97, **extra})
 
 
 def cpu_ms(fn: Callable[[], Any], repeat: int = 3) -> float:
@@ -147,6 +147,49 @@ def bench_ticks(leaves: list[int], render: bool) -> None:
     print(
         "\nparse + fold includes parsing (every sample of the tick); render is the dashboard's own "
         "CPU per frame playing at 1x in a 200x60 terminal (minus its fold and checks)."
+    )
+    bench_young(leaves)
+
+
+def young_per_tick(leaves: int, ticks: int = 25, slow: bool = True) -> float:
+    """Objects per tick: the garbage collector's young objects (containers it tracks: instances,
+    tuples, lists, dicts) that each tick of fold + checks leaves alive, with the collector off
+    and every frame kept (so nothing a tick made for its frame is freed by the next one, and
+    nothing is collected): what a collection would have to walk. `slow`: the bench's pool (a
+    slow disk in 97, each with its finding); else the same pool with no slow disk."""
+    import gc
+
+    from zdash.fold import Fold
+
+    host = host_for(leaves) if slow else host_for(leaves, slow_every=0)
+    fold = Fold()
+    for i in range(10):
+        fold.step(host.tick(i))
+    batch = [host.tick(i) for i in range(10, 10 + ticks)]
+    kept: list[Any] = []
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.get_count()[0]
+        for tick in batch:
+            kept.append(fold.step(tick))
+        young = gc.get_count()[0] - before
+    finally:
+        gc.enable()
+    del kept
+    return young / ticks
+
+
+def bench_young(leaves: list[int]) -> None:
+    print("\n## Young objects per tick (fold + checks: objects the collector tracks, left alive per tick)\n")
+    widths = [7, 24, 24]
+    print(row(["leaves", "bench pool (per leaf)", "no slow disk (per leaf)"], widths, header=True))
+    for n in leaves:
+        cells = [f"{y:.0f} ({y / n:.2f})" for y in (young_per_tick(n), young_per_tick(n, slow=False))]
+        print(row([str(n), *cells], widths))
+    print(
+        "\nThe bench pool's slow disks (one in 97) each raise a finding, made anew every tick; "
+        "`zpool status` answers every 5th tick with new text (its tick counted in the mean)."
     )
 
 

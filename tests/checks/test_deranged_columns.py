@@ -17,6 +17,7 @@ from zdash.checks._common import leaves_with_top
 from zdash.checks._deranged_columns import layout
 from zdash.config import CheckConfig
 from zdash.model import DiskIo, IoStats, Pool, Snapshot, Vdev
+from zdash.raw import Tick
 
 # low floors and short runs so that random figures raise and clear findings within a few ticks
 CFG = CheckConfig(deranged_sustain_samples=2, deranged_clear_samples=2, deranged_lookback_samples=4)
@@ -118,3 +119,28 @@ def test_a_pool_of_like_disks_is_read_as_columns_and_a_mixed_vdev_leaf_by_leaf()
         ),
     )
     assert layout(list(leaves_with_top(mixed))) is None
+
+
+@pytest.mark.parametrize("slow_every", [0, 7])
+def test_a_folded_ticks_leaf_figures_read_from_its_columns_are_each_leafs_own(slow_every):
+    """The slow-disk check reads a folded tick's figures straight from its columns: the same
+    metrics and busy verdict as each leaf's own IoStats and DiskIo give, leaf by leaf (idle
+    leaves, the first tick without disk rates, a tick whose iostat report was dropped)."""
+    from tests.bench.synthetic import SyntheticHost
+    from zdash.builder import SnapshotBuilder
+    from zdash.checks._deranged_samples import busy, leaf_figures, metrics_of
+
+    host = SyntheticHost(leaves=60, layout="raidz2", width=6, slow_every=slow_every)
+    b = SnapshotBuilder()
+    for n in range(8):
+        tick = host.tick(n)
+        if n == 4:  # no iostat this tick: disk rates alone
+            tick = Tick(tick.time, tuple(s for s in tick.samples if s.key != "iostat"))
+        pool = b.feed(tick).pools[0]
+        leaves = list(pool.leaves())
+        ios, disks = [pool.io_of(v) for v in leaves], [pool.disk_of(v) for v in leaves]
+        assert leaf_figures(pool, leaves) == (
+            [metrics_of(io, d) for io, d in zip(ios, disks)],
+            [busy(io, d) for io, d in zip(ios, disks)],
+        )
+        assert pool.measures is not None or n == 0

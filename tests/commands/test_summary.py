@@ -39,5 +39,8 @@ def test_no_rate_beyond_what_a_device_can_do_even_when_the_replacing_vdev_detach
     _, snaps = load_replay(path_of("degraded-resilver"))
     for s in snaps:  # what the header, the table and the chart draw from
         for v in s.pool("tank").root.walk():
-            if v.io is not None:
-                assert v.io.read_bytes + v.io.write_bytes < MAX_LEAF_BYTES_PER_S, (s.time, v.name)
+            if s.pool("tank").io_of(v) is not None:
+                assert (
+                    s.pool("tank").io_of(v).read_bytes + s.pool("tank").io_of(v).write_bytes
+                    < MAX_LEAF_BYTES_PER_S
+                ), (s.time, v.name)

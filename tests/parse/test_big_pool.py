@@ -41,4 +41,4 @@ def test_a_thousand_disk_pool_reads_whole():
     assert leaves[0].name == "slow0" and leaves[-1].name == "loop999"
     assert all(v.size == 64 * 2**20 for v in leaves)  # from zpool list -v
     assert pool.size == 60397977600 and pool.top_level[0].alloc == 273408
-    assert all(v.io is not None for v in leaves)  # every iostat row joined to its leaf
+    assert all(pool.io_of(v) is not None for v in leaves)  # every iostat row joined to its leaf

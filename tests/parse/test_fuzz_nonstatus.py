@@ -14,7 +14,7 @@ from zdash.parse import ParseError
 from zdash.parse.diskstats import DiskCounters, disk_rates, parse_diskstats
 from zdash.parse.vdev_ashift import TopVdevAshift, ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import parse_zfs_list
-from zdash.parse.zpool_iostat import IostatRow, StreamSplitter, parse_iostat, split_reports
+from zdash.parse.zpool_iostat import IostatReport, IostatRow, StreamSplitter, parse_iostat, split_reports
 from zdash.parse.zpool_list import ListPool, ListVdev, parse_list
 from zdash.parse.zpool_version import parse_version
 
@@ -81,7 +81,7 @@ def test_zpool_iostat(text, chunk):
         rows = parse_iostat(text)
     except ParseError:
         return
-    assert isinstance(rows, tuple) and all(isinstance(r, IostatRow) for r in rows)
+    assert isinstance(rows, IostatReport) and all(isinstance(r, IostatRow) for r in rows)
 
 
 @FUZZ

@@ -88,7 +88,7 @@ def test_pasted_session_matches_the_exact_outputs(scenario, phase):
             assert abs(v.cap_pct - r.cap_pct) <= 1.0 and abs(v.fill_pct - r.fill_pct) < 0.5
             assert v.frag_pct == r.frag_pct
         assert (mine.error_count or 0) > 0 or (ref.error_count or 0) == 0
-        assert mine.root.io is not None and all(v.io is not None for v in mine.root.walk())
+        assert mine.io_of(mine.root) is not None and all(mine.io_of(v) is not None for v in mine.root.walk())
 
 
 @pytest.mark.parametrize("scenario,phase", phases(), ids=lambda v: str(v))
@@ -147,7 +147,7 @@ def test_iostat_rows_keep_the_human_numbers():
         + (CAPTURES / "healthy/zpool-iostat-v.txt").read_text()
     )
     (pool,) = snap.pools
-    io = pool.root.io
+    io = pool.io_of(pool.root)
     assert (io.read_ops, io.write_ops, io.read_bytes, io.write_bytes) == (
         0,
         494,
@@ -155,7 +155,7 @@ def test_iostat_rows_keep_the_human_numbers():
         round(48.4 * 2**20),
     )
     d1 = pool.find("/tmp/zl/healthy/d1")
-    assert (d1.io.write_ops, d1.io.write_bytes) == (118, round(12.1 * 2**20))
+    assert (pool.io_of(d1).write_ops, pool.io_of(d1).write_bytes) == (118, round(12.1 * 2**20))
     rows = parse_iostat(next(s for s in imported.samples if s.key == "iostat").stdout)
     assert [(r.name, r.alloc) for r in rows[:3]] == [
         ("healthy", 300 * 2**20),
@@ -173,6 +173,10 @@ def test_iostat_latency_columns_become_nanoseconds():
     (sample,) = [s for s in imported.samples if s.key == "iostat"]
     assert sample.argv[-1] == "-l" and len(sample.stdout.splitlines()[0].split("\t")) == 18  # 6 + 11 (2.2+)
     slow = snap.pools[0].find("/dev/mapper/slowdisk")  # iostat said "slowdisk": -P name joined
-    assert (slow.io.total_wait_write, slow.io.disk_wait_write, slow.io.total_wait_read) == (1e9, 100e6, None)
+    assert (
+        snap.pools[0].io_of(slow).total_wait_write,
+        snap.pools[0].io_of(slow).disk_wait_write,
+        snap.pools[0].io_of(slow).total_wait_read,
+    ) == (1e9, 100e6, None)
     assert slow.slow_ios == 333
     assert any("3 zpool iostat reports pasted" in n for n in imported.notes)

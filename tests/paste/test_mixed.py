@@ -21,7 +21,7 @@ def _tree(snap):
                     v.free,
                     v.read_errors,
                     v.checksum_errors,
-                    v.io.write_ops if v.io else None,
+                    p.io_of(v).write_ops if p.io_of(v) else None,
                 )
                 for v in p.root.walk()
             ],
@@ -71,7 +71,9 @@ def test_a_terminal_session_with_prompts_and_strays():
     (pool,) = snap.pools
     assert pool.name == "healthy" and pool.cap_pct == 15 and len(snap.datasets) == 2
     assert pool.top_level[0].alloc == 151 * 2**20 and pool.top_level[0].cap_pct == 15.7
-    assert pool.root.io is not None and pool.root.io.write_ops == 0  # the 2nd (last) report: idle
+    assert (
+        pool.io_of(pool.root) is not None and pool.io_of(pool.root).write_ops == 0
+    )  # the 2nd (last) report: idle
 
 
 def _mangle(text: str) -> str:
@@ -132,7 +134,7 @@ def test_two_pools_pasted_apart_and_their_iostat_together():
     iostat = "\n".join(io_a[:-2] + io_b[3:])
     snap, imported = snapshot(a + "$ echo next\n" + b + iostat)
     assert [p.name for p in snap.pools] == ["cap85", "cap93"]
-    assert all(p.root.io is not None for p in snap.pools)
+    assert all(p.io_of(p.root) is not None for p in snap.pools)
     assert [u.line for u in imported.unread] == [a.count("\n") + 1]
 
 
@@ -187,8 +189,8 @@ def test_leaf_names_join_across_P_and_no_P_pastes():
     )
     snap, imported = snapshot(status + iostat)
     pool = snap.pools[0]
-    assert [v.io.read_bytes for v in pool.leaves()] == [2048, 1024]
-    assert pool.top_level[0].io.write_ops == 2 and imported.unread == []
+    assert [pool.io_of(v).read_bytes for v in pool.leaves()] == [2048, 1024]
+    assert pool.io_of(pool.top_level[0]).write_ops == 2 and imported.unread == []
 
 
 def test_tick_time_is_the_newest_time_in_the_paste_never_the_file_time():

@@ -76,8 +76,8 @@ def test_063_iostat_with_markdown_rules_and_an_anonymous_raidz():
     assert [f for f in run_checks([snap], CheckConfig()) if f.check in ("health", "scan")] == []
     (raidz,) = pool.top_level
     assert (raidz.name, raidz.kind, len(raidz.children)) == ("raidz2-0", "raidz2", 6)
-    assert pool.root.io.write_bytes == round(35.5 * 2**20) and raidz.io.write_ops == 389
-    assert raidz.children[0].io.read_bytes == 432 * 1024
+    assert pool.io_of(pool.root).write_bytes == round(35.5 * 2**20) and pool.io_of(raidz).write_ops == 389
+    assert pool.io_of(raidz.children[0]).read_bytes == 432 * 1024
     assert [line for line, _ in _unread(imported)] == [1, 5, 16, 18]
     assert any("numbered by position" in n for n in imported.notes)
 
@@ -112,16 +112,16 @@ def test_07_iostat_l_with_nine_latency_columns_logs_and_cache():
         ("A3", "log"),
         ("A4", "cache"),
     ]
-    a1 = pool.find("A1").io
+    a1 = pool.io_of(pool.find("A1"))
     assert (a1.total_wait_read, a1.total_wait_write, a1.disk_wait_read, a1.disk_wait_write) == (
         338,
         425,
         105,
         111,
     )
-    a3 = pool.find("A3").io
+    a3 = pool.io_of(pool.find("A3"))
     assert (a3.write_ops, a3.write_bytes, a3.total_wait_write) == (105, round(7.04 * 2**20), 6000)
-    assert pool.find("A4").io.total_wait_write == 210
+    assert pool.io_of(pool.find("A4")).total_wait_write == 210
     assert imported.unread == []
 
 
@@ -194,7 +194,7 @@ def test_212_list_v_vdev_cap_with_a_decimal():
 def test_215_iostat_interval_without_v_keeps_the_last_report():
     snap, imported = snapshot(pastes.IOSTAT_215)
     (pool,) = snap.pools
-    assert (pool.root.io.write_ops, pool.root.io.write_bytes) == (30, round(60.1 * 1024))
+    assert (pool.io_of(pool.root).write_ops, pool.io_of(pool.root).write_bytes) == (30, round(60.1 * 1024))
     assert any("2 zpool iostat reports pasted, the last one (line 6)" in n for n in imported.notes)
     assert [line for line, _ in _unread(imported)] == [8, 9]
 
@@ -266,7 +266,10 @@ def test_freebsd_iostat_v_interval_with_a_cut_third_report():
         ("gpt/cache-august", "cache"),
         ("gpt/duracell", "cache"),
     ]
-    assert (pool.root.io.write_ops, pool.root.io.read_bytes) == (10, round(12.3 * 1024))  # report 2
+    assert (pool.io_of(pool.root).write_ops, pool.io_of(pool.root).read_bytes) == (
+        10,
+        round(12.3 * 1024),
+    )  # report 2
     assert _unread(imported) == [
         (2, "not recognised as zpool status, zpool list, zpool iostat or zfs list output"),
         (24, "zpool iostat: 2 fields, the header has 7"),
@@ -277,7 +280,11 @@ def test_manpage_iostat_with_a_script_column():
     snap, imported = snapshot(pastes.IOSTAT_C_MANPAGE)
     (pool,) = snap.pools
     (sda1,) = pool.top_level
-    assert (sda1.name, sda1.alloc, sda1.io.write_bytes) == ("sda1", round(14.6 * G), round(2.69 * 2**20))
+    assert (sda1.name, sda1.alloc, pool.io_of(sda1).write_bytes) == (
+        "sda1",
+        round(14.6 * G),
+        round(2.69 * 2**20),
+    )
     assert imported.unread == []
 
 
@@ -306,7 +313,7 @@ def test_scripted_iostat_rows_are_read_by_the_flags_of_their_prompt():
     snap, imported = snapshot(text)
     (pool,) = snap.pools
     assert (pool.alloc, pool.free) == (1483562782720, 509302042624)
-    assert pool.root.io is not None and pool.root.io.write_bytes == 6364099
+    assert pool.io_of(pool.root) is not None and pool.io_of(pool.root).write_bytes == 6364099
     assert _unread(imported) == [
         (4, "not recognised as zpool status, zpool list, zpool iostat or zfs list output")
     ]
@@ -354,7 +361,7 @@ def test_iostat_cache_row_glued_to_its_device_is_two_rows():
     snap, imported = snapshot(text)
     (pool,) = snap.pools
     assert [(v.name, v.vclass) for v in pool.top_level] == [("raidz1-0", "normal"), ("loop0", "cache")]
-    assert (pool.find("loop0").alloc, pool.find("loop0").io.write_ops) == (round(3.34 * G), 9)
+    assert (pool.find("loop0").alloc, pool.io_of(pool.find("loop0")).write_ops) == (round(3.34 * G), 9)
     assert imported.unread == []
 
 

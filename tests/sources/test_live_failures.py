@@ -42,7 +42,7 @@ async def test_fake_host_gives_pools_with_io(monkeypatch):
     assert pool is not None and pool.state == "ONLINE"
     assert [v.name for v in pool.top_level] == ["mirror-0", "mirror-1"]
     assert pool.top_level[0].alloc is not None  # from zpool list
-    assert any(v.io is not None for v in pool.leaves())  # from the iostat stream
+    assert any(pool.io_of(v) is not None for v in pool.leaves())  # from the iostat stream
 
 
 async def test_no_zpool_is_one_clear_message(monkeypatch):

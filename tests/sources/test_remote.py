@@ -144,7 +144,7 @@ async def test_every_read_of_the_far_side_goes_through_ssh(fake_ssh):
     src, snaps = await _snapshots(4, runner)
     assert src.host == "nas1" and snaps[-1].host == "nas1"
     pool = snaps[-1].pool("deranged")
-    assert pool is not None and any(v.io is not None for v in pool.leaves())
+    assert pool is not None and any(pool.io_of(v) is not None for v in pool.leaves())
     remote = [c[c.index("--") + 2 :] for c in _calls(fake_ssh)]
     commands = {
         tuple(w for w in r if "=" not in w and w not in ("env", "-u") and not w.startswith("ZPOOL_"))[:2]

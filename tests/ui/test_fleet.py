@@ -89,7 +89,11 @@ async def test_wall_shows_every_hosts_pools_and_which_host_is_unreachable(fleet)
 
         def nas1_measured(f) -> bool:
             pool = f.snapshot.pool("nas1:deranged")
-            return f.time > seen + 0.5 and pool is not None and any(v.io is not None for v in pool.leaves())
+            return (
+                f.time > seen + 0.5
+                and pool is not None
+                and any(pool.io_of(v) is not None for v in pool.leaves())
+            )
 
         later = await wait_frame(pilot, nas1_measured, timeout=BOUND)
         assert not any("nas1 unreachable" in (s.message or "") for s in later.snapshot.problems)

@@ -34,11 +34,10 @@ from zdash.checks._deranged_samples import (
     _judge,
     _lower_bound,
     _median_without,
-    busy,
-    metrics_of,
+    leaf_figures,
 )
 from zdash.config import CheckConfig
-from zdash.model import Vdev
+from zdash.model import Pool, Vdev
 
 GroupKey = tuple[str, str | None]  # (vdev class, medium), as _deranged_samples._group keys them
 
@@ -116,6 +115,7 @@ def layout(pairs: Sequence[tuple[Vdev, Vdev]]) -> Layout | None:
 
 
 def observe_pool(
+    pool: Pool,
     pairs: Sequence[tuple[Vdev, Vdev]],
     lay: Layout,
     states: Sequence[Any],
@@ -131,7 +131,7 @@ def observe_pool(
     evidence)."""
     measured = lay.measured
     leaves = [pairs[i][1] for i in measured]
-    metrics: list[Metrics] = list(map(metrics_of, leaves))
+    metrics, busy_now = leaf_figures(pool, leaves)
     floors = (
         (cfg.deranged_util_ratio, cfg.deranged_util_floor_pct),
         (cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6),
@@ -179,7 +179,7 @@ def observe_pool(
                     verdict = False
             i = measured[j]
             if decided:
-                if verdict is None or keys[i] in rebuilt or not busy(leaves[j]):
+                if verdict is None or keys[i] in rebuilt or not busy_now[j]:
                     continue  # no evidence this sample
                 st = states[i]
                 nbytes = mine[BYTES]
@@ -208,5 +208,7 @@ def observe_pool(
             leaf = leaves[j]
             vdev_peers = [lf for lf in leaves[start:end] if lf is not leaf]
             pool_others = [] if vdev_peers else [lf for lf in group.members if lf is not leaf]
-            judged.append((i, _judge(leaf, vdev_peers, False, pool_others, group, by_id, cfg, top_sorted)))
+            judged.append(
+                (i, _judge(leaf, busy_now[j], vdev_peers, False, pool_others, group, by_id, cfg, top_sorted))
+            )
     return judged

@@ -27,7 +27,7 @@ from zdash.checks._common import leaves_with_top, median_or_none
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_ms, fmt_pct
 from zdash.media import alike, slower
-from zdash.model import UNSEEN, Pool, Vdev
+from zdash.model import UNSEEN, DiskIo, IoStats, Pool, Vdev
 
 MEASURABLE_STATES = ("ONLINE", "DEGRADED", UNSEEN)
 PEERS_SHOWN = 8  # "compared with" names this many; the rest are counted
@@ -40,9 +40,8 @@ BUSY_OPS = 1.0  # operations per second, zpool iostat
 BUSY_UTIL = 5.0  # %util, /proc/diskstats
 
 
-def busy(v: Vdev) -> bool:
-    """Did the leaf do I/O in this sample (by zpool's count or the kernel's)?"""
-    io, disk = v.io, v.disk
+def busy(io: IoStats | None, disk: DiskIo | None) -> bool:
+    """Did the leaf do I/O in this sample (by zpool's count `io` or the kernel's `disk`)?"""
     if io is not None and io.read_ops + io.write_ops >= BUSY_OPS:
         return True
     if disk is not None:
@@ -93,8 +92,8 @@ def slow_specs(cfg: CheckConfig) -> tuple[tuple[int, float, float, str, Callable
     )
 
 
-def metrics_of(v: Vdev) -> Metrics:
-    io, disk = v.io, v.disk
+def metrics_of(io: IoStats | None, disk: DiskIo | None) -> Metrics:
+    """A leaf's metrics this sample, from its zpool iostat and kernel figures."""
     util = disk.util_pct if disk is not None else None
     read_wait = io.disk_wait_read if io is not None else None
     write_wait = io.disk_wait_write if io is not None else None
@@ -106,6 +105,56 @@ def metrics_of(v: Vdev) -> Metrics:
         nbytes = None
     # zpool prints '-' (None) for no I/O; treat a stray 0 the same, it is not a measurement.
     return util, read_wait or None, write_wait or None, nbytes
+
+
+def leaf_figures(pool: Pool, leaves: Sequence[Vdev]) -> tuple[list[Metrics], list[bool]]:
+    """metrics_of and busy for each of the pool's `leaves`, read straight from the tick's
+    columns (Pool.measures) where the fold put them: no IoStats or DiskIo per leaf per tick."""
+    m = pool.measures
+    slots = None if m is None else [m.slot_of(v) for v in leaves]
+    if m is None or slots is None or None in slots:
+        ios, disks = list(map(pool.io_of, leaves)), list(map(pool.disk_of, leaves))
+        return list(map(metrics_of, ios, disks)), list(map(busy, ios, disks))
+    io_rows, disk_rows = m.layout.io_rows, m.layout.disk_rows
+    ic, dc = m.io_columns, m.disk_columns
+    if ic is None:
+        ic = ((),) * 8
+        irs = [-1] * len(leaves)
+    else:
+        irs = [io_rows[k] for k in slots]  # type: ignore[index]
+    if dc is None:
+        dc = ((),) * 8
+        drs = [-1] * len(leaves)
+    else:
+        drs = [disk_rows[k] for k in slots]  # type: ignore[index]
+    read_ops, write_ops, read_bytes, write_bytes, _, _, disk_wait_read, disk_wait_write = ic
+    util_pct, _, _, reads_per_s, writes_per_s, read_bytes_per_s, write_bytes_per_s, _ = dc
+    metrics: list[Metrics] = []
+    busy_now: list[bool] = []
+    for v, i, d in zip(leaves, irs, drs):
+        if (i < 0 and v.io is not None) or (d < 0 and v.disk is not None):  # figures of its own
+            io, disk = pool.io_of(v), pool.disk_of(v)
+            metrics.append(metrics_of(io, disk))
+            busy_now.append(busy(io, disk))
+            continue
+        util = util_pct[d] if d >= 0 else None
+        if i >= 0:  # metrics_of and busy, inline, on the row's figures
+            nbytes: float | None = read_bytes[i] + write_bytes[i]  # type: ignore[operator]
+            metrics.append((util, disk_wait_read[i] or None, disk_wait_write[i] or None, nbytes))
+            if read_ops[i] + write_ops[i] >= BUSY_OPS:  # type: ignore[operator]
+                busy_now.append(True)
+                continue
+        else:
+            rb = read_bytes_per_s[d] if d >= 0 else None
+            metrics.append((util, None, None, None if rb is None else rb + (write_bytes_per_s[d] or 0.0)))
+        busy_now.append(
+            d >= 0
+            and (
+                (util is not None and util >= BUSY_UTIL)
+                or (reads_per_s[d] or 0.0) + (writes_per_s[d] or 0.0) >= BUSY_OPS
+            )
+        )
+    return metrics, busy_now
 
 
 def _median_without(sorted_values: list[float], own: float | None) -> float | None:
@@ -195,7 +244,8 @@ def sample_pool_lazy(
         if leaf.state in MEASURABLE_STATES
     ]
     leaves = [leaf for _, leaf in pairs]
-    measured = list(map(metrics_of, leaves))
+    measured, busy_now = leaf_figures(pool, leaves)
+    is_busy = dict(zip(map(id, leaves), busy_now))
     metrics = dict(zip(map(id, leaves), measured))
     # Each top-level vdev with its leaves and their metrics, in the order the pairs name them.
     by_top: dict[int, tuple[Vdev, list[Vdev], list[Metrics]]] = {}
@@ -238,7 +288,7 @@ def sample_pool_lazy(
                 decided, verdict = _quick(mine, group.screens, measured_n)
                 if decided:
                     out[leaf.key] = (
-                        verdict if verdict is not None and busy(leaf) else None,
+                        verdict if verdict is not None and is_busy[id(leaf)] else None,
                         mine,
                         group.sorted_metrics[BYTES] if alone else top_bytes,
                     )
@@ -252,7 +302,9 @@ def sample_pool_lazy(
             # Only a leaf alone in its vdev is compared with the pool's other leaves (built only
             # here: a list per leaf would cost O(n^2) on a pool of 1,000 single-disk vdevs).
             pool_others = [] if vdev_peers else [lf for lf in group.members if lf is not leaf]
-            out[leaf.key] = _judge(leaf, vdev_peers, by_design, pool_others, group, metrics, cfg, vdev_sorted)
+            out[leaf.key] = _judge(
+                leaf, is_busy[id(leaf)], vdev_peers, by_design, pool_others, group, metrics, cfg, vdev_sorted
+            )
     return out
 
 
@@ -309,6 +361,7 @@ def _quick(
 
 def _judge(
     leaf: Vdev,
+    is_busy: bool,
     vdev_peers: list[Vdev],
     by_design: bool,
     pool_others: list[Vdev],
@@ -367,7 +420,7 @@ def _judge(
                     if by_design and pool_ref is not None
                     else f"{name} {fmt(value)} vs {fmt(ref)} on its peers"
                 )
-    if not busy(leaf):
+    if not is_busy:
         verdicts = []  # no I/O of its own: no evidence either way
     slow_now = any(verdicts) if verdicts else None
     return LeafSample(
@@ -395,7 +448,7 @@ def _judge(
         pool_write_wait=pool_refs[2] if slow_now and vdev_peers else None,
         by_design=by_design,
         costly=costly and bool(slow_now),
-        wait_normal=wait_judged and not costly and busy(leaf),
+        wait_normal=wait_judged and not costly and is_busy,
     )
 
 

@@ -198,11 +198,11 @@ def _costs(st: _Leaf, slow_times: list[float], pool_io: _PoolIo | None) -> bool:
     return pool_io is not None and pool_io.change()[0]
 
 
-def own_wait(leaf: Vdev) -> float | None:
+def own_wait(pool: Pool, leaf: Vdev) -> float | None:
     """Its I/O wait this sample (ns), the longer of read and write: the kernel's await where
     /proc/diskstats has the disk (exact per I/O; zpool iostat's disk wait comes from power-of-two
     histograms, a whole bucket apart), else zpool's disk wait. None without I/O."""
-    disk, io = leaf.disk, leaf.io
+    disk, io = pool.disk_of(leaf), pool.io_of(leaf)
     if disk is not None and (disk.read_await_ms or disk.write_await_ms):
         return max(disk.read_await_ms or 0.0, disk.write_await_ms or 0.0) * 1e6
     waits = [w for w in (io.disk_wait_read, io.disk_wait_write) if w] if io is not None else []
@@ -248,7 +248,7 @@ class Tracker(tracker.Tracker):
     # the structure whose leaves were last counted (work saved, not memory); the leaves slow in
     # the last sample (remade by every observe); each pool's layout for that structure, with its
     # leaves' memory in the layout's order (zdash.checks._deranged_columns)
-    TRANSIENT = ("_keys_for", "_slow_now", "_layouts")
+    TRANSIENT = ("_keys_for", "_slow_now", "_layouts", "_margins", "_margins_used")
 
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
@@ -257,6 +257,11 @@ class Tracker(tracker.Tracker):
         self._keys_for: int | None = None
         self._slow_now: dict[str, list[str]] | None = None
         self._layouts: dict[str, tuple[Layout, list[_Leaf]] | None] | None = None
+        # What each finding's vdev could still lose without its disk, by the tree's objects:
+        # the fold keeps them from tick to tick, and the same objects have the same margin.
+        # Only the entries the last findings() used are kept.
+        self._margins: dict[tuple[int, int, bool | None], tuple[Vdev, Vdev, int]] | None = None
+        self._margins_used: dict[tuple[int, int, bool | None], tuple[Vdev, Vdev, int]] | None = {}
 
     def observe(self, snap: Snapshot) -> None:
         cfg = self.cfg
@@ -319,7 +324,7 @@ class Tracker(tracker.Tracker):
                     assert isinstance(s, LeafSample)
                     slow = s.slow
                     if slow is not None and leaf_key not in rebuilt:
-                        wait = own_wait(leaf) if s.by_design else None
+                        wait = own_wait(pool, leaf) if s.by_design else None
                         self._judge(st, slow, s.bytes, s.peer_bytes, s, now, self._pool_io.get(name), wait)
                 if st.raised:
                     any_raised = True
@@ -359,12 +364,12 @@ class Tracker(tracker.Tracker):
         now = normal[0]
         pool_io = self._pool_io.get(name)
         any_slow = False
-        for i, s in observe_pool(pairs, lay, states, rebuilt, self.cfg, normal):
+        for i, s in observe_pool(pool, pairs, lay, states, rebuilt, self.cfg, normal):
             slow = s.slow
             if slow is None or lay.keys[i] in rebuilt:
                 continue
             leaf = pairs[i][1]
-            wait = own_wait(leaf) if s.by_design else None
+            wait = own_wait(pool, leaf) if s.by_design else None
             self._judge(states[i], slow, s.bytes, s.peer_bytes, s, now, pool_io, wait)
             if slow:
                 any_slow = True
@@ -441,7 +446,7 @@ class Tracker(tracker.Tracker):
     def _pool_cost(self, pool: Pool, raised: bool, slow: bool) -> None:
         """A sample with a slow leaf counts towards the cost (from the first slow sample, before
         the finding is raised); one with none, while nothing is raised, towards the baseline."""
-        io = pool.root.io
+        io = pool.io_of(pool.root)
         b, w = _bytes(io), _wait(io)
         st = self._pool_io.setdefault(pool.name, _PoolIo())
         if b is None or b <= 0:
@@ -474,6 +479,7 @@ class Tracker(tracker.Tracker):
         # The leaves whose memory alone could make a finding: a quiet, healthy leaf with no slow
         # I/O outside this set has nothing to say, known without a lookup (the common case).
         watch = {k for k, st in self._leaves.items() if st.raised or (st.first_slow_ios or 0) < 0}
+        self._margins, self._margins_used = self._margins_used, {}
         for pool in snap.pools:
             for top, leaf in leaves_with_top(pool):
                 quiet = not named or (leaf.guid not in named and leaf.path not in named)
@@ -548,6 +554,7 @@ class Tracker(tracker.Tracker):
         # What an expert fetches next, once zdash has fetched it: SMART, the latency histogram
         # against the peers', the kernel log since the onset (zdash.checks._evidence).
         evidence += leaf_evidence(snap, pool, top, leaf, st.onset)
+        left = self._left_without(pool, top, leaf)
         return Finding(
             ID,
             Severity.WARNING,
@@ -555,10 +562,21 @@ class Tracker(tracker.Tracker):
             leaf.label,
             "leaf",
             title=f"{leaf.label} is dragging {top.name}: {reasons[0]}",
-            why=WHY + "Evidence: " + "; ".join(reasons) + ".\n\n" + _advice(pool, top, leaf),
+            why=WHY + "Evidence: " + "; ".join(reasons) + ".\n\n" + _advice(top, leaf, left),
             evidence=tuple(evidence),
-            actions=_actions(pool, top, leaf),
+            actions=_actions(pool, top, leaf, left),
         )
+
+    def _left_without(self, pool: Pool, top: Vdev, leaf: Vdev) -> int:
+        """_left_without, the last findings()' answer when the tree is the same objects."""
+        resilvering = resilver_running(pool)
+        key = (id(top), id(leaf), resilvering)
+        hit = self._margins.get(key) if self._margins else None
+        if hit is None or hit[0] is not top or hit[1] is not leaf:
+            hit = (top, leaf, _left_without(pool, top, leaf))
+        if self._margins_used is not None:
+            self._margins_used[key] = hit
+        return hit[2]
 
     def _pool_change(self, pool: Pool) -> tuple[bool, bool]:
         st = self._pool_io.get(pool.name)
@@ -582,7 +600,7 @@ class Tracker(tracker.Tracker):
                         f"{fmt_ms(st.since_wait / st.since_n)} since vs {fmt_ms(st.base_wait)} before",
                     )
                 )
-        io = leaf.io
+        io = pool.io_of(leaf)
         if io is not None:
             total = _wait(io)
             disk = max((w for w in (io.disk_wait_read, io.disk_wait_write) if w), default=None)
@@ -677,19 +695,18 @@ def _left_without(pool: Pool, top: Vdev, leaf: Vdev) -> int:
     return margin(top, without=leaf, resilvering=resilver_running(pool)).left
 
 
-def _advice(pool: Pool, top: Vdev, leaf: Vdev) -> str:
+def _advice(top: Vdev, leaf: Vdev, left: int) -> str:
     if leaf.state == "FAULTED":
         return "ZFS has already stopped using it; replace it."
     # One paragraph each: the rule, what to look at, each way out, what it costs here.
-    return "\n\n".join(slow_disk(top.name, _left_without(pool, top, leaf)))
+    return "\n\n".join(slow_disk(top.name, left))
 
 
-def _actions(pool: Pool, top: Vdev, leaf: Vdev) -> tuple[SuggestedAction, ...]:
+def _actions(pool: Pool, top: Vdev, leaf: Vdev, left: int) -> tuple[SuggestedAction, ...]:
     """Look, then the two ways out, each a guided plan whose label says what it costs."""
     actions = []
     if is_device_path(leaf.label):  # smartctl needs the device itself, not a name zpool knows
         actions.append(act(f"Look first: {leaf.label}'s SMART data", None, "smartctl", "-a", leaf.label))
-    left = _left_without(pool, top, leaf)
     if leaf.state not in ("FAULTED", "OFFLINE") and left >= 0:
         cost = (
             f"{top.name} can still lose {plural(left, 'more disk')} while it is out"

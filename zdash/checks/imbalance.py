@@ -80,11 +80,11 @@ class _Pool:
     write_samples: int = 0
 
 
-def _wait_ns(v: Vdev) -> float | None:
+def _wait_ns(pool: Pool, v: Vdev) -> float | None:
     """The vdev's disk_wait this sample (worse of read/write); its leaves' median if no row."""
-    io = v.io
+    io = pool.io_of(v)
     own = max((w for w in (io.disk_wait_read, io.disk_wait_write) if w), default=None) if io else None
-    return own if own is not None else median_or_none(_wait_ns(c) for c in v.children)
+    return own if own is not None else median_or_none(_wait_ns(pool, c) for c in v.children)
 
 
 class Tracker(tracker.Tracker):
@@ -97,13 +97,14 @@ class Tracker(tracker.Tracker):
         for pool in snap.pools:
             st = self._pools.setdefault(pool.name, _Pool())
             tops = normal_vdevs(pool)
-            if any(v.io is not None and v.io.write_bytes > 0 for v in tops):
+            ios = [pool.io_of(v) for v in tops]
+            if any(io is not None and io.write_bytes > 0 for io in ios):
                 st.write_samples += 1
-            for v in tops:
+            for v, io in zip(tops, ios):
                 vs = st.vdevs.setdefault(v.key, _Vdev())
-                if v.io is not None:
-                    vs.written += v.io.write_bytes * dt
-                if (w := _wait_ns(v)) is not None:
+                if io is not None:
+                    vs.written += io.write_bytes * dt
+                if (w := _wait_ns(pool, v)) is not None:
                     vs.wait_sum += w
                     vs.wait_n += 1
             for gone in set(st.vdevs) - {v.key for v in tops}:

@@ -55,16 +55,18 @@ class _Vdev:
     last_time: float | None = None
 
 
-def _pace(top: Vdev, m: Mix, cfg: CheckConfig) -> tuple[bool | None, str]:
+def _pace(pool: Pool, m: Mix, cfg: CheckConfig) -> tuple[bool | None, str]:
     """One sample: did a slower member set the vdev's pace (a metric beyond ratio x the faster
     members' median and its floor)? None: no slower member was busy, or nothing to compare."""
     faster = [leaf for leaf in m.faster if leaf.state in MEASURABLE_STATES]
-    refs = [median_or_none(metrics_of(leaf)[index] for leaf in faster) for index, *_ in slow_specs(cfg)]
+    fast = [metrics_of(pool.io_of(leaf), pool.disk_of(leaf)) for leaf in faster]
+    refs = [median_or_none(mine[index] for mine in fast) for index, *_ in slow_specs(cfg)]
     verdict: bool | None = None
     for leaf in m.slower:
-        if leaf.state not in MEASURABLE_STATES or not busy(leaf):
+        io, disk = pool.io_of(leaf), pool.disk_of(leaf)
+        if leaf.state not in MEASURABLE_STATES or not busy(io, disk):
             continue
-        mine = metrics_of(leaf)
+        mine = metrics_of(io, disk)
         for ref, (index, ratio, floor, name, fmt) in zip(refs, slow_specs(cfg)):
             value = mine[index]
             if value is None or ref is None:
@@ -110,7 +112,7 @@ class Tracker(tracker.Tracker):
             key = (pool.name, top.name)
             seen.add(key)
             st = self._vdevs.setdefault(key, _Vdev())
-            paced, why = _pace(top, m, cfg)
+            paced, why = _pace(pool, m, cfg)
             if paced is None:
                 continue  # idle: no evidence either way
             st.verdicts.append((snap.time, paced))

@@ -21,7 +21,7 @@ WORD = {Severity.CRITICAL: "CRIT", Severity.UNKNOWN: "STALE", Severity.WARNING: 
 
 
 def _rates(pool: Pool) -> str:
-    io = pool.root.io
+    io = pool.io_of(pool.root)
     if io is None:
         return "r - w -"  # no rate this tick (first sample, a tree change, a stalled stream)
     return f"r {fmt_rate(io.read_bytes)} w {fmt_rate(io.write_bytes)}"

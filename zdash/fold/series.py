@@ -15,7 +15,7 @@ import threading
 from array import array
 from collections import deque
 
-from zdash.model import Pool, Snapshot, Vdev
+from zdash.model import DiskIo, IoStats, Pool, Snapshot
 
 # Long enough for the checks' windows and the chart; bounded so memory stays flat.
 HISTORY_SECONDS = 600.0
@@ -29,8 +29,7 @@ def pool_key(pool: Pool) -> str:
     return f"pool:{pool.name}"
 
 
-def _values(v: Vdev) -> tuple[float, float, float, float, float]:
-    io, disk = v.io, v.disk
+def _values(io: IoStats | None, disk: DiskIo | None) -> tuple[float, float, float, float, float]:
     util = disk.util_pct if disk is not None and disk.util_pct is not None else NAN
     if io is None:
         return (NAN, NAN, NAN, NAN, util)
@@ -81,7 +80,7 @@ class Series:
                 rings = self._rings.get(key)
                 if rings is None:
                     rings = self._rings[key] = [array("f", [NAN]) * self.limit for _ in METRICS]
-                for ring, value in zip(rings, _values(v)):
+                for ring, value in zip(rings, _values(pool.io_of(v), pool.disk_of(v))):
                     ring[slot] = value
                 self._last_seen[key] = self._n
         # A vdev not seen for a whole window has nothing left to draw: forget it.

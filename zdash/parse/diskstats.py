@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping, Sequence
 from itertools import repeat
 from operator import sub
 from typing import NamedTuple
@@ -77,6 +77,61 @@ class DiskTable(Mapping[str, DiskCounters]):
 
     def __repr__(self) -> str:
         return f"DiskTable({self._dict()!r})"
+
+
+_RATE_FIELDS = (
+    "util_pct",
+    "read_await_ms",
+    "write_await_ms",
+    "reads_per_s",
+    "writes_per_s",
+    "read_bytes_per_s",
+    "write_bytes_per_s",
+    "queue_depth",
+)
+
+
+class DiskRates(Mapping[str, DiskIo]):
+    """A tick's rates, {device: DiskIo}, kept as the columns they were computed in: the
+    devices' names and one list per DiskIo figure after the name (in DiskIo's order). A
+    device's DiskIo is built only when read (`at`, or as a mapping): the fold reads the
+    columns, so a tick costs no object per disk."""
+
+    __slots__ = ("_index", "columns", "names")
+
+    def __init__(self, names: tuple[str, ...], columns: tuple[Sequence[float | None], ...]) -> None:
+        self.names, self.columns = names, columns
+        self._index: dict[str, int] | None = None
+
+    @classmethod
+    def of(cls, rates: Mapping[str, DiskIo]) -> DiskRates:
+        ios = list(rates.values())
+        return cls(tuple(rates), tuple([getattr(d, f) for d in ios] for f in _RATE_FIELDS))
+
+    def at(self, i: int) -> DiskIo:
+        c = self.columns
+        return _diskio(self.names[i], c[0][i], c[1][i], c[2][i], c[3][i], c[4][i], c[5][i], c[6][i], c[7][i])
+
+    def index(self) -> dict[str, int]:
+        """Each device's row."""
+        if self._index is None:
+            self._index = {name: i for i, name in enumerate(self.names)}
+        return self._index
+
+    def __getitem__(self, device: str) -> DiskIo:
+        return self.at(self.index()[device])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __repr__(self) -> str:
+        return f"DiskRates({dict(self.items())!r})"
+
+
+NO_RATES = DiskRates((), ((),) * 8)
 
 
 def parse_diskstats(text: str, wanted: Container[str] | None = None) -> DiskTable:
@@ -178,17 +233,23 @@ def _queue(weighted_ms: int, io_ms: int, in_flight: int, ms: float) -> float | N
 
 def rates_between(
     prev: Mapping[str, DiskCounters], cur: Mapping[str, DiskCounters], dt_s: float
-) -> dict[str, DiskIo]:
+) -> DiskRates:
     """`disk_rates` for every device in both samples, named by device (those it gives None
-    left out): the same figures, in one loop over a thousand disks rather than a call each."""
+    left out): the same figures, a column at a time over a thousand disks where it can."""
     dt = _interval(dt_s)
-    out: dict[str, DiskIo] = {}
     if dt is None:
-        return out
+        return NO_RATES
     if isinstance(prev, DiskTable) and isinstance(cur, DiskTable):
         by_column = _rates_by_column(prev, cur, dt)
         if by_column is not None:
             return by_column
+    return DiskRates.of(_rates_by_device(prev, cur, dt))
+
+
+def _rates_by_device(
+    prev: Mapping[str, DiskCounters], cur: Mapping[str, DiskCounters], dt: float
+) -> dict[str, DiskIo]:
+    out: dict[str, DiskIo] = {}
     ms = dt * 1000.0
     for dev, c in cur.items():
         p = prev.get(dev)
@@ -216,7 +277,7 @@ def rates_between(
     return out
 
 
-def _rates_by_column(prev: DiskTable, cur: DiskTable, dt: float) -> dict[str, DiskIo] | None:
+def _rates_by_column(prev: DiskTable, cur: DiskTable, dt: float) -> DiskRates | None:
     """rates_between for two files that list the same devices in the same order (the usual
     case, tick after tick), a column at a time: the same figures, by the same expressions.
     None (the caller goes device by device) when they differ or any counter went back."""
@@ -227,23 +288,19 @@ def _rates_by_column(prev: DiskTable, cur: DiskTable, dt: float) -> dict[str, Di
         return None
     reads, read_sectors, read_ms, writes, write_sectors, write_ms, _, io_ms, weighted_ms = deltas
     ms = dt * 1000.0
-    return dict(
-        zip(
-            cur.names,
-            map(
-                _diskio,
-                cur.names,
-                [min(100.0, x / ms * 100.0) for x in io_ms],
-                [t / n if n else None for t, n in zip(read_ms, reads)],
-                [t / n if n else None for t, n in zip(write_ms, writes)],
-                [n / dt for n in reads],
-                [n / dt for n in writes],
-                [x * SECTOR / dt for x in read_sectors],
-                [x * SECTOR / dt for x in write_sectors],
-                [  # _queue, inline: a call per disk is most of its cost at 5,000 disks
-                    w / ms if w or not b else (float(f) if f else None)
-                    for w, b, f in zip(weighted_ms, io_ms, cur.columns[_IN_FLIGHT])
-                ],
-            ),
-        )
+    return DiskRates(
+        cur.names,
+        (
+            [min(100.0, x / ms * 100.0) for x in io_ms],
+            [t / n if n else None for t, n in zip(read_ms, reads)],
+            [t / n if n else None for t, n in zip(write_ms, writes)],
+            [n / dt for n in reads],
+            [n / dt for n in writes],
+            [x * SECTOR / dt for x in read_sectors],
+            [x * SECTOR / dt for x in write_sectors],
+            [  # _queue, inline: a call per disk is most of its cost at 5,000 disks
+                w / ms if w or not b else (float(f) if f else None)
+                for w, b, f in zip(weighted_ms, io_ms, cur.columns[_IN_FLIGHT])
+            ],
+        ),
     )

@@ -7,16 +7,15 @@ by pool and by name (iostat runs with -P, so a leaf row carries its path).
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence, Set
 
 from zdash.media import medium
-from zdash.model import DiskIo, Pool, Vdev, builder_of, evolve, field_getter, replacer_of
+from zdash.model import MeasureLayout, Measures, Pool, Vdev, evolve
 from zdash.parse.devices import DeviceFacts
+from zdash.parse.diskstats import DiskRates
 from zdash.parse.reuse import Reuse
 from zdash.parse.zpool_history import History
-from zdash.parse.zpool_iostat import IostatRow
+from zdash.parse.zpool_iostat import IostatReport
 from zdash.parse.zpool_list import ListPool
 
 NodeChanges = Callable[[Vdev, int], "dict[str, object] | None"]
@@ -160,73 +159,106 @@ def attach_structure(
     return _pool_space(pool, listed) if listed is not None else pool
 
 
-def split_iostat_by_pool(rows: Iterable[IostatRow], pool_names: Set[str]) -> dict[str, list[IostatRow]]:
-    """Rows of one report in order; a row named like a pool starts that pool's block."""
-    out: dict[str, list[IostatRow]] = {}
+def iostat_blocks(names: Sequence[str], pool_names: Set[str]) -> dict[str, tuple[int, int]]:
+    """Each pool's rows of one report, (start, end): a row named like a pool starts that pool's
+    block (its own row first), which runs to the next pool's row."""
+    out: dict[str, tuple[int, int]] = {}
     current: str | None = None
-    for r in rows:
-        if r.name in pool_names and r.name not in out:
-            current = r.name
-            out[current] = []
-        if current is not None:
-            out[current].append(r)
+    for i, name in enumerate(names):
+        if name in pool_names and name not in out:
+            if current is not None:
+                out[current] = (out[current][0], i)
+            current = name
+            out[name] = (i, len(names))
     return out
 
 
-def attach_measurements(pool: Pool, rows: Sequence[IostatRow] | None, disks: Mapping[str, DiskIo]) -> Pool:
-    """This tick's figures in one pass: iostat's rates (rows: this pool's, the first being the
-    pool itself) on every vdev, the kernel's diskstats on every leaf with a device, and iostat's
-    ALLOC/FREE on the pool and its top-level vdevs. Those are the same counters `zpool list -v`
-    prints (vs_alloc, vs_space - vs_alloc), exact under -p, so capacity is current every tick
-    while `zpool list` (size, fragmentation, leaf sizes) runs only now and then."""
-    if not rows and not disks:
-        return pool
-    by_key: dict[str, IostatRow] = {}
-    top = None
-    if rows:
-        top = rows[0]
-        for r in rows[1:]:
-            by_key.setdefault(r.name, r)
-
-    # Every leaf changes every tick, so every node does: rebuilt directly, no change test, each
-    # node's fields read at once and the new node built from them (no keyword dict per node).
+def measure_layout(
+    pool: Pool, names: Sequence[str], block: tuple[int, int] | None, disk_index: Mapping[str, int]
+) -> MeasureLayout:
+    """Where each node of the pool's tree finds its figures: its row in the report `names` (the
+    pool's root: its block's first row; any other node: the first row of the block named like it
+    or its path), and its device's row in the disk rates (`disk_index`)."""
+    by_key: dict[str, int] = {}
+    if block is not None:
+        for i in range(block[0] + 1, block[1]):
+            by_key.setdefault(names[i], i)
+    nodes = tuple(pool.root.walk())
+    io_rows: list[int] = []
+    disk_rows: list[int] = []
     get = by_key.get
-    disk_of = disks.get
-
-    def measured(v: Vdev, top_level: bool = False) -> Vdev:
-        if not v.children and not top_level:  # a leaf below a vdev (most nodes): io and disk only
-            path = v.path
-            row = get(v.name) or (get(path) if path else None)
-            device = v.device
-            disk = disk_of(device) if device is not None else None
-            return _measured_leaf(v, v.io if row is None else row.io, v.disk if disk is None else disk)
-        values: list[Any] = list(_vdev_fields(v))
-        if v.children:
-            values[_CHILDREN] = tuple(map(measured, v.children))
-        path = values[_PATH]
-        row = get(values[_NAME]) or (get(path) if path else None)
-        if row is not None:
-            values[_IO] = row.io
-            # iostat lists no spares: a row of a spare's name is the disk standing in, inside
-            # spare-N, whose 0 / 0 under -p is no space of the spare's own
-            if top_level and row.alloc is not None and v.vclass != "spare":
-                values[_ALLOC], values[_FREE] = row.alloc, row.free
-        device = values[_DEVICE]
-        if device is not None and (disk := disk_of(device)) is not None:
-            values[_DISK] = disk
-        return _vdev(*values)
-
-    root = pool.root
-    kids = tuple(measured(c, True) for c in root.children)
-    if top is None:
-        return evolve(pool, root=evolve(root, children=kids))
-    space = {"alloc": top.alloc, "free": top.free} if top.alloc is not None and top.free is not None else {}
-    return evolve(pool, root=evolve(root, children=kids, io=top.io), **space)
+    for v in nodes:
+        if v is pool.root:
+            row = block[0] if block is not None else None
+        else:
+            row = get(v.name)
+            if row is None and v.path:
+                row = get(v.path)
+        io_rows.append(-1 if row is None else row)
+        d = disk_index.get(v.device) if v.device is not None else None
+        disk_rows.append(-1 if d is None else d)
+    return MeasureLayout(nodes, io_rows, disk_rows)
 
 
-_vdev_fields = field_getter(Vdev)
-_vdev = builder_of(Vdev)
-_measured_leaf = replacer_of(Vdev, "io", "disk")
-_INDEX = {f.name: i for i, f in enumerate(dataclasses.fields(Vdev))}
-_NAME, _PATH, _DEVICE, _CHILDREN = _INDEX["name"], _INDEX["path"], _INDEX["device"], _INDEX["children"]
-_IO, _DISK, _ALLOC, _FREE = _INDEX["io"], _INDEX["disk"], _INDEX["alloc"], _INDEX["free"]
+def _spaced(
+    root: Vdev, lay: MeasureLayout, report: IostatReport
+) -> tuple[Vdev, tuple[tuple[Vdev, int], ...]]:
+    """The root with each top-level vdev's space as iostat's row gives it, and the nodes made
+    for that (with the slot each stands for): the tick before's when no figure moved (a steady
+    pool's space moves only as it is written to), the tree's own when iostat says the same."""
+    rows, slot = lay.io_rows, lay.slot
+    alloc, free = report.alloc, report.free
+    want: list[tuple[int, int | None] | None] = []
+    for v in root.children:
+        r = rows[slot[id(v)]]
+        a = alloc[r] if r >= 0 else None
+        # iostat lists no spares: a row of a spare's name is the disk standing in, inside
+        # spare-N, whose 0 / 0 under -p is no space of the spare's own
+        if a is None or v.vclass == "spare" or (a, free[r]) == (v.alloc, v.free):
+            want.append(None)
+        else:
+            want.append((a, free[r]))
+    if not any(want):
+        return root, ()
+    last = lay.spaced
+    if last is not None and last[0] == want:
+        return last[1], last[2]
+    extra: list[tuple[Vdev, int]] = []
+    kids: list[Vdev] = []
+    for v, w in zip(root.children, want):
+        if w is not None:
+            spaced = evolve(v, alloc=w[0], free=w[1])
+            extra.append((spaced, slot[id(v)]))
+            v = spaced
+        kids.append(v)
+    new_root = evolve(root, children=tuple(kids))
+    extra.append((new_root, slot[id(root)]))
+    lay.spaced = (want, new_root, tuple(extra))
+    return new_root, tuple(extra)
+
+
+def attach_measures(
+    pool: Pool, lay: MeasureLayout, report: IostatReport | None, disks: DiskRates | None
+) -> Pool:
+    """This tick's figures on the pool as columns (Pool.measures, over `lay`, which must be of
+    this pool's tree): iostat's rates on every vdev, the kernel's diskstats on every leaf with a
+    device, and iostat's ALLOC/FREE on the pool and its top-level vdevs. Those are the same
+    counters `zpool list -v` prints (vs_alloc, vs_space - vs_alloc), exact under -p, so
+    capacity is current every tick while `zpool list` (size, fragmentation, leaf sizes) runs
+    only now and then. The tree is the same objects as the tick before (a top-level vdev whose
+    space moved, and the root above it, made anew)."""
+    if not report and not disks:
+        return pool
+    root, extra = _spaced(pool.root, lay, report) if report else (pool.root, ())
+    top = lay.io_rows[lay.slot[id(pool.root)]] if report else -1
+    measures = Measures(
+        lay,
+        report.io if report else None,
+        disks.at if disks else None,
+        extra,
+        report.columns if report else None,
+        disks.columns if disks else None,
+    )
+    if top >= 0 and report is not None and report.alloc[top] is not None and report.free[top] is not None:
+        return evolve(pool, root=root, measures=measures, alloc=report.alloc[top], free=report.free[top])
+    return evolve(pool, root=root, measures=measures)

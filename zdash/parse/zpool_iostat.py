@@ -15,8 +15,10 @@ the reader sees the pipe go quiet (zpool fflush()es once per report): StreamSpli
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from typing import overload
 
 from zdash.model import IoStats, builder_of
 from zdash.parse import ParseError
@@ -37,8 +39,90 @@ class IostatRow:
     io: IoStats
 
 
-_row = builder_of(IostatRow)  # a report builds one of each per vdev: the fast constructors
+_row = builder_of(IostatRow)  # the fast constructors (a row is built only when read)
 _io = builder_of(IoStats)
+
+
+class IostatReport(Sequence[IostatRow]):
+    """One report, kept as the columns it was read into: the rows' names, class groups,
+    alloc/free, and IoStats' eight figures (read_ops ... disk_wait_write, in IoStats' order),
+    one list each. A row (IostatRow) or a vdev's IoStats is built only when read: the fold
+    reads the columns, so a tick costs no object per vdev."""
+
+    __slots__ = ("alloc", "columns", "free", "groups", "names")
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        groups: Sequence[int],
+        alloc: Sequence[int | None],
+        free: Sequence[int | None],
+        columns: tuple[Sequence[float | None], ...],
+    ) -> None:
+        self.names, self.groups, self.alloc, self.free, self.columns = names, groups, alloc, free, columns
+
+    @classmethod
+    def of(cls, rows: Sequence[IostatRow]) -> IostatReport:
+        ios = [r.io for r in rows]
+        columns = tuple(
+            [getattr(io, f) for io in ios]
+            for f in (
+                "read_ops",
+                "write_ops",
+                "read_bytes",
+                "write_bytes",
+                "total_wait_read",
+                "total_wait_write",
+                "disk_wait_read",
+                "disk_wait_write",
+            )
+        )
+        return cls(
+            tuple(r.name for r in rows),
+            [r.group for r in rows],
+            [r.alloc for r in rows],
+            [r.free for r in rows],
+            columns,
+        )
+
+    def io(self, i: int) -> IoStats:
+        """Row i's figures (a new IoStats, equal to the row's)."""
+        c = self.columns
+        return _io(c[0][i], c[1][i], c[2][i], c[3][i], c[4][i], c[5][i], c[6][i], c[7][i])
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @overload
+    def __getitem__(self, i: int) -> IostatRow: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[IostatRow, ...]: ...
+    def __getitem__(self, i: int | slice) -> IostatRow | tuple[IostatRow, ...]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(len(self.names))))
+        i = range(len(self.names))[i]  # negative indexes, IndexError as a tuple gives them
+        return _row(self.names[i], self.groups[i], self.alloc[i], self.free[i], self.io(i))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, IostatReport):
+            return (self.names, list(self.groups), list(self.alloc), list(self.free)) == (
+                other.names,
+                list(other.groups),
+                list(other.alloc),
+                list(other.free),
+            ) and all(list(a) == list(b) for a, b in zip(self.columns, other.columns))
+        if isinstance(other, (tuple, list)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"IostatReport({tuple(self)!r})"
+
+
+EMPTY_REPORT = IostatReport((), (), (), (), ((),) * 8)
 
 
 def _is_epoch(line: str) -> bool:
@@ -147,15 +231,15 @@ def _count(s: str, n: int) -> int | None:
     raise ParseError(f"zpool iostat line {n}: {s[:20]!r} is not an integer (run with -p)")
 
 
-def parse_iostat(text: str) -> tuple[IostatRow, ...]:
+def parse_iostat(text: str) -> IostatReport:
     """One report (a leading epoch line is tolerated). Several pools: rows in order."""
     if not isinstance(text, str):
         raise ParseError(f"zpool iostat: expected text, got {type(text).__name__}")
     rows = _plain_report(text)
-    return rows if rows is not None else _report_by_line(text)
+    return rows if rows is not None else IostatReport.of(_report_by_line(text))
 
 
-def _plain_report(text: str) -> tuple[IostatRow, ...] | None:
+def _plain_report(text: str) -> IostatReport | None:
     """The usual report, rows of one known -l layout and blank lines between class groups, read
     in bulk: the rows joined and split into one flat list of fields, each figure zdash uses taken
     a column at a time (a slice of that list) and checked and converted by C loops over the
@@ -193,8 +277,7 @@ def _plain_report(text: str) -> tuple[IostatRow, ...] | None:
     columns = [c for c in figures if c is not None]
     if alloc is None or free is None or len(columns) != len(figures):
         return None
-    ios = map(_io, *columns)
-    return tuple(map(_row, names, groups, alloc, free, ios))
+    return IostatReport(tuple(names), groups, alloc, free, tuple(columns))
 
 
 def _numbers(column: list[str]) -> bool:

@@ -32,7 +32,7 @@ from prometheus_client.metrics_core import (
 from zdash import __version__
 from zdash.cadence import EXPECTED, stale_limit
 from zdash.checks.finding import Finding
-from zdash.model import IoStats, Pool, Snapshot, SourceState, Vdev
+from zdash.model import DiskIo, IoStats, Pool, Snapshot, SourceState, Vdev
 from zdash.redundancy import margins
 
 # zpool's vdev/pool states (the text forms; zdash maps the JSON enum onto these). A state outside
@@ -336,7 +336,7 @@ def _pool(out: _Out, pool: Pool, totals: Totals | None) -> None:
     out.add("zdash_pool_fragmentation_ratio", p, _ratio(pool.frag_pct))
     out.add("zdash_pool_data_errors", p, pool.error_count)
     for key, node in io_nodes(pool):
-        _io(out, key, node.io, totals)
+        _io(out, key, pool.io_of(node), totals)
     for scan in pool.scans:
         s = (pool.name, scan.function)
         _one_hot(out, "zdash_pool_scan_state", s, scan.state, SCAN_STATES)
@@ -366,13 +366,13 @@ def _pool(out: _Out, pool: Pool, totals: Totals | None) -> None:
             out.add("zdash_vdev_redundancy_design", v, m.design)
         _errors(out, "zdash_vdev_errors_total", v, top)
         for leaf in _leaves(top):
-            _leaf(out, (*v, leaf.label), leaf)
+            _leaf(out, (*v, leaf.label), leaf, pool.disk_of(leaf))
 
 
-def _leaf(out: _Out, labels: tuple[str, ...], leaf: Vdev) -> None:
+def _leaf(out: _Out, labels: tuple[str, ...], leaf: Vdev, disk: DiskIo | None) -> None:
     out.add("zdash_leaf_info", (*labels, leaf.device or ""), 1)
     _one_hot(out, "zdash_leaf_state", labels, leaf.state, STATES)
-    out.add("zdash_leaf_utilization_ratio", labels, _ratio(leaf.disk.util_pct) if leaf.disk else None)
+    out.add("zdash_leaf_utilization_ratio", labels, _ratio(disk.util_pct) if disk else None)
     _errors(out, "zdash_leaf_errors_total", labels, leaf)
     out.add("zdash_leaf_slow_ios_total", labels, leaf.slow_ios)
 

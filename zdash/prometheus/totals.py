@@ -39,11 +39,12 @@ class IoTotals:
         for pool in snap.pools:
             for key, node in io_nodes(pool):
                 seen.add(key)
-                if node.io is None:
+                io = pool.io_of(node)
+                if io is None:
                     continue
                 sums = self._sums.setdefault(key, [0.0] * len(COUNTED))
                 for i, field in enumerate(COUNTED):
-                    sums[i] += getattr(node.io, field) * seconds
+                    sums[i] += getattr(io, field) * seconds
         for gone in self._sums.keys() - seen:
             del self._sums[gone]
 

@@ -10,7 +10,7 @@ from typing import Literal
 
 from zdash import fmt
 from zdash.fold.series import pool_key
-from zdash.model import DATA_CLASSES, Pool, Snapshot, Vdev
+from zdash.model import DATA_CLASSES, DiskIo, IoStats, Pool, Snapshot, Vdev
 from zdash.ui.markup import merge_runs
 from zdash.ui.roles import Cell, Role, state_role, state_word
 
@@ -121,9 +121,8 @@ _NONE = _c("")  # a fact this row does not have (a vdev's SLOW, a disk's FILL)
 _UNKNOWN = _c("-", "muted")  # a fact this row has that was not measured
 
 
-def _io_cells(v: Vdev) -> dict[str, Cell]:
+def _io_cells(io: IoStats | None) -> dict[str, Cell]:
     """ops/s, MiB/s, total wait and disk wait (r, w): zpool iostat -l's row."""
-    io = v.io
     if io is None:
         return dict.fromkeys(("ops", "mbs", "total_r", "total_w", "disk_r", "disk_w"), _UNKNOWN)
     total_ops = io.read_ops + io.write_ops
@@ -145,8 +144,8 @@ def _slow(v: Vdev) -> Cell:
     return _c(str(v.slow_ios), "warn-bold" if v.slow_ios else "muted")
 
 
-def _queue(v: Vdev) -> Cell:
-    q = v.disk.queue_depth if v.disk is not None else None
+def _queue(disk: DiskIo | None) -> Cell:
+    q = disk.queue_depth if disk is not None else None
     return _UNKNOWN if q is None else _c(fmt.queue(q), "text" if q else "muted")
 
 
@@ -203,8 +202,8 @@ def _fill_cell(pct: float | None, mean: float | None, wide: bool) -> Cell:
     return cell
 
 
-def _util_cell(v: Vdev, outlier: bool, wide: bool) -> Cell:
-    util = v.disk.util_pct if v.disk is not None else None
+def _util_cell(v: Vdev, disk: DiskIo | None, outlier: bool, wide: bool) -> Cell:
+    util = disk.util_pct if disk is not None else None
     if util is None:
         return _c("file" if v.kind == "file" else "-", "muted")
     emphasis: Role = "crit-bold" if outlier else "warn" if util >= 80 and not wide else "text"
@@ -268,7 +267,7 @@ def build_rows(
         "state": _state(root),
         "errors": _errors(root),
         "fill": _fill_cell(mean, None, wide),
-        **_io_cells(root),
+        **_io_cells(pool.io_of(root)),
     }
     rows = [row(pool_key(pool), "pool", pool_facts, pool.name)]
     seen: set[str] = set()
@@ -296,7 +295,7 @@ def build_rows(
             "name": _name(prefix, v.name, name_width, "text" if v.is_leaf else "bold", is_marked, tag),
             "state": _state(v, id(v) in targets),
             "errors": _errors(v),
-            **_io_cells(v),
+            **_io_cells(pool.io_of(v)),
         }
         if depth == 1:  # a top-level vdev (a single disk is one too): its space and ashift
             if v.vclass in DATA_CLASSES:
@@ -308,8 +307,9 @@ def build_rows(
         else:
             kind = "leaf"
             facts["slow"] = _slow(v)
-            facts["queue"] = _queue(v)
-            facts["util"] = _util_cell(v, is_marked, wide)
+            disk = pool.disk_of(v)
+            facts["queue"] = _queue(disk)
+            facts["util"] = _util_cell(v, disk, is_marked, wide)
         rows.append(row(key, kind, facts, v.name))
     return rows
 

@@ -61,7 +61,7 @@ def verdict_line(pool: Pool, findings: Sequence[Finding], width: int) -> Content
 def health_line(pool: Pool) -> Content:
     shown = "health not shown" if state_word(pool.state) == "-" else pool.state
     state = tag(f"● {shown}", "bold " + ROLE_VAR[state_role(pool.state)])
-    io = pool.root.io
+    io = pool.io_of(pool.root)
     parts: list[Content | str] = [
         tag(pool.name, "bold"), state, fmt.fmt_bytes(pool.size), f"frag {fmt.pct(pool.frag_pct)}"
     ]  # fmt: skip
