@@ -229,7 +229,7 @@ def _demo_rows() -> int:
     return sum(1 for pool in snapshot.pools for _ in pool.root.walk())
 
 
-def bench_screen(seconds: float, rounds: int) -> None:
+def bench_screen(seconds: float, rounds: int, base: str | None = None) -> None:
     """The dashboard's steady-state CPU at 1 Hz in a 200x60 pseudo-terminal, beside what the same
     screen costs any Textual app and beside glances, all in this run and interleaved round by
     round (load that comes and goes touches each alike); the median of the rounds is kept.
@@ -238,7 +238,11 @@ def bench_screen(seconds: float, rounds: int) -> None:
     - `zdash --demo` (opens paused on its story; space plays it, looping);
     - a bare Textual app redrawing a table of the same rows once a second (textual_floor.py),
       one for each of the two screens;
-    - glances `-t 1` in the same terminal, when `glances` is on PATH or in $GLANCES."""
+    - glances `-t 1` in the same terminal, when `glances` is on PATH or in $GLANCES;
+    - Textual's own floors (textual_floor.py --label and --idle): one line of text changed once a
+      second, and that screen never changed;
+    - with `base` (a checkout of other zdash code, e.g. a worktree of main): both zdash rows again
+      from that code, in the same rounds (an A/B that load coming and going touches alike)."""
     import shutil
 
     from tests.bench.pty_cpu import cpu_in_pty
@@ -255,8 +259,18 @@ def bench_screen(seconds: float, rounds: int) -> None:
             (f"Textual table, {demo_rows} rows", [*floor, str(demo_rows)], b""),
             ("zdash --demo (playing)", [sys.executable, "-m", "zdash", "--demo"], b" "),
         ]
+        if base:
+            # `python -m zdash` with the base checkout first on the path (ahead of this one, the cwd)
+            run_base = f"import runpy, sys; sys.path.insert(0, {os.path.abspath(base)!r}); "
+            run_base += "runpy.run_module('zdash', run_name='__main__', alter_sys=True)"
+            at_base = [sys.executable, "-c", run_base]
+            runs[2:2] = [("zdash replay, 100 leaves (base)", [*at_base, "replay", path], b"")]
+            runs.append(("zdash --demo (playing) (base)", [*at_base, "--demo"], b" "))
         if glances:
             runs.append(("glances -t 1", [glances, "-t", "1"], b""))
+        floor_only = [sys.executable, "-m", "tests.bench.textual_floor"]
+        runs.append(("Textual, one line at 1 Hz", [*floor_only, "--label"], b""))
+        runs.append(("Textual, idle", [*floor_only, "--idle"], b""))
         print(
             f"\n## The screen at 1 Hz (ms of CPU a second, 200x60 pty, {seconds:.0f} s after 8 s of "
             f"warm-up, median of {rounds} interleaved rounds)\n"
@@ -273,6 +287,7 @@ def bench_screen(seconds: float, rounds: int) -> None:
             "zdash replay, 100 leaves": f"Textual table, {synthetic_rows} rows",
             "zdash --demo (playing)": f"Textual table, {demo_rows} rows",
         }
+        tables.update({f"{name} (base)": table for name, table in list(tables.items())})
         for name, value in ms.items():
             table = tables.get(name)
             vs_table = f"{value / ms[table]:.2f}x" if table else "-"
@@ -670,6 +685,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--replay-seconds", type=float, default=120.0, help="cap on the 64x replay (default 120)")
     p.add_argument("--screen-seconds", type=float, default=30.0, help="window of each screen CPU figure")
     p.add_argument("--screen-rounds", type=int, default=3, help="interleaved rounds of the screen table")
+    p.add_argument(
+        "--screen-base",
+        metavar="DIR",
+        help="also the screen rows of the zdash code in DIR (an A/B in one run)",
+    )
     p.add_argument("--lab", metavar="ZFSLAB", help="path of zfslab: also measure CPU on a real pool")
     p.add_argument("--lab-seconds", type=int, default=60)
     p.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "zdash-bench"))
@@ -708,7 +728,7 @@ def run(args: argparse.Namespace) -> int:
     if "replay" in only:
         bench_replay(args.cache, args.replay_seconds)
     if "screen" in only:
-        bench_screen(args.screen_seconds, args.screen_rounds)
+        bench_screen(args.screen_seconds, args.screen_rounds, args.screen_base)
     if "lab" in only and args.lab:
         bench_lab(args.lab, args.lab_seconds)
     return 0

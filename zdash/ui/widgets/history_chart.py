@@ -19,13 +19,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.reactive import var
-from textual_plotext import PlotextPlot
 
 from zdash.feed.frame import Frame
 from zdash.model import Pool, Vdev
 from zdash.ui.app import ZdashApp
 from zdash.ui.series import PEER_METRICS, Line, chart_lines, peer_overlay, sample_step, window_s
 from zdash.ui.vdev_rows import peers_of, pool_key, row_label, shown_pool
+from zdash.ui.widgets.plot import Plot
 
 Stamp = tuple[float, int, str, str, object, bool]  # frame time, samples, pool, row, size, peers
 Drawn = tuple[str, list[Line], str, str, bool]  # label, runs, component class, marker, joined
@@ -58,9 +58,9 @@ class HistoryChart(Horizontal):
         self._title = ""
 
     def compose(self) -> ComposeResult:
-        yield PlotextPlot(id="chart-mbs")
-        yield PlotextPlot(id="chart-util")
-        yield PlotextPlot(id="chart-lat")
+        yield Plot(id="chart-mbs")
+        yield Plot(id="chart-util")
+        yield Plot(id="chart-lat")
 
     def on_mount(self) -> None:
         self.query_one("#chart-util").display = False  # the peer overlay's third plot
@@ -123,14 +123,14 @@ class HistoryChart(Horizontal):
                     self.set_timer(wait, self._catch_up)
                 return
         self._drawn, self._drawn_at = stamp, now
-        util = self.query_one("#chart-util", PlotextPlot)
+        util = self.query_one("#chart-util", Plot)
         util.display = group is not None
         if group is not None:
             self._draw_peers(frame, pool, key, group[2])
         else:
             self._draw_read_write(frame, pool, key)
 
-    def _plot(self, widget: PlotextPlot, title: str, window: float, series: list[Drawn]) -> None:
+    def _plot(self, widget: Plot, title: str, window: float, series: list[Drawn]) -> None:
         """One plot of `series`, each (label, its runs, component class, plotext marker, joined):
         every run drawn on its own, so nothing joins the two sides of a gap; on a time axis
         `window` seconds wide ending now, whatever the data covers."""
@@ -158,7 +158,7 @@ class HistoryChart(Horizontal):
         """(window, sampling step, seconds per plot column) for samples at `xs`."""
         window = window_s(xs)
         step = max(frame.snapshot.interval or 0.0, sample_step(xs))
-        columns = max(self.query_one("#chart-mbs", PlotextPlot).size.width - 8, 10)
+        columns = max(self.query_one("#chart-mbs", Plot).size.width - 8, 10)
         return window, step, window / columns
 
     def _draw_read_write(self, frame: Frame, pool: Pool, key: str) -> None:
@@ -173,7 +173,7 @@ class HistoryChart(Horizontal):
                 ("read", chart_lines(x, data[rk], step, column_s), "history--read", "braille", True),
                 ("write", chart_lines(x, data[wk], step, column_s), "history--write", "braille", True),
             ]
-            self._plot(self.query_one(widget_id, PlotextPlot), title, window, series)
+            self._plot(self.query_one(widget_id, Plot), title, window, series)
 
     def _draw_peers(self, frame: Frame, pool: Pool, key: str, peers: list[Vdev]) -> None:
         points = frame.series.points
@@ -192,7 +192,7 @@ class HistoryChart(Horizontal):
                 (disk_label, disk, "history--disk", "braille", True),
                 (_peers_name(peers), peer_dots, "history--peers", "dot", False),
             ]
-            self._plot(self.query_one(widget_id, PlotextPlot), title, window, series)
+            self._plot(self.query_one(widget_id, Plot), title, window, series)
 
 
 def _span(seconds: float) -> str:

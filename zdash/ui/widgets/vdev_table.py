@@ -20,7 +20,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events, getters
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive, var
 from textual.scroll_view import ScrollView
@@ -40,6 +40,7 @@ CURSOR = "vdev-table--cursor"
 CURSOR_BLURRED = "vdev-table--cursor-blurred"
 
 
+CELLS_KEPT = 20_000  # drawn cells remembered: cleared past this (figures of ticks gone by)
 NAME_NEED = 15  # name cells kept before a column is folded (longer names are shortened)
 
 
@@ -120,9 +121,15 @@ class VdevTable(ScrollView, can_focus=True):
         self._widths: list[int] = []
         self._numeric: list[bool] = []
         self._styles: dict[Role, Style] = {}
-        self._lines: dict[tuple[str, bool, bool], tuple[Row, Strip]] = {}  # (key, cursor, focus)
+        # (key, cursor, focus) -> the row drawn, the (end, pad style) it was extended to, its line
+        self._lines: dict[tuple[str, bool, bool], tuple[Row, tuple[int, Style], Strip]] = {}
         self._header: Strip | None = None
+        # (cell, column, style) -> its segments: cells repeat from tick to tick and row to row
+        self._cells: dict[tuple[Cell, int, Style], list[Segment]] = {}
         self._announced: str | None = None
+        # The table's own style while a pass of render_lines draws it: DOMNode.rich_style walks
+        # every ancestor's styles, and every line of a pass asked for it (twice).
+        self._pass_style: Style | None = None
         self.show_cursor = True  # False: a display only (the wall), no row is highlighted
 
     # --- data --------------------------------------------------------------------------------
@@ -134,6 +141,7 @@ class VdevTable(ScrollView, can_focus=True):
     def _restyle(self) -> None:
         self._styles = role_styles(self)
         self._lines.clear()
+        self._cells.clear()
         self._header = None
         self._redraw()
 
@@ -176,6 +184,7 @@ class VdevTable(ScrollView, can_focus=True):
             ]
             self._numeric = [c.numeric for c in columns]
             self._lines.clear()
+            self._cells.clear()
         self._rows = rows
         self._index = {r.key: i for i, r in enumerate(rows)}
         if len(self._lines) > 4 * len(rows) + 64:  # rows that left the tree
@@ -260,19 +269,31 @@ class VdevTable(ScrollView, can_focus=True):
 
     # --- drawing -----------------------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._pass_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass_style = None
+
+    @property
+    def _style(self) -> Style:
+        return self._pass_style if self._pass_style is not None else self.rich_style
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         x = int(self.scroll_x)
+        style = self._style
         if y == 0:
-            return self._header_strip().crop_extend(x, x + width, self.rich_style)
+            return self._header_strip().crop_extend(x, x + width, style)
         i = int(self.scroll_y) + y - 1
         if i >= len(self._rows):
-            return Strip.blank(width, self.rich_style)
-        return self._row_strip(i).crop_extend(x, x + width, self.rich_style)
+            return Strip.blank(width, style)
+        return self._row_strip(i, x + width, style).crop(x, x + width)
 
     def _header_strip(self) -> Strip:
         if self._header is None:
-            style = self.rich_style + self.get_component_rich_style(HEADER, partial=True)
+            style = self._style + self.get_component_rich_style(HEADER, partial=True)
             plain = {role: Style() for role in self._styles}
             segments: list[Segment] = []
             for label, width, right in zip(self.column_labels, self._widths, self._numeric):
@@ -288,19 +309,34 @@ class VdevTable(ScrollView, can_focus=True):
         css = self.get_component_styles(component)
         return Style(bgcolor=(self.styles.background + css.background).rich_color)
 
-    def _row_strip(self, i: int) -> Strip:
+    def _row_strip(self, i: int, end: int, pad: Style) -> Strip:
+        """Row i's line, extended to `end` cells with `pad` (what crop_extend would add): one
+        Strip made for a row whose figures changed, not three (the row, its simplified copy
+        and the extended one; each Strip sets up seven caches of its own)."""
         row = self._rows[i]
         cursor, focus = self.show_cursor and i == self.cursor_row, self.has_focus
         key = (row.key, cursor, focus and cursor)
         cached = self._lines.get(key)
-        if cached is not None and cached[0] == row:
-            return cached[1]
-        base = self.rich_style
+        if cached is not None and cached[0] == row and cached[1] == (end, pad):
+            return cached[2]
+        base = self._style
         if cursor:
             base += self._cursor_style(CURSOR if focus else CURSOR_BLURRED)
         segments: list[Segment] = []
-        for cell, width, right in zip(row.cells, self._widths, self._numeric):
-            segments += _cell_segments(cell, width, right, base, self._styles)
-        strip = Strip(segments).simplify()
-        self._lines[key] = (row, strip)
+        cells = self._cells
+        for column, (cell, width, right) in enumerate(zip(row.cells, self._widths, self._numeric)):
+            # A row whose figures moved keeps most of its cells (name, state, errors, fill...)
+            drawn = cells.get((cell, column, base))
+            if drawn is None:
+                drawn = cells[cell, column, base] = _cell_segments(cell, width, right, base, self._styles)
+            segments += drawn
+        if len(cells) > CELLS_KEPT:
+            cells.clear()
+        simple = list(Segment.simplify(segments))
+        length = sum(w + _PAD for w in self._widths)
+        if length < end:
+            simple.append(Segment(" " * (end - length), pad))
+            length = end
+        strip = Strip(simple, length)
+        self._lines[key] = (row, (end, pad), strip)
         return strip

@@ -1,0 +1,56 @@
+"""The chart's plots, drawn from plotext's matrix (zdash.ui.widgets.plot), are the very text
+plotext's ANSI canvas decodes to (what textual-plotext draws): the same characters in the same
+colours, span for span, for every plot the dashboard draws (read/write lines, a disk against
+its peers' dots, a plot with no I/O) in a dark and a light theme."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from rich.text import Text
+
+from tests.checks.builders import T0, snap
+from tests.ui.conftest import until, wait_frame
+from tests.ui.test_chart import HistoryFeed, tank
+from zdash.ui.app import ZdashApp
+from zdash.ui.widgets.plot import Plot, matrix_text
+
+
+def _as_plotext_draws(widget: Plot) -> Text:
+    """What textual-plotext's own render gives for the figure as it stands."""
+    return Text.from_ansi(widget.plt.build())
+
+
+async def _same_as_plotext(pilot, label: str) -> int:
+    """Every visible plot drawn from the matrix equals plotext's decoded canvas; how many."""
+    compared = 0
+    for widget in pilot.app.screen.query(Plot):
+        if not widget.display:
+            continue
+        await until(pilot, lambda w=widget: label in str(w.render()), what=f"#{widget.id} drawn")
+        mine = widget.render()
+        theirs = _as_plotext_draws(widget)
+        assert mine.plain == theirs.plain, widget.id
+        assert mine.spans == theirs.spans, widget.id
+        assert mine == theirs
+        compared += 1
+    return compared
+
+
+async def test_every_plot_is_the_text_plotext_draws_in_dark_and_light_themes():
+    # writes that stop for a while (gaps, a wait line with no I/O) on a 2-way mirror
+    snaps = [snap(T0 + t, tank(0.0 if 20 <= t < 30 else 6.0 + t % 5)) for t in range(60)]
+    for theme in ("zdash-dark", "zdash-light"):
+        app = ZdashApp(HistoryFeed(snaps), theme=theme)
+        async with app.run_test(size=(160, 50)) as pilot:
+            await wait_frame(pilot)
+            assert await _same_as_plotext(pilot, "write") == 2  # MiB/s and disk wait
+            chart = app.screen.query_one("#history")
+            await pilot.press("v", "down", "down")  # pool, mirror-0, sda: against its peer
+            await until(pilot, lambda c=chart: str(c.border_title).startswith("History · sda against"))
+            assert await _same_as_plotext(pilot, "sdb") == 3  # MiB/s, %UTIL, disk wait
+
+
+def test_an_empty_matrix_is_one_empty_line_as_the_decoder_reads_an_empty_canvas():
+    empty = SimpleNamespace(rows=0, cols=0, marker=[], fullground=[], style=[], background=[])
+    assert matrix_text(empty) == Text.from_ansi("")

@@ -1,0 +1,69 @@
+"""A plotext plot drawn from plotext's own cell matrix, not from its ANSI text.
+
+textual-plotext's PlotextPlot asks plotext for the plot as a string of ANSI escape codes and
+has Rich decode it back into styled text: plotext's canvas string (one comparison of three
+colours per cell) and Rich's decoder (a style built per escape) were three quarters of a plot's
+CPU, and the history chart's plots most of the dashboard's. Here the same matrix plotext would
+have printed (a character, a foreground, a style and a background per cell) becomes the same
+Rich Text directly: each run of cells of one colour triple one piece of text in the style the
+decoder gives that triple's escapes (decoded once per triple, not once per run). The text is
+identical, spans and all (tests/ui/test_plot.py compares the two on the charts zdash draws)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plotext._utility import colors_to_ansi
+from rich.ansi import AnsiDecoder
+from rich.style import Style
+from rich.text import Text
+from textual_plotext import PlotextPlot
+
+_STYLES: dict[tuple[Any, Any, Any], Style | None] = {}
+
+
+def cell_style(fullground: Any, style: Any, background: Any) -> Style | None:
+    """The style Rich's decoder gives a cell plotext writes with these colours (None: plain)."""
+    key = (fullground, style, background)
+    if key not in _STYLES:
+        decoded = AnsiDecoder().decode_line(colors_to_ansi(fullground, style, background) + "x")
+        _STYLES[key] = decoded.spans[0].style if decoded.spans else None  # type: ignore[assignment]
+    return _STYLES[key]
+
+
+def matrix_text(matrix: Any) -> Text:
+    """plotext's matrix (rows bottom up) as the Text that Text.from_ansi gives its canvas:
+    top row first, a run of cells of one colour triple one span, and the canvas's last newline
+    read as an empty last line, as the decoder reads it."""
+    lines: list[Text] = []
+    for row in range(matrix.rows - 1, -1, -1):
+        marker, fg, st, bg = (
+            matrix.marker[row],
+            matrix.fullground[row],
+            matrix.style[row],
+            matrix.background[row],
+        )
+        line = Text()
+        start, cols = 0, matrix.cols
+        for col in range(1, cols + 1):
+            if col == cols or fg[col] != fg[start] or st[col] != st[start] or bg[col] != bg[start]:
+                line.append("".join(marker[start:col]), cell_style(fg[start], st[start], bg[start]))
+                start = col
+        lines.append(line)
+    lines.append(Text())
+    return Text("\n", tab_size=8).join(lines)
+
+
+class Plot(PlotextPlot):
+    """PlotextPlot, drawn from the matrix (see the module's docstring)."""
+
+    def render(self) -> Text:
+        # As PlotextPlot.render sizes and themes the figure, then plotext's build() without
+        # its last step (the canvas string).
+        plot: Any = self.plt  # plotext's figure: its build steps are not in textual-plotext's stubs
+        plot.plotsize(self.size.width, self.size.height)
+        plot._set_size(self.size.width, self.size.height)
+        plot.theme(self._get_plotext_theme_name(self.app.theme))
+        plot._set_sizes()
+        plot._build_matrix()
+        return matrix_text(plot.monitor.matrix)
