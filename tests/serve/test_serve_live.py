@@ -22,7 +22,15 @@ import pytest
 pytest.importorskip("textual_serve", reason="the serve extra is not installed: pip install 'zdash[serve]'")
 import aiohttp
 
-from tests.serve.browser import PAGE_S, STARTUP_S, chromium_page, decode_png, find_chromium, shoot_until
+from tests.serve.browser import (
+    PAGE_S,
+    PAGE_TEST_S,
+    STARTUP_S,
+    chromium_page,
+    decode_png,
+    find_chromium,
+    shoot_until,
+)
 
 # The pool tile's heavy border: $success, $warning or $error of the zdash-wall theme
 # (themes/zdash-wall.yaml; PoolTile in themes/zdash.tcss), by the pool's worst finding.
@@ -151,6 +159,7 @@ def tile_box(png: bytes) -> tuple[str, int, int, int] | None:
     find_chromium() is None, reason="no chromium on this host (apt-get install chromium): no real browser"
 )
 @pytest.mark.parametrize("listen", ["127.0.0.1:0", "0.0.0.0:0"], ids=["localhost", "token"])
+@pytest.mark.timeout(PAGE_TEST_S)
 async def test_a_real_browser_shows_the_pool_tile(serve, tmp_path, listen):
     """Done when (issue 16): the distribution's chromium loads `zdash serve --wall --demo` and
     its screenshot shows the pool tile. xterm.js draws on a canvas (here its 2D canvas layers:

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("textual_serve", reason="the serve extra is not installed: pip install 'zdash[serve]'")
 
-from tests.serve.browser import PAGE_S, chromium_page, find_chromium, shoot_until
+from tests.serve.browser import PAGE_S, PAGE_TEST_S, chromium_page, find_chromium, shoot_until
 from tests.serve.pixels import load, text_line_below, verdict_box
 from tests.serve.test_serve_live import serve  # noqa: F401 - the fixture
 
@@ -53,6 +53,7 @@ def measure(png: bytes, levels: tuple[str, ...], reduce: int = 1) -> dict[str, t
     find_chromium() is None, reason="no chromium on this host (apt-get install chromium): no real browser"
 )
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+@pytest.mark.timeout(PAGE_TEST_S + PAGE_S * (len(SIZES) - 1))  # a page load per size
 async def test_the_browser_wall_reads_across_a_room(serve, tmp_path, scenario):  # noqa: F811
     """One server, one browser: 1920x1080, then the same page at 3840x2160."""
     _proc, url = serve("--wall", "--replay", scenario, "--listen", "127.0.0.1:0")
