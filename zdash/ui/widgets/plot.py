@@ -20,6 +20,10 @@ from rich.text import Text
 from textual_plotext import PlotextPlot
 
 _STYLES: dict[tuple[Any, Any, Any], Style | None] = {}
+# Whether Rich's decoder reads a canvas's last newline as an empty last line: Rich 14 and later
+# do, 13.x drops it (the lowest Rich zdash declares, 13.4.2). The matrix's text follows the Rich
+# installed, so it stays the decoder's text whichever that is.
+_DECODER_KEEPS_LAST_NEWLINE = Text.from_ansi("x\n").plain.endswith("\n")
 
 
 def cell_style(fullground: Any, style: Any, background: Any) -> Style | None:
@@ -34,7 +38,7 @@ def cell_style(fullground: Any, style: Any, background: Any) -> Style | None:
 def matrix_text(matrix: Any) -> Text:
     """plotext's matrix (rows bottom up) as the Text that Text.from_ansi gives its canvas:
     top row first, a run of cells of one colour triple one span, and the canvas's last newline
-    read as an empty last line, as the decoder reads it."""
+    read as the installed Rich's decoder reads it (an empty last line, or nothing)."""
     lines: list[Text] = []
     for row in range(matrix.rows - 1, -1, -1):
         marker, fg, st, bg = (
@@ -50,7 +54,8 @@ def matrix_text(matrix: Any) -> Text:
                 line.append("".join(marker[start:col]), cell_style(fg[start], st[start], bg[start]))
                 start = col
         lines.append(line)
-    lines.append(Text())
+    if _DECODER_KEEPS_LAST_NEWLINE or not lines:
+        lines.append(Text())
     return Text("\n", tab_size=8).join(lines)
 
 
