@@ -246,7 +246,7 @@ def replay(path: str, pool_name: str = POOL) -> list[TickView]:
         snap, found = frame.snapshot, frame.findings
         pool = snap.pool(pool_name)
         busy = pool is not None and any(
-            leaf.io is not None and leaf.io.read_ops + leaf.io.write_ops >= 1 for leaf in pool.leaves()
+            (io := pool.io_of(leaf)) is not None and io.read_ops + io.write_ops >= 1 for leaf in pool.leaves()
         )
         out.append(
             TickView(snap.time, [(f.check, f.severity.name.lower(), f.subject, f.title) for f in found], busy)

@@ -168,7 +168,7 @@ async def test_fleet_wall_over_two_sshds(lab, two_hosts):
         )
         fb = await wait_frame(
             pilot,
-            lambda f: (p := f.snapshot.pool("fleet-b:fb")) and any(v.io for v in p.leaves()),
+            lambda f: (p := f.snapshot.pool("fleet-b:fb")) and any(p.io_of(v) for v in p.leaves()),
             timeout=60,
         )
         assert fb.snapshot.pool("fleet-b:fb").state == "ONLINE"
@@ -195,7 +195,8 @@ async def test_fleet_wall_over_two_sshds(lab, two_hosts):
                 lambda f: (
                     (t := heard(f, "fleet-b", "iostat")) is not None
                     and t > killed
-                    and any(v.io is not None for v in f.snapshot.pool("fleet-b:fb").leaves())
+                    and (p := f.snapshot.pool("fleet-b:fb")) is not None
+                    and any(p.io_of(v) is not None for v in p.leaves())
                 ),
                 timeout=30,
             )

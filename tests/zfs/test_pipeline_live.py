@@ -19,11 +19,12 @@ LOADED = 8  # ticks of the recording during which fio runs
 
 
 def _leaf_series(snaps, pool, fn):
+    """fn(pool, leaf) of every leaf of `pool` in each snapshot, by leaf path (None left out)."""
     out = {}
     for s in snaps:
         p = s.pool(pool)
         for leaf in p.leaves() if p else ():
-            v = fn(leaf)
+            v = fn(p, leaf)
             if v is not None:
                 out.setdefault(leaf.path, []).append(v)
     return out
@@ -112,7 +113,7 @@ def test_record_replay_agree_with_zpool_and_diskstats(lab, tmp_path):
         for r in parse_iostat(rep):
             if r.name.startswith("/dev/") and r.io.disk_wait_write is not None:
                 ref_wait.setdefault(r.name, []).append(r.io.disk_wait_write)
-    ours = _leaf_series(replayed[1:LOADED], "tank", lambda v: v.io and v.io.disk_wait_write)
+    ours = _leaf_series(replayed[1:LOADED], "tank", lambda p, v: (io := p.io_of(v)) and io.disk_wait_write)
     assert set(ours) == {l0, l1, l2, slow}
     for leaf, values in ours.items():
         a, b = statistics.median(values), statistics.median(ref_wait[leaf])
@@ -121,7 +122,7 @@ def test_record_replay_agree_with_zpool_and_diskstats(lab, tmp_path):
     # %UTIL agrees with /proc/diskstats read directly around the recording.
     d0, d1 = parse_diskstats(before), parse_diskstats(after)
     last = replayed[-1].pool("tank")
-    util = _leaf_series(replayed[1:], "tank", lambda v: v.disk and v.disk.util_pct)
+    util = _leaf_series(replayed[1:], "tank", lambda p, v: (d := p.disk_of(v)) and d.util_pct)
     span_ms = (replayed[-1].time - replayed[0].time) * 1000
     for leaf in last.leaves():
         dev = leaf.device
@@ -129,7 +130,7 @@ def test_record_replay_agree_with_zpool_and_diskstats(lab, tmp_path):
         assert abs(statistics.mean(util[leaf.path]) - direct) <= 15, (leaf.path, direct)
 
     # The dm-delay disk has the highest %UTIL and disk_wait of the pool, and it is dm-N.
-    loaded_util = _leaf_series(replayed[1:LOADED], "tank", lambda v: v.disk and v.disk.util_pct)
+    loaded_util = _leaf_series(replayed[1:LOADED], "tank", lambda p, v: (d := p.disk_of(v)) and d.util_pct)
     med_util = {k: statistics.median(v) for k, v in loaded_util.items()}
     med_wait = {k: statistics.median(v) for k, v in ours.items()}
     assert max(med_util, key=med_util.get) == slow, med_util
