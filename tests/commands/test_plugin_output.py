@@ -88,6 +88,27 @@ def test_a_named_pool_that_is_not_there_is_unknown_and_says_so(capsys):
     assert (code, status) == (3, "UNKNOWN") and "nosuchpool not found" in text
 
 
+@pytest.mark.parametrize(
+    ("status_ok", "said"),
+    [
+        # zpool status answered without the pool; only the iostat stream lagged (a loaded host)
+        (True, "pool healthy not found (iostat: no fresh data for 1 s)"),
+        # zpool status itself could not be read: nothing says whether the pool exists
+        (False, "no pool could be read: permission denied"),
+    ],
+)
+def test_a_pool_status_answered_without_is_not_found_even_when_iostat_lags(status_ok, said):
+    from zdash.commands.check import summary
+    from zdash.model import Snapshot, SourceState
+
+    status = SourceState(
+        "status", status_ok, None if status_ok else 1.0, None if status_ok else "permission denied"
+    )
+    iostat = SourceState("iostat", False, 1.0, "iostat: no fresh data for 1 s", stalled=True)
+    sources = (status, iostat) if status_ok else (status,)
+    assert summary([Snapshot(0.0, sources=sources)], [], 3, ("healthy",)) == said
+
+
 def test_json_carries_the_same_summary_and_perfdata(capsys):
     _, out = run(capsys, "--replay", "capacity-85")
     _, text, perf, _ = parse_plugin_output(out)

@@ -352,9 +352,10 @@ def p_check_named_pool_vanished(sb: Sandbox) -> None:
 
 @probe("failures", timeout=40)
 def p_check_named_pool_vanishes_during_the_check(sb: Sandbox) -> None:
-    """The pool is there at the first `zpool status`, gone from the next one on."""
+    """The pool is there at the first `zpool status`, gone from the next one on. zdash asks
+    status every 2 s: 30 samples (6 s) leave room for the second one on a loaded host."""
     control = sb.write("control", "")
-    proc = sb.popen(["check", "--samples", "15", "--interval", "0.2", "healthy"], FAKE_ZPOOL_CONTROL=control)
+    proc = sb.popen(["check", "--samples", "30", "--interval", "0.2", "healthy"], FAKE_ZPOOL_CONTROL=control)
     end = time.monotonic() + 15
     while not any("status" in p.read_text() for p in sb.pids_dir.iterdir()):
         expect(time.monotonic() < end and proc.poll() is None, None, "no zpool status started")

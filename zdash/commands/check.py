@@ -257,7 +257,10 @@ def summary(
         missing = [p for p in pools if last is None or last.pool(p) is None]
         problems = [s.message for s in (last.problems if last else ()) if s.message]
         # zpool answered without it (other pools, or none at all): the pool is gone, not unread.
-        if missing and last is not None and (last.pools or not problems):
+        # zpool status is what says which pools exist: an iostat stream that lags behind it (a
+        # loaded host) does not make a pool it answered without "unread".
+        structure_answered = last is not None and any(s.key == "status" and s.ok for s in last.sources)
+        if missing and last is not None and (last.pools or not problems or structure_answered):
             return f"pool {', '.join(missing)} not found" + (f" ({problems[0]})" if problems else "")
         return "no pool could be read" + (f": {problems[0]}" if problems else "")
     if serious:
