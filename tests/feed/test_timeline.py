@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import threading
 
+import psutil
+
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
 from zdash.feed.replay import ReplayFeed
-from zdash.feed.timeline import scan
+from zdash.feed.scan_child import decode, encode
+from zdash.feed.timeline import Timeline, scan
 from zdash.scenarios import path_of
 from zdash.sources.recording import open_recording
 
@@ -57,4 +60,75 @@ async def test_the_replay_feed_hands_out_the_timeline_without_playing():
     timelines = [t async for t in feed.timelines()]
     assert timelines[-1].complete and [e.kind for e in timelines[-1].events] == ["onset", "raised"]
     assert feed.playing is False and first.position.index == 0
+    await frames.aclose()
+
+
+def test_a_timeline_crosses_the_pipe_from_the_scan_child_unchanged():
+    _rec, timeline = _timeline("degraded-resilver")
+    assert decode(encode(timeline)) == timeline
+    stopped = Timeline(timeline.events[:1], 7, 26, "tick 8: ValueError: no pools")
+    assert decode(encode(stopped)) == stopped and not stopped.complete
+
+
+def test_a_tick_that_cannot_be_folded_stops_the_scan_and_says_where(monkeypatch):
+    rec = open_recording(path_of("degraded-resilver"))
+    real = rec.tick
+
+    def tick(i):
+        if i == 5:
+            raise ValueError("a torn tick")
+        return real(i)
+
+    monkeypatch.setattr(rec, "tick", tick)
+    found = []
+    scan(rec, CheckConfig(), rec.times(), found.append, threading.Event())
+    last = found[-1]
+    assert not last.complete and last.scanned == 5
+    assert last.stopped == "tick 6: ValueError: a torn tick"
+
+
+async def test_a_scan_child_that_dies_leaves_the_replay_a_stopped_timeline(tmp_path, monkeypatch):
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\necho 'MemoryError: the recording is too big' >&2\nexit 3\n")
+    fake.chmod(0o755)
+    feed = ReplayFeed(path_of("deranged-mirror"), CheckConfig(), playing=False)
+    frames = feed.frames()
+    await anext(frames)
+    monkeypatch.setattr("sys.executable", str(fake))
+    timelines = [t async for t in feed.timelines()]
+    assert len(timelines) == 1 and not timelines[0].complete
+    assert timelines[0].stopped == "the search ended (exit 3): MemoryError: the recording is too big"
+    await frames.aclose()
+
+
+async def test_the_scan_child_is_killed_when_the_replay_stops_wanting_markers(tmp_path, monkeypatch):
+    # A child that has found part of the events and is still looking.
+    part = encode(Timeline((), 3, 26)).decode().strip()
+    fake = tmp_path / "python"
+    fake.write_text(f"#!/bin/sh\necho '{part}'\nexec sleep 120\n")
+    fake.chmod(0o755)
+    feed = ReplayFeed(path_of("deranged-mirror"), CheckConfig(), playing=False)
+    frames = feed.frames()
+    await anext(frames)
+    monkeypatch.setattr("sys.executable", str(fake))
+    timelines = feed.timelines()
+    first = await anext(timelines)
+    assert first.scanned == 3 and not first.complete
+    me = psutil.Process()
+    assert [c for c in me.children(recursive=True) if c.status() != psutil.STATUS_ZOMBIE]
+    await timelines.aclose()
+    assert me.children(recursive=True) == []  # killed and reaped
+    await frames.aclose()
+
+
+async def test_no_python_to_run_the_scan_leaves_a_stopped_timeline(tmp_path, monkeypatch):
+    feed = ReplayFeed(path_of("deranged-mirror"), CheckConfig(), playing=False)
+    frames = feed.frames()
+    await anext(frames)
+    monkeypatch.setattr("sys.executable", str(tmp_path / "no-such-python"))
+    (timeline,) = [t async for t in feed.timelines()]
+    assert not timeline.complete and timeline.events == ()
+    assert timeline.stopped is not None and timeline.stopped.startswith(
+        "the search for events could not start"
+    )
     await frames.aclose()

@@ -236,3 +236,21 @@ async def test_at_80x24_the_replay_bar_and_its_markers_stay_on_screen_beside_the
         text = _bar_text(app)
         assert text.count("◆") == 1 and text.count("▲") == 1
         assert app.screen.query_one("#vdevs").region.height >= 3  # and some data
+
+
+async def test_markers_a_search_could_not_finish_are_said_to_be_incomplete_and_the_replay_plays_on(
+    tmp_path, monkeypatch
+):
+    fake = tmp_path / "python"  # the scan's child dies: out of memory on a huge recording, say
+    fake.write_text("#!/bin/sh\necho 'MemoryError: too big' >&2\nexit 3\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr("sys.executable", str(fake))
+    app = replay_app(MIRROR, start=0)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_frame(pilot)
+        said = await until(pilot, lambda: [t for t in toasts(app) if "markers incomplete" in t])
+        assert "MemoryError: too big" in said[0] and "0 of" in said[0]
+        await pilot.press("n")  # no event found: the key says the search stopped, not "still looking"
+        await until(pilot, lambda: [t for t in toasts(app) if "the search for events stopped" in t])
+        await pilot.press("full_stop")  # a step: the replay itself goes on
+        await until(pilot, lambda: app.frame is not None and app.frame.position.index == 1)

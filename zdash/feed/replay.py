@@ -15,6 +15,7 @@ import asyncio
 import bisect
 import contextlib
 import os
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -22,13 +23,16 @@ from collections.abc import AsyncIterator, Callable
 from zdash.config import CheckConfig
 from zdash.feed.clock import REAL_CLOCK, Clock
 from zdash.feed.frame import Feed, Frame, Position
-from zdash.feed.timeline import Timeline, scan
+from zdash.feed.scan_child import config_arg, decode
+from zdash.feed.timeline import Timeline
 from zdash.fold import Fold
 from zdash.fold import frame as fold
 from zdash.fold.fold import Mark
 from zdash.fold.recording import has_keyframes, restore_at
 from zdash.sources.recording import Recording, open_recording
+from zdash.sources.runner import first_line, kill
 from zdash.sources.session import SessionHeader
+from zdash.sources.spawn import spawn
 from zdash.visible import visible
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
@@ -210,35 +214,35 @@ class ReplayFeed(Feed):
             self._kept.popitem(last=False)
 
     async def timelines(self) -> AsyncIterator[Timeline]:
-        """The events, found by a scan of the whole recording in a daemon thread (quitting does
-        not wait for it; it stops when this generator is closed). It reads the recording the
-        replay reads: format 1 is immutable in memory, format 2's reader locks every query and
-        its close (zdash.sources.store.StoreReader), so a read after the replay closed it is an
-        error that ends the scan, never a crash."""
+        """The events, found by a scan of the whole recording in a child process
+        (zdash.feed.scan_child: in a thread it held the interpreter lock the replay's fold and
+        drawing need), killed when this generator is closed and when zdash dies. A scan that
+        ends early (a tick that cannot be folded, a child that died) ends with a timeline whose
+        `stopped` says why: the replay plays on, its markers incomplete."""
         await self._loaded.wait()
-        assert self._rec is not None
-        loop = asyncio.get_running_loop()
-        found: asyncio.Queue[Timeline] = asyncio.Queue()
-        stop = threading.Event()
-
-        def publish(timeline: Timeline) -> None:
-            with contextlib.suppress(RuntimeError):  # the loop is closed: zdash has exited
-                loop.call_soon_threadsafe(found.put_nowait, timeline)
-
-        args = (self._rec, self.cfg, list(self._times), publish, stop)
-        threading.Thread(target=scan, args=args, name="zdash-timeline", daemon=True).start()
+        argv = [sys.executable, "-m", "zdash.feed.scan_child", self.path, config_arg(self.cfg)]
+        last = Timeline((), 0, len(self._times))
         try:
-            while True:
-                timeline = await found.get()
+            child = await spawn(argv, die_with_parent=True)  # same python, environment and cwd
+        except OSError as e:  # no python to run it (an embedded or removed interpreter)
+            yield Timeline((), 0, last.count, f"the search for events could not start: {e}")
+            return
+        try:
+            while line := await child.stdout.readline():
+                timeline = last = decode(line)
                 if self._lead is not None and timeline.events:  # no onset: the first event
                     index = self._before(timeline.events[0].time)
                     self._changed()
                     self._index = index
                 yield timeline
-                if timeline.complete:
+                if timeline.complete or timeline.stopped:
                     return
+            code = await child.wait()
+            why = (await child.stderr.read()).decode(errors="replace").strip().splitlines()
+            said = f": {first_line(why[-1])}" if why else ""  # its last word (a traceback's)
+            yield Timeline(last.events, last.scanned, last.count, f"the search ended (exit {code}){said}")
         finally:
-            stop.set()
+            await kill(child)  # SIGKILL at once, then its end awaited (bounded)
 
     # -- time --------------------------------------------------------------------------------
     async def _advance(self) -> None:

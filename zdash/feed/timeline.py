@@ -3,11 +3,12 @@ when the incident begins (the header's `onset`, recorded with a training scenari
 finding raised or cleared, each pool or vdev state change.
 
 Findings raised later in a recording than the replay has played need the checks over the whole
-recording. One pass of its own (a fresh snapshot builder and check engine, each tick folded once,
-exactly as the replay folds it: the checks are incremental), in a daemon thread (quitting never
-waits for it) and handed out in parts as it goes, so a long recording's markers fill in from the
-start while the viewer already watches. About half a millisecond a tick on a small pool: a
-26-tick scenario is ready before its first frame is drawn, a day at 1 s in well under a minute.
+recording. One pass of its own (a fresh fold, each tick folded once, exactly as the replay folds
+it: the checks are incremental), handed out in parts as it goes, so a long recording's markers
+fill in from the start while the viewer already watches. The dashboard runs it in a process of
+its own (zdash.feed.scan_child): in a thread it held the interpreter lock the replay's fold and
+drawing need, and a 64x replay drew a third of its frames while it ran. A tick that cannot be
+folded ends the scan there: the timeline says so (`stopped`), and the markers are incomplete.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class Timeline:
     events: tuple[Event, ...]
     scanned: int
     count: int
+    stopped: str | None = None  # why the scan ended before the last tick (the markers stop there)
 
     @property
     def complete(self) -> bool:
@@ -131,18 +133,21 @@ def scan(
     stop: threading.Event,
 ) -> None:
     """Fold the whole recording once and publish its timeline: in parts every PUBLISH_S, then
-    whole. A tick that cannot be folded ends the scan with what was found (the replay says what
-    is wrong with that tick when it gets there)."""
+    whole. A tick that cannot be folded ends the scan with what was found, `stopped` saying
+    where and why (the replay says what is wrong with that tick when it gets there)."""
     onset = onset_event(rec.header.onset, times)
     found: list[Event] = [onset] if onset is not None else []
     count = len(times)
 
-    def timeline(scanned: int) -> Timeline:
-        return Timeline(tuple(sorted(found, key=lambda e: (e.index, _ORDER[e.kind]))), scanned, count)
+    def timeline(scanned: int, stopped: str | None = None) -> Timeline:
+        return Timeline(
+            tuple(sorted(found, key=lambda e: (e.index, _ORDER[e.kind]))), scanned, count, stopped
+        )
 
     folding = Fold.from_header(rec.header, cfg)
     before: tuple[States, Alarms] | None = None
     last = time.monotonic()
+    i = 0
     try:
         for i in _indices(count, stop):
             folded = folding.step(rec.tick(i))
@@ -151,8 +156,10 @@ def scan(
             if time.monotonic() - last > PUBLISH_S:
                 publish(timeline(i + 1))
                 last = time.monotonic()
-    except Exception:  # noqa: BLE001 - markers are a help; the replay itself reports a bad tick
-        pass
+    except Exception as e:  # noqa: BLE001 - markers are a help; the replay itself reports a bad tick
+        if not stop.is_set():
+            publish(timeline(i, f"tick {i + 1}: {type(e).__name__}: {e}"))
+        return
     if not stop.is_set():
         publish(timeline(count))
 

@@ -230,6 +230,16 @@ class ZdashApp(App[None]):
             return
 
     def on_timeline_ready(self, message: TimelineReady) -> None:
+        stopped = message.timeline.stopped
+        if stopped and not (self.timeline is not None and self.timeline.stopped):
+            # Once: the replay plays on; the bar's markers end where the search did.
+            where = f"{message.timeline.scanned} of {message.timeline.count} ticks"
+            self.notify(
+                f"markers incomplete (events looked for in {where}): {stopped}",
+                severity="warning",
+                timeout=8,
+                markup=False,  # the reason quotes the file
+            )
         self.timeline = message.timeline
 
     async def _count_silence(self) -> None:

@@ -315,7 +315,11 @@ class DashboardScreen(Screen[None]):
         index = timeline.next_index(pos.index) if step > 0 else timeline.previous_index(pos.index)
         if index is None:
             where = "after" if step > 0 else "before"
-            more = "" if timeline.complete or step < 0 else " yet (still looking)"
+            more = ""
+            if timeline.stopped and step > 0:
+                more = f" found (the search for events stopped at tick {timeline.scanned + 1})"
+            elif not timeline.complete and step > 0:
+                more = " yet (still looking)"
             self.notify(f"no event {where} this tick{more}", severity="warning", timeout=3, markup=False)
             return
         self.app.feed.jump(index)
