@@ -4,9 +4,9 @@ them without an app."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, overload
 
 from zdash import fmt
 from zdash.fold.series import pool_key
@@ -244,74 +244,119 @@ def build_rows(
     wide: bool = True,
     stale: frozenset[str] = frozenset(),
     columns: tuple[Column, ...] = COLUMNS,
-) -> list[Row]:
+) -> Rows:
     """The table's rows with a cell for each of `columns` (the name first). `stale`: the keys
     of the inputs that are not fresh (Snapshot.problems): the columns they fill are greyed,
     their figures being old (the status bar says which input and how old)."""
-    keys = tuple(c.key for c in columns)
-    # the ashift source is asked per pool (zdash.raw.ashift_key): this pool's counts
-    late = {k for k in stale if ":" not in k} | ({"ashift"} if f"ashift:{pool.name}" in stale else set())
-    greyed = frozenset(c.key for c in columns if c.source in late)
-    marked = frozenset(outliers)
-    mean = pool.fill_pct
-    root = pool.root
+    return Rows(pool, outliers, name_width, wide, stale, columns)
 
-    def row(key: str, kind: RowKind, facts: dict[str, Cell], label: str) -> Row:
-        cells = tuple(facts.get(k, _NONE) for k in keys)
-        if greyed:
-            cells = tuple(_greyed(c) if k in greyed else c for k, c in zip(keys, cells))
-        return Row(key, kind, cells, label, keys)
 
-    pool_facts = {
-        "name": _name("", pool.name, name_width, "bold"),
-        "state": _state(root),
-        "errors": _errors(root),
-        "fill": _fill_cell(mean, None, wide),
-        **_io_cells(pool.io_of(root)),
-    }
-    rows = [row(pool_key(pool), "pool", pool_facts, pool.name)]
-    seen: set[str] = set()
-    scan = pool.scan
-    resilver = scan is not None and scan.function == "resilver" and scan.state == "scanning"
-    targets = (
-        {
-            id(c)
-            for v in root.walk()
-            if v.kind in ("replacing", "spare")
-            for c in v.children[1:]
-            if c.state == "ONLINE"
-        }
-        if resilver
-        else set()
-    )
-    for prefix, depth, v in _walk(root.children):
-        key = v.key
-        while key in seen:  # a GUID-less duplicate name: keep keys unique
-            key += "#"
-        seen.add(key)
-        tag = "" if v.vclass == "normal" or depth > 1 else f" ({v.vclass})"
-        is_marked = v.is_leaf and (v.label in marked or v.name in marked)
-        facts = {
-            "name": _name(prefix, v.name, name_width, "text" if v.is_leaf else "bold", is_marked, tag),
-            "state": _state(v, id(v) in targets),
-            "errors": _errors(v),
-            **_io_cells(pool.io_of(v)),
-        }
-        if depth == 1:  # a top-level vdev (a single disk is one too): its space and ashift
-            if v.vclass in DATA_CLASSES:
-                facts["fill"] = _fill_cell(v.fill_pct, mean, wide)
-            if "ashift" in keys:  # walks the vdev's disks: only when shown
-                facts["ashift"] = _ashift(v)
-        if v.children:
-            kind: RowKind = "top" if depth == 1 else "interior"
+class Rows(Sequence[Row]):
+    """The rows of one frame's table, each made when first asked for: the table draws the ~30
+    rows in view, not the hundreds of a large pool (at 100 disks, making every row was most of
+    a 1 Hz frame's own CPU). Their keys, kinds and labels are known at once (the cursor, the
+    row count); a row's cells are made from the same frame whenever it is asked."""
+
+    def __init__(
+        self,
+        pool: Pool,
+        outliers: Iterable[str],
+        name_width: int,
+        wide: bool,
+        stale: frozenset[str],
+        columns: tuple[Column, ...],
+    ) -> None:
+        self._keys_shown = tuple(c.key for c in columns)
+        # the ashift source is asked per pool (zdash.raw.ashift_key): this pool's counts
+        late = {k for k in stale if ":" not in k} | ({"ashift"} if f"ashift:{pool.name}" in stale else set())
+        self._greyed = frozenset(c.key for c in columns if c.source in late)
+        self._marked = frozenset(outliers)
+        self._pool, self._name_width, self._wide = pool, name_width, wide
+        self._targets: set[int] | None = None
+        # (key, kind, label, tree prefix, depth, vdev); the pool's own row first (depth 0)
+        plan: list[tuple[str, RowKind, str, str, int, Vdev]] = [
+            (pool_key(pool), "pool", pool.name, "", 0, pool.root)
+        ]
+        seen: set[str] = set()
+        for prefix, depth, v in _walk(pool.root.children):
+            key = v.key
+            while key in seen:  # a GUID-less duplicate name: keep keys unique
+                key += "#"
+            seen.add(key)
+            kind: RowKind = ("top" if depth == 1 else "interior") if v.children else "leaf"
+            plan.append((key, kind, v.name, prefix, depth, v))
+        self._plan = plan
+        self._made: list[Row | None] = [None] * len(plan)
+        self.keys = [p[0] for p in plan]
+
+    def __len__(self) -> int:
+        return len(self._plan)
+
+    @overload
+    def __getitem__(self, i: int) -> Row: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Row]: ...
+    def __getitem__(self, i: int | slice) -> Row | list[Row]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        row = self._made[i]
+        if row is None:
+            row = self._made[i] = self._make(*self._plan[i])
+        return row
+
+    def _resilver_targets(self) -> set[int]:
+        """The disks a running resilver writes to (online under replacing-N / spare-N)."""
+        if self._targets is None:
+            scan = self._pool.scan
+            resilver = scan is not None and scan.function == "resilver" and scan.state == "scanning"
+            self._targets = (
+                {
+                    id(c)
+                    for v in self._pool.root.walk()
+                    if v.kind in ("replacing", "spare")
+                    for c in v.children[1:]
+                    if c.state == "ONLINE"
+                }
+                if resilver
+                else set()
+            )
+        return self._targets
+
+    def _make(self, key: str, kind: RowKind, label: str, prefix: str, depth: int, v: Vdev) -> Row:
+        pool, wide, name_width = self._pool, self._wide, self._name_width
+        if depth == 0:
+            facts = {
+                "name": _name("", pool.name, name_width, "bold"),
+                "state": _state(v),
+                "errors": _errors(v),
+                "fill": _fill_cell(pool.fill_pct, None, wide),
+                **_io_cells(pool.io_of(v)),
+            }
         else:
-            kind = "leaf"
-            facts["slow"] = _slow(v)
-            disk = pool.disk_of(v)
-            facts["queue"] = _queue(disk)
-            facts["util"] = _util_cell(v, disk, is_marked, wide)
-        rows.append(row(key, kind, facts, v.name))
-    return rows
+            tag = "" if v.vclass == "normal" or depth > 1 else f" ({v.vclass})"
+            is_marked = v.is_leaf and (v.label in self._marked or v.name in self._marked)
+            facts = {
+                "name": _name(prefix, v.name, name_width, "text" if v.is_leaf else "bold", is_marked, tag),
+                "state": _state(v, id(v) in self._resilver_targets()),
+                "errors": _errors(v),
+                **_io_cells(pool.io_of(v)),
+            }
+            keys = self._keys_shown
+            if depth == 1:  # a top-level vdev (a single disk is one too): its space and ashift
+                if v.vclass in DATA_CLASSES:
+                    facts["fill"] = _fill_cell(v.fill_pct, pool.fill_pct, wide)
+                if "ashift" in keys:  # walks the vdev's disks: only when shown
+                    facts["ashift"] = _ashift(v)
+            if kind == "leaf":
+                facts["slow"] = _slow(v)
+                disk = pool.disk_of(v)
+                facts["queue"] = _queue(disk)
+                facts["util"] = _util_cell(v, disk, is_marked, wide)
+        keys = self._keys_shown
+        cells = tuple(facts.get(k, _NONE) for k in keys)
+        if self._greyed:
+            cells = tuple(_greyed(c) if k in self._greyed else c for k, c in zip(keys, cells))
+        return Row(key, kind, cells, label, keys)
 
 
 def _walk(children: tuple[Vdev, ...], prefix: str = "", depth: int = 1) -> Iterator[tuple[str, int, Vdev]]:

@@ -11,7 +11,7 @@ keeps its row (by key) when rows come and go; a click or up/down/page keys move 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -115,7 +115,8 @@ class VdevTable(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._rows: list[Row] = []
+        self._rows: Sequence[Row] = ()  # made as they are drawn (vdev_rows.Rows)
+        self._keys: list[str] = []
         self._index: dict[str, int] = {}
         self._layout: tuple[bool, int, tuple[Column, ...]] | None = None
         self._widths: list[int] = []
@@ -185,8 +186,8 @@ class VdevTable(ScrollView, can_focus=True):
             self._numeric = [c.numeric for c in columns]
             self._lines.clear()
             self._cells.clear()
-        self._rows = rows
-        self._index = {r.key: i for i, r in enumerate(rows)}
+        self._rows, self._keys = rows, rows.keys
+        self._index = {key: i for i, key in enumerate(rows.keys)}
         if len(self._lines) > 4 * len(rows) + 64:  # rows that left the tree
             self._lines = {k: v for k, v in self._lines.items() if k[0] in self._index}
         self.virtual_size = Size(sum(w + _PAD for w in self._widths), len(rows) + 1)
@@ -200,13 +201,13 @@ class VdevTable(ScrollView, can_focus=True):
     @property
     def selected_key(self) -> str | None:
         """The key of the row under the cursor (None before the first frame)."""
-        if 0 <= self.cursor_row < len(self._rows):
-            return self._rows[self.cursor_row].key
+        if 0 <= self.cursor_row < len(self._keys):
+            return self._keys[self.cursor_row]
         return None
 
     @property
     def row_keys(self) -> list[str]:
-        return [r.key for r in self._rows]
+        return list(self._keys)
 
     def get_row(self, key: str) -> list[Text]:
         """The row's cells as styled text (what it shows, for tests and tools)."""
