@@ -9,7 +9,7 @@ import asyncio
 import math
 from dataclasses import dataclass, replace
 
-from rich.text import Text
+from textual.content import Content
 
 from tests.checks.builders import T0, MiB, leaf, mirror, pool, snap
 from tests.ui.conftest import until, wait_frame
@@ -78,8 +78,8 @@ def _drawn(ch: str) -> bool:
 
 def read_plot(widget, labels: tuple[str, ...]) -> Plot:
     rendered = widget.render()
-    assert isinstance(rendered, Text)
-    lines = rendered.split("\n")
+    assert isinstance(rendered, Content)
+    lines = rendered.split("\n", allow_blank=True)
     top = next(i for i, line in enumerate(lines) if "┌" in line.plain)
     bottom = next(i for i, line in enumerate(lines) if "└" in line.plain)
     axis = lines[bottom].plain
@@ -97,8 +97,8 @@ def read_plot(widget, labels: tuple[str, ...]) -> Plot:
             for span in line.spans:
                 if span.start <= col < span.end:
                     style = span.style
-                    if not isinstance(style, str) and style.color is not None and style.color.triplet:
-                        colour = tuple(style.color.triplet)
+                    if not isinstance(style, str) and style.foreground is not None:
+                        colour = style.foreground.rgb
             marks.append(Mark(row, col, plain[col], colour))
     return Plot(marks, ticks, "\n".join(line.plain for line in lines[:top]))
 

@@ -11,15 +11,20 @@ identical, spans and all (tests/ui/test_plot.py compares the two on the charts z
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from plotext._utility import colors_to_ansi
 from rich.ansi import AnsiDecoder
 from rich.style import Style
+from rich.terminal_theme import TerminalTheme
 from rich.text import Text
+from textual.content import Content, Span
+from textual.style import Style as ContentStyle
 from textual_plotext import PlotextPlot
 
 _STYLES: dict[tuple[Any, Any, Any], Style | None] = {}
+_CONTENT_STYLES: dict[tuple[Style, int], ContentStyle] = {}  # (Rich style, ANSI theme) -> Textual's
 # Whether Rich's decoder reads a canvas's last newline as an empty last line: Rich 14 and later
 # do, 13.x drops it (the lowest Rich zdash declares, 13.4.2). The matrix's text follows the Rich
 # installed, so it stays the decoder's text whichever that is.
@@ -35,11 +40,9 @@ def cell_style(fullground: Any, style: Any, background: Any) -> Style | None:
     return _STYLES[key]
 
 
-def matrix_text(matrix: Any) -> Text:
-    """plotext's matrix (rows bottom up) as the Text that Text.from_ansi gives its canvas:
-    top row first, a run of cells of one colour triple one span, and the canvas's last newline
-    read as the installed Rich's decoder reads it (an empty last line, or nothing)."""
-    lines: list[Text] = []
+def _runs(matrix: Any) -> Iterator[list[tuple[str, Any, Any, Any]]]:
+    """plotext's matrix (rows bottom up) as lines top first, each a list of runs of cells of one
+    colour triple: (text, foreground, style, background)."""
     for row in range(matrix.rows - 1, -1, -1):
         marker, fg, st, bg = (
             matrix.marker[row],
@@ -47,22 +50,59 @@ def matrix_text(matrix: Any) -> Text:
             matrix.style[row],
             matrix.background[row],
         )
-        line = Text()
+        runs = []
         start, cols = 0, matrix.cols
         for col in range(1, cols + 1):
             if col == cols or fg[col] != fg[start] or st[col] != st[start] or bg[col] != bg[start]:
-                line.append("".join(marker[start:col]), cell_style(fg[start], st[start], bg[start]))
+                runs.append(("".join(marker[start:col]), fg[start], st[start], bg[start]))
                 start = col
+        yield runs
+
+
+def matrix_text(matrix: Any) -> Text:
+    """plotext's matrix as the Text that Text.from_ansi gives its canvas: top row first, a run
+    of cells of one colour triple one span, and the canvas's last newline read as the installed
+    Rich's decoder reads it (an empty last line, or nothing)."""
+    lines: list[Text] = []
+    for runs in _runs(matrix):
+        line = Text()
+        for text, fg, st, bg in runs:
+            line.append(text, cell_style(fg, st, bg))
         lines.append(line)
     if _DECODER_KEEPS_LAST_NEWLINE or not lines:
         lines.append(Text())
     return Text("\n", tab_size=8).join(lines)
 
 
+def matrix_content(matrix: Any, ansi_theme: TerminalTheme | None) -> Content:
+    """The Content Textual makes of matrix_text's Text (Content.from_rich_text: the same
+    characters, a span of the same style per styled run), made straight from the matrix: the
+    Rich Text and its conversion were a third of a plot's CPU."""
+    pieces: list[str] = []
+    spans: list[Span] = []
+    at = 0
+    for runs in _runs(matrix):
+        for text, fg, st, bg in runs:
+            style = cell_style(fg, st, bg)
+            if style and text:  # as Text.append: no span for a plain or empty run
+                key = (style, id(ansi_theme))
+                converted = _CONTENT_STYLES.get(key)
+                if converted is None:
+                    converted = _CONTENT_STYLES[key] = ContentStyle.from_rich_style(style, ansi_theme)
+                spans.append(Span(at, at + len(text), converted))
+            pieces.append(text)
+            at += len(text)
+        pieces.append("\n")
+        at += 1
+    if pieces and not _DECODER_KEEPS_LAST_NEWLINE:
+        pieces.pop()  # joined: a newline between lines, none after the last
+    return Content("".join(pieces), spans)
+
+
 class Plot(PlotextPlot):
     """PlotextPlot, drawn from the matrix (see the module's docstring)."""
 
-    def render(self) -> Text:
+    def render(self) -> Content:
         # As PlotextPlot.render sizes and themes the figure, then plotext's build() without
         # its last step (the canvas string).
         plot: Any = self.plt  # plotext's figure: its build steps are not in textual-plotext's stubs
@@ -71,4 +111,4 @@ class Plot(PlotextPlot):
         plot.theme(self._get_plotext_theme_name(self.app.theme))
         plot._set_sizes()
         plot._build_matrix()
-        return matrix_text(plot.monitor.matrix)
+        return matrix_content(plot.monitor.matrix, self.app.ansi_theme)
