@@ -200,7 +200,11 @@ class SnapshotBuilder:
         # Where each pool's vdevs find their figures in the columns (zdash.model.MeasureLayout),
         # and what they were made for: the structure, the report's row names, the disks' names.
         self._layouts: dict[str, MeasureLayout] = {}
-        self._layouts_for: tuple[object, tuple[str, ...], tuple[str, ...]] = ((), (), ())
+        self._layouts_for: tuple[tuple[tuple[str, Vdev], ...], tuple[str, ...], tuple[str, ...]] = (
+            (),
+            (),
+            (),
+        )
         self._version_text: str | None = None
         self._iostat_names: tuple[str, ...] | None = None
         self._structure_key: tuple[object, ...] = ()
@@ -486,15 +490,23 @@ class SnapshotBuilder:
     def _measure_layouts(self, names: tuple[str, ...], disks: tuple[str, ...]) -> dict[str, MeasureLayout]:
         """Each pool's MeasureLayout, made again only when the tree, the report's rows or the
         disks listed change (a tick of a steady pool: the same ones)."""
+        # A layout reads only its pool's name and tree: a new structure of the same trees (a
+        # status that moved only a scan) keeps them.
+        trees = tuple((p.name, p.root) for p in self._structure)
         structure, was_names, was_disks = self._layouts_for
-        if structure is self._structure and was_names == names and was_disks == disks:
+        if (
+            len(structure) == len(trees)
+            and all(n == m and a is b for (n, a), (m, b) in zip(structure, trees))
+            and was_names == names
+            and was_disks == disks
+        ):
             return self._layouts
         blocks = join.iostat_blocks(names, {p.name for p in self._structure})
         disk_index = {d: i for i, d in enumerate(disks)}
         self._layouts = {
             p.name: join.measure_layout(p, names, blocks.get(p.name), disk_index) for p in self._structure
         }
-        self._layouts_for = (self._structure, names, disks)
+        self._layouts_for = (trees, names, disks)
         return self._layouts
 
     def _current_evidence(self, now: float) -> Evidence:

@@ -194,3 +194,43 @@ def test_reuse_never_changes_what_a_text_report_parses_to(first, second):
     except ParseError as e:
         got = str(e)
     assert got == expected
+
+
+def test_a_json_status_whose_tree_reads_the_same_is_the_same_tree():
+    """`zpool status -j` of a scrub's progress moving and nothing in the tree: the same root,
+    every node reused with no walk of the leaves. The answer after it, with one leaf changed,
+    still reuses every other leaf (those the kept tree was built with stay reusable)."""
+    text = (CAPTURES / "degraded/zpool-status-j-json-int.resilvering.txt").read_text()
+    doc = json.loads(text)
+    pool = next(iter(doc["pools"].values()))
+    reuse: Reuse = Reuse()
+    one = _parse(text, reuse)
+    pool["scan_stats"]["issued"] += 4096
+    two = _parse(json.dumps(doc), reuse)
+    assert two == parse_status(ARGV, json.dumps(doc))
+    assert two[0].scans != one[0].scans and two[0].root is one[0].root
+    kids = pool["vdevs"][pool["name"]]["vdevs"]["mirror-1"]["vdevs"]
+    changed_name = next(iter(kids))
+    kids[changed_name]["checksum_errors"] = 3
+    three = _parse(json.dumps(doc), reuse)
+    assert three == parse_status(ARGV, json.dumps(doc)) and three[0].root is not one[0].root
+    before, after = _leaves(one), _leaves(three)
+    for key, v in after.items():
+        assert (v is before[key]) == (v.name != changed_name), key
+
+
+def test_a_status_that_moved_only_its_scan_keeps_the_snapshots_tree():
+    """The builder end to end: the same tree in the snapshot (what the checks find as the very
+    leaves of the last answer), a new structure number (the scan is the pool's), and pools equal
+    to a fresh fold's."""
+    text = (CAPTURES / "degraded/zpool-status-j-json-int.resilvering.txt").read_text()
+    doc = json.loads(text)
+    next(iter(doc["pools"].values()))["scan_stats"]["issued"] += 4096
+    b = SnapshotBuilder()
+    one = b.feed(_status_tick(1.0, text))
+    two = b.feed(_status_tick(2.0, json.dumps(doc)))
+    fresh = SnapshotBuilder()
+    fresh.feed(_status_tick(1.0, text))
+    assert two.pools == fresh.feed(_status_tick(2.0, json.dumps(doc))).pools
+    assert two.structure_id != one.structure_id
+    assert two.pools[0].root is one.pools[0].root

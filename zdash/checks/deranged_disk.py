@@ -29,7 +29,7 @@ it stays in: no redundancy lost, slow until the resilver ends).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from zdash.checks import tracker
@@ -244,11 +244,44 @@ def _normal(st: _Leaf, clear: int) -> None:
             st.raised, st.onset = False, None
 
 
+@dataclass(frozen=True, slots=True)
+class _Watched:
+    """One pool's leaves as findings() looks them up, for one structure: every (top, leaf) pair
+    in leaves_with_top order, as (the top's index in the pool's top-level vdevs, the leaf; None
+    for a single-disk top, its own leaf: the tick's top is read, its space moves), the pairs
+    marked by the tree itself (slow I/O counted, DEGRADED or FAULTED), and each pair's index by
+    leaf key and by GUID and path (what ereports name)."""
+
+    structure_id: int
+    tops: int
+    pairs: tuple[tuple[int, Vdev | None], ...]
+    marked: tuple[int, ...]
+    by_key: dict[str, list[int]]
+    by_name: dict[str, list[int]]
+
+    @classmethod
+    def of(cls, structure_id: int, pool: Pool) -> _Watched:
+        index = {id(top): i for i, top in enumerate(pool.top_level)}
+        pairs: list[tuple[int, Vdev | None]] = []
+        marked: list[int] = []
+        by_key: dict[str, list[int]] = {}
+        by_name: dict[str, list[int]] = {}
+        for n, (top, leaf) in enumerate(leaves_with_top(pool)):
+            pairs.append((index[id(top)], None if leaf is top else leaf))
+            if leaf.slow_ios or leaf.state in ("DEGRADED", "FAULTED"):
+                marked.append(n)
+            by_key.setdefault(leaf.key, []).append(n)
+            for name in {leaf.guid, leaf.path} - {None}:
+                by_name.setdefault(name, []).append(n)  # type: ignore[arg-type]
+        return cls(structure_id, len(index), tuple(pairs), tuple(marked), by_key, by_name)
+
+
 class Tracker(tracker.Tracker):
     # the structure whose leaves were last counted (work saved, not memory); the leaves slow in
     # the last sample (remade by every observe); each pool's layout for that structure, with its
     # leaves' memory in the layout's order (zdash.checks._deranged_columns)
-    TRANSIENT = ("_keys_for", "_slow_now", "_layouts", "_margins", "_margins_used")
+    # (and per pool, where its leaves that a finding could be about are found: _Watched)
+    TRANSIENT = ("_keys_for", "_slow_now", "_layouts", "_margins", "_margins_used", "_watched")
 
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
@@ -262,6 +295,7 @@ class Tracker(tracker.Tracker):
         # Only the entries the last findings() used are kept.
         self._margins: dict[tuple[int, int, bool | None], tuple[Vdev, Vdev, int]] | None = None
         self._margins_used: dict[tuple[int, int, bool | None], tuple[Vdev, Vdev, int]] | None = {}
+        self._watched: dict[str, _Watched] | None = None
 
     def observe(self, snap: Snapshot) -> None:
         cfg = self.cfg
@@ -273,6 +307,7 @@ class Tracker(tracker.Tracker):
         # leaves are gone is done once per structure, not per tick (`seen` None: same as before).
         same = bool(snap.structure_id) and snap.structure_id == self._keys_for
         seen: set[tuple[str, str]] | None = None if same else set()
+        laid: list[tuple[str, tuple[str, ...]]] = []  # pools read by layout: their leaves' keys
         slow_now: dict[str, list[str]] = {}
         # Each pool's layout (zdash.checks._deranged_columns), kept while the structure is the
         # same and, when it changes, while its leaves read the same (a pool being written to
@@ -290,8 +325,8 @@ class Tracker(tracker.Tracker):
                 and len(made[0].keys) == len(pairs)
                 and (same or signature(pairs) == made[0].signature)
             ):
-                if seen is not None:
-                    seen.update((name, k) for k in made[0].keys)
+                if seen is not None:  # counted now, named only if some leaf is gone (below)
+                    laid.append((name, made[0].keys))
                 self._observe_columns(name, pool, pairs, made, rebuilt, normal, slow_now)
                 continue
             samples = sample_pool_lazy(pool, cfg, pairs=pairs)
@@ -338,7 +373,11 @@ class Tracker(tracker.Tracker):
                 lay = layout(pairs)
                 layouts[name] = None if lay is None else (lay, [leaves[name, k] for k in lay.keys])
         if seen is not None:
-            if len(seen) != len(leaves):
+            # Every key seen is one of `leaves` (each layout's keys are distinct, and pools are):
+            # as many seen as known is all of them, the usual case, and no key is built.
+            if len(seen) + sum(len(keys) for _, keys in laid) != len(leaves):
+                for name, keys in laid:
+                    seen.update((name, k) for k in keys)
                 for gone in set(leaves) - seen:
                     del leaves[gone]
             self._keys_for = snap.structure_id
@@ -481,7 +520,7 @@ class Tracker(tracker.Tracker):
         watch = {k for k, st in self._leaves.items() if st.raised or (st.first_slow_ios or 0) < 0}
         self._margins, self._margins_used = self._margins_used, {}
         for pool in snap.pools:
-            for top, leaf in leaves_with_top(pool):
+            for top, leaf in self._to_ask(snap.structure_id, pool, named, watch):
                 quiet = not named or (leaf.guid not in named and leaf.path not in named)
                 if (
                     quiet
@@ -500,6 +539,37 @@ class Tracker(tracker.Tracker):
                     continue  # nothing _finding could say (the common case, cheaply)
                 if (f := self._finding(snap, pool, top, leaf, st)) is not None:
                     out.append(f)
+        return out
+
+    def _to_ask(
+        self, structure_id: int, pool: Pool, named: frozenset[str], watch: set[tuple[str, str]]
+    ) -> list[tuple[Vdev, Vdev]] | Iterator[tuple[Vdev, Vdev]]:
+        """The pool's (top, leaf) pairs findings() must look at, in leaves_with_top order: those
+        with slow I/O counted or DEGRADED or FAULTED, those ZFS's recent ereports name (`named`)
+        and those whose memory could make a finding (`watch`). All of them where the snapshot
+        has no structure number (one built by hand); else found through a _Watched kept per
+        structure: a quiet 1,000-disk pool is not walked every tick."""
+        if not structure_id:
+            return leaves_with_top(pool)
+        if self._watched is None:
+            self._watched = {}
+        w = self._watched.get(pool.name)
+        tops = pool.top_level
+        if w is None or w.structure_id != structure_id or w.tops != len(tops):
+            w = self._watched[pool.name] = _Watched.of(structure_id, pool)
+        asked = set(w.marked)
+        if named:
+            for n in named:
+                asked.update(w.by_name.get(n, ()))
+        if watch:
+            for pool_name, key in watch:
+                if pool_name == pool.name:
+                    asked.update(w.by_key.get(key, ()))
+        out = []
+        for i in sorted(asked):
+            top_index, leaf = w.pairs[i]
+            top = tops[top_index]
+            out.append((top, top if leaf is None else leaf))  # a single-disk top is its own leaf
         return out
 
     def _finding(self, snap: Snapshot, pool: Pool, top: Vdev, leaf: Vdev, st: _Leaf) -> Finding | None:

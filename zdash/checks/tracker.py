@@ -62,6 +62,10 @@ class StructuralTracker(Tracker):
         if snap.structure_id and self._memo is not None and self._memo[0] == snap.structure_id:
             return list(self._memo[1])
         found = self.judge(snap)
+        if self._memo is not None and found == self._memo[1]:
+            # Judged again (a new status), found the same: the findings made last time are
+            # kept, and what was made now is dropped at once, never walked by the collector.
+            found = self._memo[1]
         self._memo = (snap.structure_id, found) if snap.structure_id else None
         return list(found)
 

@@ -152,9 +152,19 @@ def attach_structure(
 ) -> Pool:
     """attach_facts(attach_ashift(attach_space(pool, listed), ashift), devices) in one pass over
     the tree: each node rebuilt once, not three times (every few seconds, on a 1,000-disk tree).
-    `reuse`: the leaves this made last time with the same listed, ashift and devices."""
-    fns = ([_space(listed)] if listed is not None else []) + ([_ashift(ashift)] if ashift else [])
-    root = _changed_tree(pool.root, [*fns, _facts(devices)], 0, reuse)
+    `reuse`: what this made last time with the same listed, ashift and devices (each leaf; the
+    whole tree when the pool's tree is the one it had, or equal to it)."""
+    fns = [
+        *([_space(listed)] if listed is not None else []),
+        *([_ashift(ashift)] if ashift else []),
+        _facts(devices),
+    ]
+    if reuse is None:
+        root = _changed_tree(pool.root, fns, 0)
+    else:  # the same tree as last time (a new status that moved only its scan): the same result
+        root = reuse.whole(
+            ("attached", pool.name), pool.root, lambda: _changed_tree(pool.root, fns, 0, reuse)
+        )
     pool = evolve(pool, root=root)
     return _pool_space(pool, listed) if listed is not None else pool
 

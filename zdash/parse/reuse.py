@@ -8,12 +8,18 @@ device facts) can keep its own work for that leaf too (same object in, same obje
 
 Two generations: what this pass asked for and found is carried into the next one, everything
 else is dropped, so the cache holds one tree's worth and never grows with the session.
+
+A whole tree can be kept too (`whole`): a pool whose tree reads exactly as last time (a scrub's
+progress or a finished scan's times moved, nothing in the tree) is the same root, every node
+reused, with no walk of its thousand leaves; the leaves it was built with stay reusable for the
+answer after it, when something in the tree does move.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from itertools import islice
+from typing import Any, Generic, TypeVar
 
 _V = TypeVar("_V")
 _R = TypeVar("_R")
@@ -26,6 +32,9 @@ class Reuse(Generic[_V]):
     def __init__(self) -> None:
         self._last: dict[Hashable, _V] = {}
         self._now: dict[Hashable, _V] = {}
+        # whole(): per key, (the document it was built from, the value, the keys it used)
+        self._whole_last: dict[Hashable, tuple[Any, Any, tuple[Hashable, ...]]] = {}
+        self._whole_now: dict[Hashable, tuple[Any, Any, tuple[Hashable, ...]]] = {}
 
     def get(self, key: Hashable) -> _V | None:
         """The value built from `key` in the last pass (or earlier in this one); None if none.
@@ -41,6 +50,24 @@ class Reuse(Generic[_V]):
     def put(self, key: Hashable, value: _V) -> None:
         self._now[key] = value
 
+    def whole(self, key: Hashable, doc: object, build: Callable[[], _R]) -> _R:
+        """`build()`, or what it built last pass under `key` when `doc` (the input it reads,
+        compared by ==, held until the next pass) is equal to that pass's. The values `build`
+        got and put then are carried into this pass as if asked for again (a later pass with a
+        changed tree still reuses its unchanged leaves)."""
+        last = self._whole_last.get(key)
+        if last is not None and key not in self._whole_now and last[0] == doc:
+            for k in last[2]:
+                if k not in self._now and k in self._last:
+                    self._now[k] = self._last[k]
+            self._whole_now[key] = last
+            value: _R = last[1]
+            return value
+        start = len(self._now)
+        value = build()
+        self._whole_now[key] = (doc, value, tuple(islice(self._now, start, None)))
+        return value
+
     def run(self, parse: Callable[[Reuse[_V]], _R]) -> _R:
         """One pass: `parse(self)`, then what it built is what the next pass may reuse; if it
         raises (unreadable input), the next pass may reuse what the last good one built."""
@@ -54,11 +81,13 @@ class Reuse(Generic[_V]):
 
     def abandon(self) -> None:
         """The pass failed (unreadable input): the next one may reuse what the last good one built."""
-        self._now = {}
+        self._now, self._whole_now = {}, {}
 
     def next_pass(self) -> None:
         """This pass's values become the ones the next pass may reuse; the rest are dropped."""
         self._last, self._now = self._now, {}
+        self._whole_last, self._whole_now = self._whole_now, {}
 
     def clear(self) -> None:
         self._last, self._now = {}, {}
+        self._whole_last, self._whole_now = {}, {}

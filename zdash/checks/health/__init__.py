@@ -18,6 +18,7 @@ One fault, one finding:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import is_
 
 from zdash.checks import tracker
 from zdash.checks.finding import Finding
@@ -28,7 +29,7 @@ from zdash.checks.health.pool_state import data_errors, pool_state
 from zdash.checks.health.redundancy import unshown_vdev, vdev_redundancy
 from zdash.checks.health.spares import cache_devices, spares, stuck_replaces
 from zdash.config import CheckConfig
-from zdash.model import Pool, Snapshot
+from zdash.model import Pool, Snapshot, Vdev
 from zdash.redundancy import margins, rebuilding, resilver_running, unshown_losses
 
 __all__ = ["ID", "Tracker", "check"]
@@ -59,10 +60,14 @@ class Tracker(tracker.StructuralTracker):
     """Its memory (error counters) changes only when `zpool status` answers, so its findings are
     reused until the structure changes."""
 
+    # the leaves each pool's counters were last read from (work saved, not memory)
+    TRANSIENT = ("_read_from",)
+
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
         self._pools: dict[str, PoolMemory] = {}
         self._observed = 0
+        self._read_from: dict[str, tuple[Vdev, ...]] | None = None
 
     def observe(self, snap: Snapshot) -> None:
         if snap.structure_id and snap.structure_id == self._observed:
@@ -70,13 +75,24 @@ class Tracker(tracker.StructuralTracker):
         self._observed = snap.structure_id
         seen = set()
         read_at = _status_time(snap)
+        read_before, self._read_from = self._read_from or {}, {}
         for pool in snap.pools:
             seen.add(pool.name)
             state = self._pools.setdefault(pool.name, PoolMemory())
+            leaves = self._read_from[pool.name] = tuple(pool.leaves())
+            before = read_before.get(pool.name)
+            if before is not None and len(before) == len(leaves) and all(map(is_, before, leaves)):
+                # The very leaves read last time (a status that moved only its scan): no counter
+                # moved and none came or went (each key once: two leaves under one key compare
+                # their counts with each other, read below).
+                keys = {leaf.key for leaf in leaves}
+                if len(keys) == len(leaves):
+                    self._after_leaves(pool, leaves, state, keys, read_at)
+                    continue
             # A count that rose between two readings rose during a scrub if one ran in between.
             scrubbing = _scrub_between(pool, state.seen_at, read_at)
             keys = set()
-            for leaf in pool.leaves():
+            for leaf in leaves:
                 keys.add(leaf.key)
                 now = counts(leaf)
                 known = state.leaves.get(leaf.key)
@@ -98,13 +114,21 @@ class Tracker(tracker.StructuralTracker):
                 known.last = now
             for gone in set(state.leaves) - keys:
                 del state.leaves[gone]
-            running = resilver_running(pool)
-            building = {leaf.key for leaf in pool.leaves() if rebuilding(leaf)}
-            for key in [k for k in state.joined if k not in keys or not (running or k in building)]:
-                del state.joined[key]  # resilvered (or gone): a side like any other from now on
-            state.seen_at = read_at
+            self._after_leaves(pool, leaves, state, keys, read_at)
         for gone in set(self._pools) - seen:
             del self._pools[gone]
+
+    @staticmethod
+    def _after_leaves(
+        pool: Pool, leaves: tuple[Vdev, ...], state: PoolMemory, keys: set[str], read_at: float
+    ) -> None:
+        """The leaves that joined while zdash watched, until their resilver is done; the time
+        of this reading."""
+        running = resilver_running(pool)
+        building = {leaf.key for leaf in leaves if rebuilding(leaf)}
+        for key in [k for k in state.joined if k not in keys or not (running or k in building)]:
+            del state.joined[key]  # resilvered (or gone): a side like any other from now on
+        state.seen_at = read_at
 
     def judge(self, snap: Snapshot) -> list[Finding]:
         out: list[Finding] = []

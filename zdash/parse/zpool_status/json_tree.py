@@ -74,17 +74,13 @@ def _pool(key: str, obj: object, reuse: Reuse[Vdev] | None = None) -> Pool:
         ),
         None,
     )
-    children = list(_children(root_obj.get("vdevs"), "normal", 1, name, busy, reuse))
-    for group, vclass in JSON_CLASS_GROUPS:  # beside "vdevs" in status -j (§4.3)
-        children.extend(_children(obj.get(group), vclass, 1, name, busy, reuse))
-    # --json-flat-vdevs: every vdev is also listed at the top of "vdevs", beside the root, with
-    # its "parent"; the class vdevs (log, cache, spare, special, dedup) only there, without one.
-    for key, entry in vdevs.items() if isinstance(vdevs, dict) and len(vdevs) > 1 else ():
-        if entry is not root_obj and isinstance(entry, dict) and "parent" not in entry:
-            flat_class = JSON_CLASSES.get(str(entry.get("class")))
-            if flat_class is not None:
-                children.extend(_children({key: entry}, flat_class, 1, name, busy, reuse))
-    root = _vdev(root_obj, "normal", 0, name, busy, tuple(children), reuse)
+    if reuse is None:
+        root = _tree(name, obj, vdevs, root_obj, busy, None)
+    else:
+        # Everything the tree is made of (the vdevs, the class groups beside them, the scan's
+        # mark on busy leaves): the same as last time (only the scan moved), the same tree.
+        doc = (vdevs, tuple(obj.get(group) for group, _ in JSON_CLASS_GROUPS), busy)
+        root = reuse.whole(("json tree", name), doc, lambda: _tree(name, obj, vdevs, root_obj, busy, reuse))
     guid = obj.get("pool_guid", obj.get("guid"))
     errlist = obj.get("errlist", [])
     if isinstance(errlist, str):
@@ -103,6 +99,28 @@ def _pool(key: str, obj: object, reuse: Reuse[Vdev] | None = None) -> Pool:
         error_count=count(obj.get("error_count"), "error_count"),
         error_files=tuple(string(f, "errlist entry") or "" for f in errlist),
     )
+
+
+def _tree(
+    name: str,
+    obj: JsonObject,
+    vdevs: object,
+    root_obj: JsonObject,
+    busy: str | None,
+    reuse: Reuse[Vdev] | None,
+) -> Vdev:
+    """The pool's root vdev and everything below it."""
+    children = list(_children(root_obj.get("vdevs"), "normal", 1, name, busy, reuse))
+    for group, vclass in JSON_CLASS_GROUPS:  # beside "vdevs" in status -j (§4.3)
+        children.extend(_children(obj.get(group), vclass, 1, name, busy, reuse))
+    # --json-flat-vdevs: every vdev is also listed at the top of "vdevs", beside the root, with
+    # its "parent"; the class vdevs (log, cache, spare, special, dedup) only there, without one.
+    for key, entry in vdevs.items() if isinstance(vdevs, dict) and len(vdevs) > 1 else ():
+        if entry is not root_obj and isinstance(entry, dict) and "parent" not in entry:
+            flat_class = JSON_CLASSES.get(str(entry.get("class")))
+            if flat_class is not None:
+                children.extend(_children({key: entry}, flat_class, 1, name, busy, reuse))
+    return _vdev(root_obj, "normal", 0, name, busy, tuple(children), reuse)
 
 
 def _root_object(pool: str, vdevs: object) -> JsonObject:
