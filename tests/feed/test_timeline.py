@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 
 import psutil
+import pytest
 
 from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
@@ -68,6 +69,25 @@ def test_a_timeline_crosses_the_pipe_from_the_scan_child_unchanged():
     assert decode(encode(timeline)) == timeline
     stopped = Timeline(timeline.events[:1], 7, 26, "tick 8: ValueError: no pools")
     assert decode(encode(stopped)) == stopped and not stopped.complete
+
+
+def test_the_replays_config_crosses_to_the_scan_child_as_data():
+    """The markers come from the replay's own thresholds: every setting arrives equal (the same
+    digest), a -w/-c range included, and the argument is JSON, not code."""
+    from zdash.feed.scan_child import config_arg, config_of
+    from zdash.ranges import Range
+
+    cfg = CheckConfig(
+        capacity_pool_warn_pct=70.0,
+        capacity_pool_warn_range=Range.parse("@10:20"),
+        disabled=("clones",),
+        deranged_sustain_samples=3,
+    )
+    arg = config_arg(cfg)
+    assert config_of(arg) == cfg and config_of(arg).digest() == cfg.digest()
+    assert config_of(config_arg(None)) is None
+    with pytest.raises(TypeError):
+        config_of('{"no_such_setting": 1}')
 
 
 def test_a_tick_that_cannot_be_folded_stops_the_scan_and_says_where(monkeypatch):

@@ -6,8 +6,9 @@ interpreter lock the replay's own fold and its drawing need, and a 64x replay dr
 its frames for as long as it ran (half a minute on an hour's recording). Here it competes only
 for the CPU, and at a lower priority (nice +10): the screen the viewer watches comes first.
 
-CONFIG is the replay's CheckConfig, pickled and base64-encoded (the markers come from the same
-thresholds as the replay's findings). Each timeline found is written to stdout as one line of
+CONFIG is the replay's CheckConfig as JSON (the markers come from the same thresholds as the
+replay's findings): its settings by name, a Monitoring Plugins range by its text. JSON, not
+pickle: an argument is data whoever runs the module, never code. Each timeline found is written to stdout as one line of
 JSON (`encode` / `decode`), in parts as the scan goes, then whole; a tick that cannot be folded
 ends it with `stopped` saying why. The child is started to die with zdash (spawn's
 die_with_parent) and killed when the replay stops wanting its markers.
@@ -15,11 +16,10 @@ die_with_parent) and killed when the replay stops wanting its markers.
 
 from __future__ import annotations
 
-import base64
 import contextlib
+import dataclasses
 import json
 import os
-import pickle
 import sys
 import threading
 
@@ -27,13 +27,33 @@ from zdash.checks.finding import Severity
 from zdash.config import CheckConfig
 from zdash.feed.timeline import Event, Timeline, scan
 from zdash.gcpolicy import tune
+from zdash.ranges import Range
 from zdash.sources.recording import open_recording
 
 NICE = 10  # the scan yields the CPU to the dashboard that shows the replay
 
 
 def config_arg(cfg: CheckConfig | None) -> str:
-    return base64.b64encode(pickle.dumps(cfg)).decode("ascii")
+    if cfg is None:
+        return "null"
+    settings = {}
+    for f in dataclasses.fields(cfg):
+        value = getattr(cfg, f.name)
+        settings[f.name] = {"range": value.text} if isinstance(value, Range) else value
+    return json.dumps(settings)
+
+
+def config_of(arg: str) -> CheckConfig | None:
+    """The CheckConfig config_arg wrote; a setting that is not one is refused by CheckConfig."""
+    settings = json.loads(arg)
+    if settings is None:
+        return None
+    for name, value in settings.items():
+        if isinstance(value, dict):
+            settings[name] = Range.parse(value["range"])
+        elif isinstance(value, list):
+            settings[name] = tuple(value)
+    return CheckConfig(**settings)
 
 
 def encode(timeline: Timeline) -> bytes:
@@ -60,10 +80,7 @@ def decode(line: bytes) -> Timeline:
 
 
 def main(argv: list[str]) -> int:
-    path, cfg = (
-        argv[0],
-        pickle.loads(base64.b64decode(argv[1])),
-    )  # our own parent wrote it (ReplayFeed.timelines)
+    path, cfg = argv[0], config_of(argv[1])
     with contextlib.suppress(OSError):
         os.nice(NICE)
     tune()
