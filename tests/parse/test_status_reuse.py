@@ -14,6 +14,7 @@ from hypothesis import given
 
 from tests.parse.test_zpool_status_fuzz import FUZZ, TEXT_SEEDS, damaged, damaged_json
 from zdash.builder import SnapshotBuilder
+from zdash.model import Snapshot
 from zdash.parse import ParseError
 from zdash.parse.reuse import Reuse
 from zdash.parse.zpool_status import parse_status
@@ -107,6 +108,17 @@ def _status_tick(t: float, text: str) -> Tick:
     return Tick(t, (RawSample("status", tuple(ARGV), 0, text, "", t, 0.01),))
 
 
+def _two_answers(text: str, doc: dict) -> tuple[Snapshot, Snapshot, Snapshot]:
+    """One builder fed text then doc (the snapshots of both answers), and a fresh builder's
+    snapshot of doc after the same first answer: what the reuse must equal."""
+    b = SnapshotBuilder()
+    one = b.feed(_status_tick(1.0, text))
+    two = b.feed(_status_tick(2.0, json.dumps(doc)))
+    fresh = SnapshotBuilder()
+    fresh.feed(_status_tick(1.0, text))
+    return one, two, fresh.feed(_status_tick(2.0, json.dumps(doc)))
+
+
 def test_a_busy_pools_new_status_keeps_the_structure_of_its_unchanged_leaves():
     """The builder end to end: an answer that differs only in allocation and scan progress
     gives a snapshot equal to a fresh fold's, its leaves the same objects as before."""
@@ -115,12 +127,8 @@ def test_a_busy_pools_new_status_keeps_the_structure_of_its_unchanged_leaves():
     pool = next(iter(doc["pools"].values()))
     pool["scan_stats"]["issued"] += 4096
     pool["vdevs"][pool["name"]]["alloc_space"] += 8192
-    b = SnapshotBuilder()
-    one = b.feed(_status_tick(1.0, text))
-    two = b.feed(_status_tick(2.0, json.dumps(doc)))
-    fresh = SnapshotBuilder()
-    fresh.feed(_status_tick(1.0, text))
-    assert two.pools == fresh.feed(_status_tick(2.0, json.dumps(doc))).pools
+    one, two, fresh_two = _two_answers(text, doc)
+    assert two.pools == fresh_two.pools
     assert two.structure_id != one.structure_id  # checks of structure still look again
     for a, b2 in zip(one.pools[0].leaves(), two.pools[0].leaves()):
         assert a is b2
@@ -226,11 +234,7 @@ def test_a_status_that_moved_only_its_scan_keeps_the_snapshots_tree():
     text = (CAPTURES / "degraded/zpool-status-j-json-int.resilvering.txt").read_text()
     doc = json.loads(text)
     next(iter(doc["pools"].values()))["scan_stats"]["issued"] += 4096
-    b = SnapshotBuilder()
-    one = b.feed(_status_tick(1.0, text))
-    two = b.feed(_status_tick(2.0, json.dumps(doc)))
-    fresh = SnapshotBuilder()
-    fresh.feed(_status_tick(1.0, text))
-    assert two.pools == fresh.feed(_status_tick(2.0, json.dumps(doc))).pools
+    one, two, fresh_two = _two_answers(text, doc)
+    assert two.pools == fresh_two.pools
     assert two.structure_id != one.structure_id
     assert two.pools[0].root is one.pools[0].root
