@@ -3,6 +3,7 @@ as the replay folds it. On the bundled lab scenarios."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import psutil
@@ -119,6 +120,28 @@ async def test_a_scan_child_that_dies_leaves_the_replay_a_stopped_timeline(tmp_p
     assert len(timelines) == 1 and not timelines[0].complete
     assert timelines[0].stopped == "the search ended (exit 3): MemoryError: the recording is too big"
     await frames.aclose()
+
+
+async def test_a_scan_child_that_warns_at_length_still_ends_with_its_last_word(tmp_path, monkeypatch):
+    """4 MiB of warnings on stderr (past what a pipe and spawn's 1 MiB reader hold unread) do not block the child: the
+    replay still learns how it ended, from its last line."""
+    fake = tmp_path / "python"
+    fake.write_text(
+        "#!/bin/sh\nhead -c 4194304 /dev/zero | tr '\\0' w >&2\necho >&2\n"
+        "echo 'MemoryError: the recording is too big' >&2\nexit 3\n"
+    )
+    fake.chmod(0o755)
+    feed = ReplayFeed(path_of("deranged-mirror"), CheckConfig(), playing=False)
+    frames = feed.frames()
+    await anext(frames)
+    monkeypatch.setattr("sys.executable", str(fake))
+    timelines = await asyncio.wait_for(_all(feed.timelines()), 60)
+    assert timelines[-1].stopped == "the search ended (exit 3): MemoryError: the recording is too big"
+    await frames.aclose()
+
+
+async def _all(gen):
+    return [t async for t in gen]
 
 
 async def test_the_scan_child_is_killed_when_the_replay_stops_wanting_markers(tmp_path, monkeypatch):

@@ -227,6 +227,16 @@ class ReplayFeed(Feed):
         except OSError as e:  # no python to run it (an embedded or removed interpreter)
             yield Timeline((), 0, last.count, f"the search for events could not start: {e}")
             return
+        # Its stderr read as it comes (the last 64 KiB kept): left unread until the end, warnings
+        # past what the pipe and spawn's reader hold (~2 MiB) would block the child, and the
+        # markers with it.
+        err = bytearray()
+
+        async def drain() -> None:
+            while chunk := await child.stderr.read(65536):
+                err[:] = (err + chunk)[-65536:]
+
+        draining = asyncio.create_task(drain())
         try:
             while line := await child.stdout.readline():
                 timeline = last = decode(line)
@@ -238,10 +248,12 @@ class ReplayFeed(Feed):
                 if timeline.complete or timeline.stopped:
                     return
             code = await child.wait()
-            why = (await child.stderr.read()).decode(errors="replace").strip().splitlines()
+            await draining
+            why = bytes(err).decode(errors="replace").strip().splitlines()
             said = f": {first_line(why[-1])}" if why else ""  # its last word (a traceback's)
             yield Timeline(last.events, last.scanned, last.count, f"the search ended (exit {code}){said}")
         finally:
+            draining.cancel()
             await kill(child)  # SIGKILL at once, then its end awaited (bounded)
 
     # -- time --------------------------------------------------------------------------------
