@@ -438,6 +438,14 @@ def run_check(
     return write_prometheus(prometheus, history, findings, code)
 
 
+def one_look(cfg: CheckConfig) -> CheckConfig:
+    """The config a paste is judged with: one moment, so checks that want a sustained signal
+    judge that one sample (the verdict digests fold the corpus with it too)."""
+    return dataclasses.replace(
+        cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, 1), one_look=True
+    )
+
+
 def run_check_text(
     path: str,
     as_json: bool,
@@ -455,10 +463,7 @@ def run_check_text(
     imported, mtime = loaded
     from zdash.fold import Fold
 
-    cfg = dataclasses.replace(
-        cfg, deranged_sustain_samples=min(cfg.deranged_sustain_samples, 1), one_look=True
-    )
-    frame = Fold(cfg).step(paste_tick(imported, mtime))
+    frame = Fold(one_look(cfg)).step(paste_tick(imported, mtime))
     history = [frame.snapshot]
     findings = [f for f in frame.findings if not pools or f.pool in pools or f.pool is None]
     only = imported.datasets_only
