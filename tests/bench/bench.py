@@ -632,28 +632,40 @@ asyncio.run(main())
 """
 
 
-def bench_replay(cache: str, limit_s: float) -> None:
+def bench_replay(cache: str, limit_s: float, base: str | None = None) -> None:
+    """The 1 h recording at 64x in the headless dashboard: ticks folded, frames drawn, RSS. With
+    `base` (a checkout of other zdash code): the same from that code too, the two alternating
+    (base, this, base, this) so load that comes and goes touches both alike."""
     print("\n## Replaying the 1 h recording at 64x in the dashboard (headless), RSS as it plays\n")
     path = cached_recording(cache, 1.0)
-    out, _, peak, rc = _spawn_measured(
-        [sys.executable, "-c", REPLAY_RSS, path, str(limit_s)], timeout=limit_s + 300
-    )
-    samples = [line.split() for line in out.splitlines() if line and line[0].isdigit()]
-    if rc != 0 or not samples:
-        print(f"  replay failed ({rc}): {out.strip()[-400:]}")
-        return
-    first = float(samples[0][3])
-    for s in samples:
-        print(
-            f"  {s[0]:>4} s  tick {s[1]:>5} of {s[2]}  RSS {float(s[3]):6.1f} MB  {float(s[3]) / first:5.2f}x"
+    builds: list[tuple[str, list[str]]] = [("this checkout", [])]
+    if base:
+        builds = [("base " + os.path.abspath(base), [os.path.abspath(base)]), *builds] * 2
+    for label, first_on_path in builds:
+        # the script with the base checkout first on the path (ahead of this one, the cwd)
+        script = f"import sys; sys.path[:0] = {first_on_path!r}\n" + REPLAY_RSS
+        out, _, peak, rc = _spawn_measured(
+            [sys.executable, "-c", script, path, str(limit_s)], timeout=limit_s + 300
         )
-    last = samples[-1]
-    rate = int(last[1]) / max(1.0, float(last[0]))
-    fps = int(last[4]) / max(1.0, float(last[0]))
-    print(
-        f"  played {last[1]} ticks in {last[0]} s ({rate:.0f} ticks/s of 64 asked), "
-        f"{last[4]} frames drawn ({fps:.0f}/s); peak RSS {peak:.0f} MB"
-    )
+        samples = [line.split() for line in out.splitlines() if line and line[0].isdigit()]
+        if base:
+            print(f"  {label}:")
+        if rc != 0 or not samples:
+            print(f"  replay failed ({rc}): {out.strip()[-400:]}")
+            continue
+        first = float(samples[0][3])
+        for s in samples:
+            print(
+                f"  {s[0]:>4} s  tick {s[1]:>5} of {s[2]}  RSS {float(s[3]):6.1f} MB  {float(s[3]) / first:5.2f}x"
+            )
+        last = samples[-1]
+        rate = int(last[1]) / max(1.0, float(last[0]))
+        fps = int(last[4]) / max(1.0, float(last[0]))
+        print(
+            f"  played {last[1]} ticks in {last[0]} s ({rate:.0f} ticks/s of 64 asked), "
+            f"{last[4]} frames drawn ({fps:.0f}/s); peak RSS {peak:.0f} MB; "
+            f"1-min load {os.getloadavg()[0]:.1f}"
+        )
 
 
 # --- lab ----------------------------------------------------------------------------------------
@@ -692,7 +704,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--screen-base",
         metavar="DIR",
-        help="also the screen rows of the zdash code in DIR (an A/B in one run)",
+        help="also the screen rows and the 64x replay of the zdash code in DIR (an A/B in one run)",
     )
     p.add_argument("--lab", metavar="ZFSLAB", help="path of zfslab: also measure CPU on a real pool")
     p.add_argument("--lab-seconds", type=int, default=60)
@@ -730,7 +742,7 @@ def run(args: argparse.Namespace) -> int:
     if "yaml" in only:
         bench_yaml(args.cache)
     if "replay" in only:
-        bench_replay(args.cache, args.replay_seconds)
+        bench_replay(args.cache, args.replay_seconds, args.screen_base)
     if "screen" in only:
         bench_screen(args.screen_seconds, args.screen_rounds, args.screen_base)
     if "lab" in only and args.lab:
