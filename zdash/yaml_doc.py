@@ -79,7 +79,10 @@ def load_recording_document(text: str, max_bytes: int) -> object:
 
     if len(text) > max_bytes:
         raise TooLarge(f"larger than {_size(max_bytes)}")
-    if _DEEP_FLOW.search(text):
+    # libyaml 0.2.5+ refuses flow nested past 1,000 levels by itself, in linear time (then
+    # ruamel, below, says "nested too deeply"): the search, a third of reading a 100-leaf tick
+    # (the status JSON's braces are each a candidate), is needed only before a Python scanner.
+    if not _libyaml_bounds_depth() and _DEEP_FLOW.search(text):
         raise TooDeep("nested too deeply")
     loader = _recording_loader()
     try:
@@ -101,6 +104,22 @@ def load_recording_document(text: str, max_bytes: int) -> object:
 
 class NotYaml(ValueError):
     """A recording's document that is not YAML (str(): PyYAML's message, on one line)."""
+
+
+@functools.cache
+def _libyaml_bounds_depth() -> bool:
+    """PyYAML parses with libyaml 0.2.5 or later (its wheels bundle it; a build against an older
+    system libyaml has no nesting limit, and PyYAML's pure-Python scanner is ruamel's)."""
+    import yaml
+
+    if not getattr(yaml, "__with_libyaml__", False):
+        return False
+    try:
+        from yaml import _yaml
+
+        return tuple(_yaml.get_version()) >= (0, 2, 5)
+    except (ImportError, AttributeError):
+        return False
 
 
 @functools.cache

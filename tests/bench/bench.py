@@ -550,14 +550,17 @@ def yaml_recording(cache: str, leaves: int, ticks: int, whole: bool) -> str:
     os.makedirs(cache, exist_ok=True)
     plain = os.path.join(cache, f"synthetic-{leaves}-{ticks}.yaml")
     host = host_for(leaves)
-    with SessionWriter(plain if whole else path + ".part", "bench", 1.0, force=True) as w:
+    # The writer gzips by the name's ending: the part file must end in .gz too (it ended in
+    # .part, so the files "as zdash writes" were plain text until 2026-11-29).
+    part = path[: -len(".gz")] + ".part.gz"
+    with SessionWriter(plain if whole else part, "bench", 1.0, force=True) as w:
         for i in range(ticks):
             w.write(host.tick(i))
     if whole:
-        with open(plain, "rb") as src, gzip.open(path + ".part", "wb") as dst:
+        with open(plain, "rb") as src, gzip.open(part, "wb") as dst:
             shutil.copyfileobj(src, dst)
         os.remove(plain)
-    os.replace(path + ".part", path)
+    os.replace(part, path)
     return path
 
 
