@@ -7,7 +7,7 @@ import pytest
 
 from tests.checks.builders import leaf, mirror, pool, raidz
 from zdash.model import Vdev
-from zdash.redundancy import margin, margins, parity
+from zdash.redundancy import MarginMemo, margin, margins, parity
 
 
 @pytest.mark.parametrize(
@@ -69,6 +69,28 @@ def test_the_new_side_of_a_replace_is_no_copy_while_the_resilver_runs():
     running = margin(top, resilvering=True)
     assert running.exhausted and [v.name for v in running.rebuilding] == ["new"] and not running.lost[1:]
     assert margin(top, resilvering=False).left == 1  # finished: the new disk is a copy
+
+
+def test_a_margin_is_kept_only_for_the_same_vdev_with_the_same_resilver_state():
+    """The health check keeps each vdev's margin while the fold hands it the same object (a
+    status that moved only its scan): what working it out again would say, and nothing older."""
+    rep = Vdev("replacing-1", "replacing", "DEGRADED", children=(leaf("old", state="OFFLINE"), leaf("new")))
+    top = mirror(1, leaf("a"), rep)
+    known = MarginMemo()
+    running = known.margin(top, True)
+    assert running.exhausted
+    known.next_pass()
+    assert known.margin(top, True) is running  # the same vdev, the resilver still running
+    assert known.margin(top, False).left == 1  # it ended: the new disk is a copy now
+    done = mirror(1, leaf("a"), leaf("new"))  # the replace finished: another tree
+    assert (
+        known.margin(done, False) == margin(done, resilvering=False) and known.margin(done, False).top is done
+    )
+    p = pool("t", top, mirror(2, leaf("c"), leaf("d", state="FAULTED")))
+    assert margins(p, known=known) == margins(p)
+    known.next_pass()
+    known.next_pass()  # a pass that did not ask for it: forgotten
+    assert known.margin(top, True) is not running and known.margin(top, True) == running
 
 
 def _draid(state: str, *members: Vdev) -> Vdev:

@@ -236,6 +236,7 @@ def margins(
     pool: Pool,
     classes: tuple[VdevClass, ...] = ("normal", "special", "dedup", "log"),
     joining: frozenset[str] = frozenset(),
+    known: MarginMemo | None = None,
 ) -> list[Margin]:
     """Every top-level vdev of the given classes (cache and spares hold no pool data).
 
@@ -243,14 +244,44 @@ def margins(
     transcript's `zpool attach` names them). A mirror side still being resilvered after its
     attach is redundancy being added: the vdev is judged as it was before (a single disk made a
     mirror is not a mirror that lost a side). Without that knowledge a side being resilvered is
-    one that is not a copy yet, whatever brought it."""
+    one that is not a copy yet, whatever brought it.
+
+    `known`: the margins worked out last time (see MarginMemo); a vdev that is the same object
+    as then, with a resilver running or not as then, has the same margin."""
     # No scan line at all (a paste cut above the table): whether a resilver runs is unknown.
     resilvering = resilver_running(pool) or (None if not pool.scans else False)
-    return [
-        margin(_before_attach(top, joining, resilvering), resilvering=resilvering)
+    tops = [
+        _before_attach(top, joining, resilvering)
         for top in pool.top_level
         if top.vclass in classes and top.kind not in ("hole", "indirect") and not _unshown(top)
     ]
+    if known is None:
+        return [margin(top, resilvering=resilvering) for top in tops]
+    return [known.margin(top, resilvering) for top in tops]
+
+
+class MarginMemo:
+    """Margins by the vdev they were worked out for, kept while it is the same object: a tree is
+    immutable, and the fold hands the same objects again while `zpool status` reads the same
+    (zdash.parse.reuse). Two generations: what the last pass used is what the next may reuse,
+    so it holds one pool's worth of vdevs and never grows."""
+
+    __slots__ = ("_last", "_now")
+
+    def __init__(self) -> None:
+        self._last: dict[tuple[int, bool | None], Margin] = {}
+        self._now: dict[tuple[int, bool | None], Margin] = {}
+
+    def margin(self, top: Vdev, resilvering: bool | None) -> Margin:
+        key = (id(top), resilvering)
+        hit = self._now.get(key) or self._last.get(key)
+        if hit is None or hit.top is not top:  # (an id is unique only while its object lives)
+            hit = margin(top, resilvering=resilvering)
+        self._now[key] = hit
+        return hit
+
+    def next_pass(self) -> None:
+        self._last, self._now = self._now, {}
 
 
 def unshown_losses(pool: Pool) -> list[tuple[Vdev, tuple[Vdev, ...]]]:

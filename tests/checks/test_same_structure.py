@@ -21,7 +21,7 @@ from zdash.fold.fold import snapshots
 from zdash.raw import Tick
 
 
-def _with(tick: Tick, path: str, **fields: int) -> Tick:
+def _with(tick: Tick, path: str, **fields: int | str) -> Tick:
     """The tick with `path`'s fields in its status answer set to `fields`."""
     samples = []
     for s in tick.samples:
@@ -51,7 +51,9 @@ def test_work_kept_between_status_answers_finds_what_doing_it_all_again_finds(de
     host = SyntheticHost(
         leaves=60, layout="raidz2", width=10, slow_every=13, delay_events_every=delay_events_every
     )
-    grown, counted = host.paths[7], host.paths[33]
+    # A disk of another vdev is offline from tick 50 to 59 (its vdev's margin is worked out
+    # anew, then kept while the vdev is the same object, then worked out anew again).
+    grown, counted, offline = host.paths[7], host.paths[33], host.paths[44]
     ticks = []
     for n in range(70):
         tick = host.tick(n)
@@ -59,7 +61,10 @@ def test_work_kept_between_status_answers_finds_what_doing_it_all_again_finds(de
             tick = _with(tick, counted, slow_ios=40 + n)
         if n >= 30:
             tick = _with(tick, grown, checksum_errors=2 if n < 45 else 5)
+        if 50 <= n < 60:
+            tick = _with(tick, offline, state="OFFLINE")
         ticks.append(tick)
+    reduced = []
     kept, fresh = CheckEngine(), CheckEngine()
     seen: set[str] = set()
     for n, snap in enumerate(snapshots(ticks)):
@@ -70,7 +75,10 @@ def test_work_kept_between_status_answers_finds_what_doing_it_all_again_finds(de
         # the memory the findings are made from, too (the counters' growth)
         assert kept._trackers["health"].memory()["_pools"] == fresh._trackers["health"].memory()["_pools"]
         seen.update(f.subject for f in got)
+        if any(f.check == "health" and f.subject == "raidz2-4" and f.subject_kind == "vdev" for f in got):
+            reduced.append(n)
     assert {grown, counted} <= seen
+    assert reduced == list(range(50, 60))  # the tick status said so, until it said otherwise
     # the growth was read (a leaf of new counts is a new object: never skipped as unchanged)
     (leaf,) = [v for v in snap.pools[0].leaves() if v.path == grown]
     memory = kept._trackers["health"].memory()["_pools"]["tank"].leaves[leaf.key]

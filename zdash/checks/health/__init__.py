@@ -30,7 +30,7 @@ from zdash.checks.health.redundancy import unshown_vdev, vdev_redundancy
 from zdash.checks.health.spares import cache_devices, spares, stuck_replaces
 from zdash.config import CheckConfig
 from zdash.model import Pool, Snapshot, Vdev
-from zdash.redundancy import margins, rebuilding, resilver_running, unshown_losses
+from zdash.redundancy import MarginMemo, margins, rebuilding, resilver_running, unshown_losses
 
 __all__ = ["ID", "Tracker", "check"]
 
@@ -60,14 +60,16 @@ class Tracker(tracker.StructuralTracker):
     """Its memory (error counters) changes only when `zpool status` answers, so its findings are
     reused until the structure changes."""
 
-    # the leaves each pool's counters were last read from (work saved, not memory)
-    TRANSIENT = ("_read_from",)
+    # the leaves each pool's counters were last read from, the margins worked out for the
+    # last judged tree's vdevs (work saved, not memory)
+    TRANSIENT = ("_read_from", "_known_margins")
 
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
         self._pools: dict[str, PoolMemory] = {}
         self._observed = 0
         self._read_from: dict[str, tuple[Vdev, ...]] | None = None
+        self._known_margins: MarginMemo | None = None
 
     def observe(self, snap: Snapshot) -> None:
         if snap.structure_id and snap.structure_id == self._observed:
@@ -132,13 +134,17 @@ class Tracker(tracker.StructuralTracker):
 
     def judge(self, snap: Snapshot) -> list[Finding]:
         out: list[Finding] = []
+        # A status that moved only its scan (or one leaf) hands most top-level vdevs over as
+        # the same objects: their margins are the ones worked out last time.
+        known = self._known_margins = self._known_margins or MarginMemo()
         for pool in snap.pools:
-            out.extend(self._pool(pool, self._pools.get(pool.name, PoolMemory())))
+            out.extend(self._pool(pool, self._pools.get(pool.name, PoolMemory()), known))
+        known.next_pass()
         return out
 
-    def _pool(self, pool: Pool, state: PoolMemory) -> list[Finding]:
+    def _pool(self, pool: Pool, state: PoolMemory, known: MarginMemo) -> list[Finding]:
         out: list[Finding] = []
-        pool_margins = margins(pool, joining=_attached(pool, state))
+        pool_margins = margins(pool, joining=_attached(pool, state), known=known)
         vdev_findings = [f for m in pool_margins if (f := vdev_redundancy(pool, m)) is not None]
         covered = {leaf.key for m in pool_margins if m.reduced for leaf in m.lost + m.degraded}
         for top, lost in unshown_losses(pool):
@@ -165,9 +171,11 @@ def _attached(pool: Pool, state: PoolMemory) -> frozenset[str]:
     """Keys of the leaves known to have been attached: seen arriving, or named by a transcript's
     `zpool attach` line (by their name or the last part of their path)."""
     named = {d.rsplit("/", 1)[-1] for d in pool.attached_devices}
+    if not named:  # (no transcript names one: no walk of the leaves)
+        return frozenset(state.joined)
     by_name = {
         leaf.key
         for leaf in pool.leaves()
-        if named and (leaf.name in named or (leaf.path or "").rsplit("/", 1)[-1] in named)
+        if leaf.name in named or (leaf.path or "").rsplit("/", 1)[-1] in named
     }
     return frozenset(state.joined) | by_name
