@@ -7,7 +7,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zdash.parse import ParseError
@@ -210,3 +210,66 @@ def test_asking_whether_a_table_is_empty_builds_no_per_device_tuple():
     assert len(table) == 3 and bool(table)
     assert table._by_name is None  # nothing built yet
     assert sorted(table) == ["sda", "sdb", "sdc"] and table["sdb"].reads == 1
+
+
+# What the readers must refuse in a field: a word, a sign, a digit outside ASCII, 21 digits,
+# 2**64 and above; and what they must keep: leading zeros, 20 digits below 2**64.
+_ODD_FIELD = st.one_of(
+    st.sampled_from(["x", "-1", "+1", "1.5", "\u0663", "00", "007", "1" * 20, "0" * 21 + "1"]),
+    st.integers(2**63, 2**66).map(str),
+    st.just("\u0661\u0663"),  # Arabic-Indic digits: str.isdigit, and int() reads them
+)
+
+
+@st.composite
+def _kernel_files(draw):
+    """Files shaped like the kernel's, each line of one of its widths (mostly all alike, as the
+    kernel prints them); now and then an odd field, a blank or short line, a device twice, a CR
+    or a NUL."""
+    widths = draw(st.sampled_from([(14,), (18,), (20,), (14,), (18,), (20,), (14, 18, 20)]))
+    lines = []
+    for i in range(draw(st.integers(0, 6))):
+        width = draw(st.sampled_from(widths))
+        names = ["sda", "sdb", "loop0", "dm-0", "nvme0n1", "sd\u00e9", "sdc"]
+        name = names[i] if draw(st.integers(0, 7)) else draw(st.sampled_from(names))
+        fields = [str(8), str(i), name, *(str(draw(st.integers(0, 10**6))) for _ in range(width - 3))]
+        if draw(st.integers(0, 7)) == 0:
+            fields[draw(st.integers(3, width - 1))] = draw(_ODD_FIELD)
+        if draw(st.integers(0, 9)) == 0:
+            fields = fields[: draw(st.integers(0, 19))]
+        lines.append(" ".join(fields))
+    end = draw(st.sampled_from(["\n"] * 12 + ["\r\n", "\n\n", " \x00\n", "\x85"]))
+    return end.join(lines) + draw(st.sampled_from(["", "\n"]))
+
+
+_WANTED = st.one_of(
+    st.none(), st.frozensets(st.sampled_from(["sda", "sdb", "loop0", "dm-0", "nvme0n1", "zz"]))
+)
+
+
+@settings(max_examples=300)
+@given(_kernel_files(), _WANTED)
+def test_a_file_read_by_columns_reads_as_line_by_line(text, wanted):
+    """The kernel's file read in one split, its fields by column (what a tick costs): the same
+    devices, in the same order, with the same counters as reading it line by line, and the same
+    error where that refuses the file."""
+    from zdash.parse.diskstats import _by_line
+
+    try:
+        expected = list(_by_line(text, wanted).items())
+    except ParseError as e:
+        with pytest.raises(ParseError, match=f"^{e}$"):
+            parse_diskstats(text, wanted)
+        return
+    table = parse_diskstats(text, wanted)
+    assert list(table.items()) == expected and len(table) == len(expected)
+
+
+def test_the_kernel_s_own_files_are_read_by_columns():
+    from zdash.parse.diskstats import _by_column
+
+    for path in SNAPSHOTS:
+        text = path.read_text()
+        table = _by_column(text, None)
+        assert table is not None and list(table.items()) == list(parse_diskstats(text).items())
+        assert _by_column(text, {"loop0", "dm-0"}).names == ("loop0", "dm-0")  # type: ignore[union-attr]

@@ -274,7 +274,7 @@ def _mutated(report: str, picks: list[tuple[int, int, str]]) -> str:
 def test_the_bulk_reader_reads_what_the_line_reader_reads(path):
     """parse_iostat reads a usual report in bulk (C loops over every figure): the same rows as
     the line-by-line reader, and the same error, on the captures and on copies with '-', empty,
-    non-digit and too-long fields, blank lines and missing columns dropped in."""
+    non-digit, zero-led and too-long fields, blank lines and missing columns dropped in."""
     from zdash.parse.zpool_iostat import _report_by_line
 
     def outcome(fn, text):
@@ -283,7 +283,22 @@ def test_the_bulk_reader_reads_what_the_line_reader_reads(path):
         except ParseError as e:
             return str(e)
 
-    tokens = ["-", "", "x", "12", "9" * 21, "0" * 21 + "1", "3.5"]
+    # (each figure column is read as one JSON array: leading zeros, which JSON refuses, and
+    # digits outside ASCII, which int() reads, must come out as the line reader has them)
+    tokens = [
+        "-",
+        "",
+        "x",
+        "12",
+        "9" * 21,
+        "0" * 21 + "1",
+        "3.5",
+        "007",
+        "9" * 20,
+        "\u0661\u0663",
+        "0",
+        "1e3",
+    ]
     report = _reports(path)[0]
     texts = [report, "\n" + report, report.replace("\n", "\n\n", 2)]
     for i in range(60):

@@ -8,11 +8,12 @@ one get its name: any counter going backwards makes the rate unknown (None), nev
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Container, Iterator, Mapping, Sequence
 from itertools import repeat
-from operator import sub
+from operator import itemgetter, sub
 from typing import NamedTuple
 
 from zdash.model import DiskIo, builder_of
@@ -140,7 +141,10 @@ def parse_diskstats(text: str, wanted: Container[str] | None = None) -> DiskTabl
     (the pools' disks), so a host with thousands of block devices costs only its pools'."""
     if not isinstance(text, str):
         raise ParseError(f"/proc/diskstats: expected text, got {type(text).__name__}")
-    # The usual file, every counter a number: checked and converted by C loops over all of them
+    table = _by_column(text, wanted)
+    if table is not None:
+        return table
+    # A file of mixed widths, every counter a number: checked and converted by C loops over all of them
     # at once, each disk's tuple built by tuple.__new__ from a zip (no call per disk). Only
     # strings are kept while reading (a list per line alive until the end would outlive the
     # garbage collector's young generations).
@@ -159,6 +163,51 @@ def parse_diskstats(text: str, wanted: Container[str] | None = None) -> DiskTabl
                 return DiskTable(tuple(names), tuple(n[i::11] for i in _COLUMNS))
     by_name = _by_line(text, wanted)
     return DiskTable(tuple(by_name), None, by_name)
+
+
+_LINE = "\x00"  # marks each line's end in _by_column's one split (a word no line can hold)
+_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e"  # besides \n, where str.splitlines also ends a line
+
+
+def _by_column(text: str, wanted: Container[str] | None) -> DiskTable | None:
+    """The kernel's own file, read as columns: every line of one width (14, 18 or 20 fields),
+    every counter a number below 2**64 written without leading zeros, no device twice. The text
+    is split once (each line's end marked by a word of its own) and each field is a slice of
+    that one list. None for anything else (the caller reads it as before: the same table or the
+    same error)."""
+    if not text.isascii() or _LINE in text or any(c in text for c in _LINE_BREAKS):
+        return None
+    lines = text.count("\n") + (not text.endswith("\n"))
+    words = text.replace("\n", " " + _LINE + " ").split()
+    if not text.endswith("\n"):
+        words.append(_LINE)
+    width = len(words) // lines - 1 if lines else 0
+    if width not in (14, 18, 20) or len(words) != (width + 1) * lines:
+        return None
+    step = width + 1
+    if words[width::step].count(_LINE) != lines:
+        return None  # (a line of another width; a blank line)
+    names = words[2::step]
+    fields = [words[3 + i : step * lines : step] for i in range(11)]  # fields 4..14, by column
+    if wanted is not None:
+        keep = [i for i, name in enumerate(names) if name in wanted]
+        if len(keep) < len(names):
+            if not keep:
+                return None
+            pick = itemgetter(*keep)
+            names = [names[i] for i in keep]
+            fields = [list(pick(f)) if len(keep) > 1 else [f[keep[0]]] for f in fields]
+    if not "".join(["".join(f) for f in fields]).isdigit():
+        return None  # (a word, a sign: the line reader skips that line)
+    try:
+        # One JSON array of arrays: json's C reader makes the ints in about half the time of
+        # int() a field at a time. Leading zeros are not JSON: such a file goes line by line.
+        numbers = json.loads("[[" + "],[".join([",".join(f) for f in fields]) + "]]")
+    except ValueError:
+        return None
+    if max(map(max, numbers)) >= 1 << 64 or len(set(names)) != len(names):
+        return None  # (a counter too big for the kernel's unsigned long; a device twice)
+    return DiskTable(tuple(names), tuple(numbers[i] for i in _COLUMNS))
 
 
 def _by_line(text: str, wanted: Container[str] | None) -> dict[str, DiskCounters]:

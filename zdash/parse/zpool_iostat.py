@@ -14,6 +14,7 @@ the reader sees the pipe go quiet (zpool fflush()es once per report): StreamSpli
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -285,10 +286,27 @@ def _numbers(column: list[str]) -> bool:
     return digits.isdigit() and digits.isascii() and all(column) and max(map(len, column)) <= 20
 
 
+def _ints(column: list[str]) -> list[int] | None:
+    """A column of u64 counters (ASCII digits, at most 20 each) as ints, read as one JSON array:
+    json's C reader makes them in about half the time of int() a field at a time. None when
+    any field is not one, or JSON refuses it (leading zeros, an empty field): the callers then
+    go field by field."""
+    digits = "".join(column)
+    if not (digits.isdigit() and digits.isascii()):
+        return None
+    try:
+        values: list[int] = json.loads("[" + ",".join(column) + "]")
+    except ValueError:
+        return None
+    # (no leading zeros: at most 20 digits is below 10**20)
+    return values if max(values, default=0) < 10**20 else None
+
+
 def _counts(column: list[str], dash: None) -> list[int | None] | None:
     """A column of u64 counters as ints, '-' as `dash`; None if any field is neither."""
-    if _numbers(column):
-        return list(map(int, column))
+    values = _ints(column)
+    if values is not None:
+        return list(values)
     if all(s == "-" or _numbers([s]) for s in column):
         return [dash if s == "-" else int(s) for s in column]
     return None
@@ -298,8 +316,9 @@ def _figures(column: list[str], dash: float | None) -> list[float | None] | None
     """A column of u64 figures as floats, '-' as `dash`; None if any field is neither. Through
     int (float(int) rounds once, as float(text) would, and the two C conversions take half the
     time of float's own text parser)."""
-    if _numbers(column):
-        return list(map(float, map(int, column)))
+    values = _ints(column)
+    if values is not None:
+        return list(map(float, values))
     if all(s == "-" or _numbers([s]) for s in column):
         return [dash if s == "-" else float(int(s)) for s in column]
     return None
