@@ -273,3 +273,12 @@ def test_the_kernel_s_own_files_are_read_by_columns():
         table = _by_column(text, None)
         assert table is not None and list(table.items()) == list(parse_diskstats(text).items())
         assert _by_column(text, {"loop0", "dm-0"}).names == ("loop0", "dm-0")  # type: ignore[union-attr]
+
+
+def test_a_counter_of_thousands_of_digits_is_skipped_as_line_by_line():
+    """A file from another host (zdash --host) with a counter far longer than 2**64's 20 digits:
+    that line is skipped, as the line reader skips it, and the others read."""
+    good = "   8       0 sda 1 2 3 4 5 6 7 8 9 10 11"
+    bad = "   8      16 sdb " + " ".join(["1"] * 5 + ["9" * 100_000] + ["1"] * 5)
+    table = parse_diskstats(good + "\n" + bad + "\n")
+    assert table.names == ("sda",)

@@ -199,6 +199,10 @@ def _by_column(text: str, wanted: Container[str] | None) -> DiskTable | None:
             fields = [list(pick(f)) if len(keep) > 1 else [f[keep[0]]] for f in fields]
     if not "".join(["".join(f) for f in fields]).isdigit():
         return None  # (a word, a sign: the line reader skips that line)
+    if max([max(map(len, f), default=0) for f in fields]) > 20:
+        # (a counter longer than 2**64's 20 digits, which json would make an int of at a cost
+        # quadratic in its length on a Python before 3.10.7; the file may come over ssh)
+        return None
     try:
         # One JSON array of arrays: json's C reader makes the ints in about half the time of
         # int() a field at a time. Leading zeros are not JSON: such a file goes line by line.

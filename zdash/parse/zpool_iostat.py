@@ -292,7 +292,9 @@ def _ints(column: list[str]) -> list[int] | None:
     any field is not one, or JSON refuses it (leading zeros, an empty field): the callers then
     go field by field."""
     digits = "".join(column)
-    if not (digits.isdigit() and digits.isascii()):
+    # Lengths first: json makes an int of any length (quadratic in its digits on a Python
+    # without int_max_str_digits, before 3.10.7), and the output may come from another host.
+    if not (digits.isdigit() and digits.isascii()) or max(map(len, column), default=0) > 20:
         return None
     try:
         values: list[int] = json.loads("[" + ",".join(column) + "]")
