@@ -22,7 +22,7 @@ from zdash.ui.screens.datasets import DatasetsScreen
 from zdash.ui.screens.finding import FindingScreen
 from zdash.ui.screens.help import HelpScreen
 from zdash.ui.screens.wall import WallScreen
-from zdash.ui.widgets.findings import FindingsTable
+from zdash.ui.widgets.findings import SHRINK_AFTER_S, FindingsTable
 from zdash.ui.widgets.status_bar import StatusBar
 
 
@@ -122,6 +122,29 @@ async def test_a_cursor_the_admin_moved_stays_on_their_finding(recordings):
         assert table.cursor_row == [f.key for f in frame.findings].index(chosen.key)
         await pilot.press("f")  # `f` again: back on the worst
         assert table.cursor_row == 0
+
+
+async def test_a_finding_that_goes_leaves_the_chart_as_it_was_for_a_minute():
+    """The demo's slow disk comes and goes every loop: the chart under the findings keeps its
+    size when it goes (the table keeps the rows it grew to, blank), and gets the row back once
+    the table has shown fewer findings for SHRINK_AFTER_S."""
+    from zdash.scenarios import path_of
+
+    app = replay_app(path_of("deranged-mirror"), start=16, playing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot, lambda f: len(f.findings) == 3)
+        table, chart = app.screen.query_one(FindingsTable), app.screen.query_one("#history")
+        await until(pilot, lambda: table.row_count == 3 and table.size.height == 3)
+        tall = chart.size.height
+        await pilot.press("comma", "comma")  # two ticks back: before the slow disk, two findings
+        await wait_frame(pilot, lambda f: f.position.index == 14 and len(f.findings) == 2)
+        await until(pilot, lambda: table.row_count == 2)
+        assert table.size.height == 3 and chart.size.height == tall
+        app.clock.advance(SHRINK_AFTER_S)
+        await pilot.press("comma")
+        await wait_frame(pilot, lambda f: f.position.index == 13)
+        await until(pilot, lambda: chart.size.height == tall + 1, what="the chart given the row back")
+        assert table.size.height == 2
 
 
 async def test_degraded_findings_appear_and_open(recordings):

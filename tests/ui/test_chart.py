@@ -9,8 +9,6 @@ import asyncio
 import math
 from dataclasses import dataclass, replace
 
-from textual.content import Content
-
 from tests.checks.builders import T0, MiB, leaf, mirror, pool, snap
 from tests.ui.conftest import until, wait_frame
 from zdash.checks.registry import CheckEngine
@@ -77,8 +75,7 @@ def _drawn(ch: str) -> bool:
 
 
 def read_plot(widget, labels: tuple[str, ...]) -> Plot:
-    rendered = widget.render()
-    assert isinstance(rendered, Content)
+    rendered = widget.render().content
     lines = rendered.split("\n", allow_blank=True)
     top = next(i for i, line in enumerate(lines) if "┌" in line.plain)
     bottom = next(i for i, line in enumerate(lines) if "└" in line.plain)

@@ -1,7 +1,8 @@
 """The chart's plots, drawn from plotext's matrix (zdash.ui.widgets.plot), are the very content
 Textual makes of plotext's ANSI canvas (what textual-plotext draws): the same characters in the
 same colours, span for span, for every plot the dashboard draws (read/write lines, a disk
-against its peers' dots, a plot with no I/O) in a dark and a light theme."""
+against its peers' dots, a plot with no I/O) in a dark and a light theme; and the lines the
+plot hands Textual (its MatrixVisual) are, on screen, the lines Textual draws of that content."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from types import SimpleNamespace
 
 from rich.text import Text
 from textual.content import Content
+from textual.visual import Visual
 
 from tests.checks.builders import T0, snap
 from tests.ui.conftest import until, wait_frame
@@ -29,13 +31,26 @@ async def _same_as_plotext(pilot, label: str) -> int:
         if not widget.display:
             continue
         await until(pilot, lambda w=widget: label in str(w.render()), what=f"#{widget.id} drawn")
-        mine = widget.render()
+        visual = widget.render()
+        mine = visual.content
         theirs = _as_plotext_draws(widget)
-        assert mine.plain == theirs.plain, widget.id
+        assert mine.plain == theirs.plain == visual.plain, widget.id
         assert list(mine.spans) == list(theirs.spans), widget.id
         assert matrix_text(widget.plt.monitor.matrix).plain == mine.plain  # the Rich text too
+        assert _on_screen(widget, visual) == _on_screen(widget, theirs), widget.id
         compared += 1
     return compared
+
+
+def _on_screen(widget: Plot, visual: Visual) -> list[list[tuple[str, object]]]:
+    """The lines Textual draws of `visual` in the widget: each line's text and Rich style per
+    run of one style (Strip.simplify: how many segments make a run is not on screen), meta
+    (Content's offsets for text selection) left out."""
+    width, height = widget.size
+    strips = Visual.to_strips(widget, visual, width, height, widget.visual_style)
+    return [
+        [(seg.text, seg.style) for seg in strip.discard_meta().simplify() if seg.text] for strip in strips
+    ]
 
 
 async def test_every_plot_is_the_text_plotext_draws_in_dark_and_light_themes():

@@ -5,7 +5,13 @@ place; the rows are rebuilt only when the list of findings (or the width) change
 
 The cursor rests on the worst finding until the admin moves it (a key or a click): a finding
 that arrives above it later takes the cursor with it, so `f` then Enter opens the worst finding
-*now*, not the note that was worst when `f` was pressed."""
+*now*, not the note that was worst when `f` was pressed.
+
+Above the history chart the table is as tall as its findings (up to ten rows) and keeps the
+rows it has grown to until it has held fewer for SHRINK_AFTER_S: a finding that comes and goes
+(the demo's slow disk, every loop) no longer resizes the chart under it. Each resize was two
+layout passes of the whole screen and both plots redrawn, more than the rest of a second's
+frames together."""
 
 from __future__ import annotations
 
@@ -13,18 +19,22 @@ from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual import getters
 from textual.binding import Binding, BindingType
+from textual.css.scalar import Scalar, Unit
 from textual.message import Message
 from textual.reactive import var
 from textual.widgets import DataTable
 
 from zdash.checks.finding import Finding
 from zdash.feed.frame import Frame
+from zdash.ui.app import ZdashApp
 from zdash.ui.roles import ROLE_CLASSES, SEVERITY_ICON, Role, role_styles, severity_role
 
 _SEV_WIDTH = max(len(word) for word in SEVERITY_ICON.values())  # "? STALE" whole, never "? STA…"
 
 NONE_KEY = "-"
+SHRINK_AFTER_S = 60.0  # fewer findings for this long (app clock): the table gives its rows back
 RowCells = tuple[tuple[str, Role], tuple[str, Role]]  # (severity, title) as (text, role)
 
 
@@ -59,6 +69,7 @@ class FindingsTable(DataTable[Any]):
             super().__init__()
             self.finding = finding
 
+    app = getters.app(ZdashApp)
     frame: var[Frame | None] = var(None)
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -72,6 +83,8 @@ class FindingsTable(DataTable[Any]):
         self._title_width = 0
         self._styles: dict[Role, Style] = {}
         self._chosen = False  # the admin moved the cursor: it follows their finding, not the worst
+        self._held = 0  # rows the table keeps its height for
+        self._fewer_since: float | None = None  # app clock: since when it has had fewer
 
     def rest_on_worst(self) -> None:
         """Back on the worst finding (row 0), and following it until the admin moves again."""
@@ -171,9 +184,37 @@ class FindingsTable(DataTable[Any]):
                         if old != new:
                             self.update_cell(k, col, self._text(new))
             self._order, self._cells = order, cells
+        self._hold_height(len(order))
+
+    def _hold_height(self, rows: int) -> None:
+        """Keep the height of the most rows shown lately (see the module's docstring) where the
+        table is as tall as its rows (height: auto, the chart below); where it fills the space
+        left (no chart: 1fr) it holds nothing. Held, its minimum height is what its CSS gives
+        that many rows (its top border, within its min-height and max-height)."""
+        height = self.styles.height
+        if height is None or not height.is_auto:
+            self._held, self._fewer_since = 0, None
+            self.styles.min_height = None  # the stylesheet's
+            return
+        if rows >= self._held:
+            self._held, self._fewer_since = rows, None
+        elif self._fewer_since is None:
+            self._fewer_since = self.app.clock.now()
+        elif self.app.clock.now() - self._fewer_since >= SHRINK_AFTER_S:
+            self._held, self._fewer_since = rows, None
+        base = self.styles.base  # the stylesheet's own min-height and max-height
+        low, high = _cells(base.min_height, 0), _cells(base.max_height, 10**6)
+        lines = min(max(self._held + 1, low), high)
+        if self.styles.min_height != Scalar.from_number(lines):
+            self.styles.min_height = lines
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         f = self._by_id.get(str(event.row_key.value))
         if f is not None:
             self.post_message(self.Open(f))
+
+
+def _cells(scalar: Scalar | None, default: int) -> int:
+    """A height the stylesheet gives in lines (a percentage or fraction: `default`)."""
+    return int(scalar.value) if scalar is not None and scalar.unit == Unit.CELLS else default

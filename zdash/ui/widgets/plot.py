@@ -7,7 +7,13 @@ CPU, and the history chart's plots most of the dashboard's. Here the same matrix
 have printed (a character, a foreground, a style and a background per cell) becomes the same
 Rich Text directly: each run of cells of one colour triple one piece of text in the style the
 decoder gives that triple's escapes (decoded once per triple, not once per run). The text is
-identical, spans and all (tests/ui/test_plot.py compares the two on the charts zdash draws)."""
+identical, spans and all (tests/ui/test_plot.py compares the two on the charts zdash draws).
+
+Textual is then handed the plot's lines, not that text: Content's way to the screen (wrapping,
+a style combined and a Rich style made with its own offset for every run of every line) was
+as long as plotext's drawing itself, for lines that are cut to the widget's width already. A
+MatrixVisual makes each line's Strip from the runs directly, a Rich style per colour triple and
+widget style; on screen the same characters in the same colours (tests/ui/test_plot.py)."""
 
 from __future__ import annotations
 
@@ -16,15 +22,23 @@ from typing import Any
 
 from plotext._utility import colors_to_ansi
 from rich.ansi import AnsiDecoder
+from rich.cells import cell_len
+from rich.segment import Segment
 from rich.style import Style
 from rich.terminal_theme import TerminalTheme
 from rich.text import Text
 from textual.content import Content, Span
+from textual.css.styles import RulesMap
+from textual.strip import Strip
 from textual.style import Style as ContentStyle
+from textual.visual import RenderOptions, Visual
 from textual_plotext import PlotextPlot
 
 _STYLES: dict[tuple[Any, Any, Any], Style | None] = {}
 _CONTENT_STYLES: dict[tuple[Style, int], ContentStyle] = {}  # (Rich style, ANSI theme) -> Textual's
+# (widget style, a run's style or None) -> the Rich style Content would draw that run in
+_DRAWN: dict[tuple[ContentStyle, ContentStyle | None], Style] = {}
+_DRAWN_KEPT = 1024  # cleared past this (theme switches)
 # Whether Rich's decoder reads a canvas's last newline as an empty last line: Rich 14 and later
 # do, 13.x drops it (the lowest Rich zdash declares, 13.4.2). The matrix's text follows the Rich
 # installed, so it stays the decoder's text whichever that is.
@@ -74,6 +88,14 @@ def matrix_text(matrix: Any) -> Text:
     return Text("\n", tab_size=8).join(lines)
 
 
+def _content_style(style: Style, ansi_theme: TerminalTheme | None) -> ContentStyle:
+    key = (style, id(ansi_theme))
+    converted = _CONTENT_STYLES.get(key)
+    if converted is None:
+        converted = _CONTENT_STYLES[key] = ContentStyle.from_rich_style(style, ansi_theme)
+    return converted
+
+
 def matrix_content(matrix: Any, ansi_theme: TerminalTheme | None) -> Content:
     """The Content Textual makes of matrix_text's Text (Content.from_rich_text: the same
     characters, a span of the same style per styled run), made straight from the matrix: the
@@ -85,11 +107,7 @@ def matrix_content(matrix: Any, ansi_theme: TerminalTheme | None) -> Content:
         for text, fg, st, bg in runs:
             style = cell_style(fg, st, bg)
             if style and text:  # as Text.append: no span for a plain or empty run
-                key = (style, id(ansi_theme))
-                converted = _CONTENT_STYLES.get(key)
-                if converted is None:
-                    converted = _CONTENT_STYLES[key] = ContentStyle.from_rich_style(style, ansi_theme)
-                spans.append(Span(at, at + len(text), converted))
+                spans.append(Span(at, at + len(text), _content_style(style, ansi_theme)))
             pieces.append(text)
             at += len(text)
         pieces.append("\n")
@@ -99,10 +117,75 @@ def matrix_content(matrix: Any, ansi_theme: TerminalTheme | None) -> Content:
     return Content("".join(pieces), spans)
 
 
+def _drawn_style(base: ContentStyle, style: ContentStyle | None) -> Style:
+    """The Rich style Content.render_strips gives a run of `style` (None: plain) over the
+    widget's `base`, without the offset Content adds for text selection (a plot has none)."""
+    key = (base, style)
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        if len(_DRAWN) > _DRAWN_KEPT:
+            _DRAWN.clear()
+        combined = ContentStyle.combine([base] if style is None else [base, style])
+        drawn = _DRAWN[key] = (base + combined).rich_style
+    return drawn
+
+
+class MatrixVisual(Visual):
+    """plotext's matrix as a Textual Visual: a line of runs per matrix row (top first), each run
+    (text, its Textual style or None). The lines and their styles are those of matrix_content's
+    Content; render_strips makes their Strips without Content's pass (see the module)."""
+
+    def __init__(self, matrix: Any, ansi_theme: TerminalTheme | None) -> None:
+        self._matrix, self._ansi_theme = matrix, ansi_theme
+        self.lines: list[list[tuple[str, ContentStyle | None]]] = []
+        for runs in _runs(matrix):
+            line = []
+            for text, fg, st, bg in runs:
+                if text:
+                    style = cell_style(fg, st, bg)
+                    line.append((text, _content_style(style, ansi_theme) if style else None))
+            self.lines.append(line)
+        if _DECODER_KEEPS_LAST_NEWLINE or not self.lines:
+            self.lines.append([])
+        self.cells = [sum(cell_len(t) for t, _ in line) for line in self.lines]
+        self.width = max(self.cells, default=0)
+
+    @property
+    def content(self) -> Content:
+        """The same plot as Textual Content (spans and all): for readers of its text."""
+        return matrix_content(self._matrix, self._ansi_theme)
+
+    @property
+    def plain(self) -> str:
+        return "\n".join("".join(t for t, _ in line) for line in self.lines)
+
+    def __str__(self) -> str:
+        return self.plain
+
+    def render_strips(
+        self, width: int, height: int | None, style: ContentStyle, options: RenderOptions
+    ) -> list[Strip]:
+        if self.width > width:  # wider than the widget (not as drawn): Content folds it
+            return self.content.render_strips(width, height, style, options)
+        strips = []
+        for line, cells in zip(self.lines if height is None else self.lines[:height], self.cells):
+            if not line:  # as Content draws an empty line
+                strips.append(Strip([Segment("", _drawn_style(style, None))], 0))
+            else:
+                strips.append(Strip([Segment(text, _drawn_style(style, run)) for text, run in line], cells))
+        return strips
+
+    def get_optimal_width(self, rules: RulesMap, _container_width: int) -> int:
+        return self.width  # Textual passes the container's width positionally
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return len(self.lines)
+
+
 class Plot(PlotextPlot):
     """PlotextPlot, drawn from the matrix (see the module's docstring)."""
 
-    def render(self) -> Content:
+    def render(self) -> MatrixVisual:
         # As PlotextPlot.render sizes and themes the figure, then plotext's build() without
         # its last step (the canvas string).
         plot: Any = self.plt  # plotext's figure: its build steps are not in textual-plotext's stubs
@@ -111,4 +194,4 @@ class Plot(PlotextPlot):
         plot.theme(self._get_plotext_theme_name(self.app.theme))
         plot._set_sizes()
         plot._build_matrix()
-        return matrix_content(plot.monitor.matrix, self.app.ansi_theme)
+        return MatrixVisual(plot.monitor.matrix, self.app.ansi_theme)
