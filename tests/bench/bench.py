@@ -731,6 +731,11 @@ def run(args: argparse.Namespace) -> int:
     )
     leaves = [int(x) for x in args.leaves.split(",")]
     tune_gc()  # the collector's thresholds as zdash's own processes set them (zdash.cli)
+    # The slow-disk check's arrays (numpy) as a process that has run for a second has them: their
+    # import runs in a thread, and until it is in, pools are judged leaf by leaf.
+    from zdash.checks.deranged_disk import columns_ready
+
+    columns_ready(60)
     print(
         f"zdash benchmark: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}"
     )

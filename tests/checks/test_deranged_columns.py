@@ -1,11 +1,16 @@
-"""The deranged-disk check read as columns over a layout kept per structure (what a live pool's
-ticks take: zdash.checks._deranged_columns) says what the per-leaf way says, tick by tick: the
-same findings, the same slow leaves marked in the vdev table, the same memory in a keyframe.
-The per-leaf way is what a snapshot with no structure number (structure_id 0) takes."""
+"""The deranged-disk check read as arrays over a layout kept per structure (what a live pool's
+ticks take: zdash.checks._deranged_columns, its leaves' evidence in rings) says what the
+per-leaf way says, tick by tick: the same findings, the same slow leaves marked in the vdev
+table, the same memory in a keyframe, also after a copy and after a keyframe restored. The
+per-leaf way is what a snapshot with no structure number (structure_id 0) takes."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -54,20 +59,55 @@ def _with_state(pool: Pool, state: str) -> Pool:
     return dataclasses.replace(pool, root=swap(pool.root))
 
 
+def _alike(pool: Pool) -> Pool:
+    """The pool with each top-level vdev's leaves of its first leaf's medium (a layout covers
+    it: a vdev mixing media is judged leaf by leaf)."""
+
+    def like(top: Vdev) -> Vdev:
+        if not top.children:
+            return top
+        medium = top.children[0].medium
+        return dataclasses.replace(
+            top, children=tuple(dataclasses.replace(c, medium=medium) for c in top.children)
+        )
+
+    return dataclasses.replace(
+        pool, root=dataclasses.replace(pool.root, children=tuple(map(like, pool.top_level)))
+    )
+
+
+def _restored(memory: dict) -> deranged_disk.Tracker:
+    """A tracker continuing from a keyframe of this memory (as CheckEngine.restore does)."""
+    t = deranged_disk.Tracker(CFG)
+    t.__dict__.update(state_codec.loads(json.dumps(state_codec.encode(memory))))
+    return t
+
+
 @pytest.mark.slow
 @given(
     pools(),
-    st.lists(st.lists(_figures, min_size=30, max_size=30), min_size=4, max_size=10),
+    st.booleans(),
+    st.lists(st.lists(_figures, min_size=30, max_size=30), min_size=4, max_size=12),
     st.lists(
         st.sampled_from(["same", "new status, same leaves", "a leaf offline", "a leaf back"]), min_size=14
     ),
+    st.integers(0, 11),
 )
-def test_the_columns_say_what_the_per_leaf_way_says(pool, ticks, changes):
+def test_the_columns_say_what_the_per_leaf_way_says(pool, alike, ticks, changes, cut):
+    """Tick by tick, with a copy of the column tracker (a replay keyframe) and one restored from
+    the per-leaf tracker's keyframe (what an older zdash wrote) taken at `cut` going on beside."""
+    assert deranged_disk.columns_ready(60)
+    if alike:
+        pool = _alike(pool)
     by_columns, per_leaf = deranged_disk.Tracker(CFG), deranged_disk.Tracker(CFG)
+    twins: list[deranged_disk.Tracker] = []
     structure, tree = 1, pool
     for n, figures in enumerate(ticks):
         change = changes[n]
-        if change != "same":
+        # (the copies are taken where a status came: this test's trees are new objects every
+        # tick, which a fold's are not within one structure, and findings() looks leaves up
+        # once per structure)
+        if change != "same" or n == cut:
             structure += 1
         if change == "a leaf offline":
             tree = _with_state(tree, "OFFLINE")
@@ -75,12 +115,17 @@ def test_the_columns_say_what_the_per_leaf_way_says(pool, ticks, changes):
             tree = _with_state(tree, "ONLINE")
         measured = dataclasses.replace(tree, root=_measured(tree.root, list(figures)))
         snap = Snapshot(time=1000.0 + n, pools=(measured,), structure_id=structure)
-        by_columns.observe(snap)
+        if n == cut:
+            twins = [copy.deepcopy(by_columns), _restored(per_leaf.memory())]
+        for t in (by_columns, *twins):
+            t.observe(snap)
         per_leaf.observe(dataclasses.replace(snap, structure_id=0))
-        found = by_columns.findings(snap)
-        assert found == per_leaf.findings(snap), n
-        assert by_columns.outliers(found) == per_leaf.outliers(found), n
-        assert state_codec.encode(by_columns.memory()) == state_codec.encode(per_leaf.memory()), n
+        expected = per_leaf.findings(snap)
+        for t in (by_columns, *twins):
+            found = t.findings(snap)
+            assert found == expected, n
+            assert t.outliers(found) == per_leaf.outliers(found), n
+            assert state_codec.encode(t.memory()) == state_codec.encode(per_leaf.memory()), n
 
 
 def test_a_pool_of_like_disks_is_read_as_columns_and_a_mixed_vdev_leaf_by_leaf():
@@ -144,3 +189,79 @@ def test_a_folded_ticks_leaf_figures_read_from_its_columns_are_each_leafs_own(sl
             [busy(io, d) for io, d in zip(ios, disks)],
         )
         assert pool.measures is not None or n == 0
+
+
+@pytest.mark.parametrize(
+    ("layout_name", "width", "slow_every"), [("raidz2", 6, 7), ("mirror", 2, 5), ("raidz2", 10, 0)]
+)
+def test_a_folded_host_read_by_arrays_gives_the_per_leaf_verdicts_tick_by_tick(
+    layout_name, width, slow_every
+):
+    """Real folded ticks (figures in columns, status every 5th tick, slow disks raised): the
+    arrays' figures are leaf_figures', and the column tracker's findings, marks and keyframes
+    are the per-leaf tracker's, tick by tick, also for a copy taken on the way."""
+    from tests.bench.synthetic import SyntheticHost
+    from zdash.builder import SnapshotBuilder
+    from zdash.checks._deranged_columns import Columns
+    from zdash.checks._deranged_samples import leaf_figures
+
+    assert deranged_disk.columns_ready(60)
+    cfg = CheckConfig()
+    host = SyntheticHost(leaves=60, layout=layout_name, width=width, slow_every=slow_every)
+    b = SnapshotBuilder()
+    by_columns, per_leaf = deranged_disk.Tracker(cfg), deranged_disk.Tracker(cfg)
+    twin = None
+    raised = 0
+    for n in range(24):
+        snap = b.feed(host.tick(n))
+        if n == 11:
+            twin = copy.deepcopy(by_columns)
+        for t in (by_columns, *([twin] if twin else [])):
+            t.observe(snap)
+        per_leaf.observe(dataclasses.replace(snap, structure_id=0))
+        expected = per_leaf.findings(snap)
+        raised += len(expected)
+        for t in (by_columns, *([twin] if twin else [])):
+            found = t.findings(snap)
+            assert found == expected, n
+            assert t.outliers(found) == per_leaf.outliers(found), n
+            assert state_codec.encode(t.memory()) == state_codec.encode(per_leaf.memory()), n
+        pool = snap.pools[0]
+        cols = by_columns._layouts["tank"] if by_columns._layouts else None
+        if n and cols is not None:
+            pairs = list(leaves_with_top(pool))
+            leaves = [pairs[i][1] for i in cols.layout.measured]
+            metrics, busy = cols.figures(pool, leaves)
+            want_metrics, want_busy = leaf_figures(pool, leaves)
+            got = [tuple(None if v != v else v for v in row) for row in metrics.T.tolist()]
+            assert (got, busy.tolist()) == (want_metrics, want_busy), n
+        assert n < 2 or isinstance(cols, Columns), n  # read by arrays once laid out
+    assert (raised > 0) == (slow_every > 0)
+
+
+def test_numpy_is_imported_only_once_a_pool_is_laid_out_and_no_tick_waits_for_it():
+    """`zdash --version`, the CLI's parsing, the check engine and a paste (one look, no layout)
+    start without numpy; a live fold starts its import in a thread with its first layout, and
+    judges leaf by leaf (the same verdicts) until it is in: no tick waits for it."""
+    code = (
+        "import sys, threading\n"
+        "from zdash import cli\n"
+        "from zdash.checks.registry import CheckEngine\n"
+        "from zdash.checks import deranged_disk\n"
+        "from zdash.fold import Fold\n"
+        "print('numpy' in sys.modules)\n"
+        "from tests.bench.synthetic import SyntheticHost\n"
+        "fold, host = Fold(), SyntheticHost(leaves=8)\n"
+        "fold.step(host.tick(0))\n"
+        "print([t.name for t in threading.enumerate() if t.name == 'zdash-numpy-import'] or ['done'])\n"
+        "print(deranged_disk.columns_ready(60), 'numpy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[0] == "False" and out.stdout.split()[-2:] == ["True", "True"]
+    version = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "zdash", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "numpy" not in version.stderr

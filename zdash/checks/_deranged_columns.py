@@ -1,45 +1,64 @@
-"""The deranged_disk check's per-tick pass as columns over a layout kept per structure.
+"""The deranged_disk check's per-tick pass as arrays over a layout kept per structure.
 
 What a tick changes in a pool is its numbers, not its tree: which leaves there are, which of
-them can be measured, how they group by top-level vdev and by class and medium, and the check's
-memory of each (zdash.checks.deranged_disk._Leaf) change only when `zpool status`, `zpool list`
-or the device facts do (Snapshot.structure_id). A `Layout` holds all of that, built once per
-structure; each tick then reads the leaves' figures into columns (one per metric, in the
-layout's order), sorts each group's and each vdev's columns once, and runs one loop over the
-leaves that decides the plainly normal ones (most, most of the time) and keeps their evidence
-directly in their memory: no dict of per-leaf samples, no per-leaf lookups by key.
+them can be measured, how they group by top-level vdev and by class and medium change only when
+`zpool status`, `zpool list` or the device facts do (Snapshot.structure_id), and mostly not even
+then. A `Layout` holds all of that, built once per layout of leaves, with the index arrays a
+tick needs; its leaves' evidence (the check's memory of each: zdash.checks.deranged_disk._Leaf's
+verdicts, byte pairs and run of normal samples) lives in `Rings` while the layout does, one
+array row per leaf. Each tick then reads the leaves' figures into one array per metric, screens
+every leaf at once (array compares against its group's screens), takes each plainly normal
+busy leaf's peers' median throughput by index arithmetic on its vdev's sorted row, and writes
+the tick's evidence into the rings: no Python work per leaf, no object per leaf.
+
+numpy is imported here and nowhere else: zdash.checks.deranged_disk imports this module in a
+thread the first time a pool could be laid out, and judges leaf by leaf until it is in (`zdash
+--version` and a paste never import it; no tick waits for it). docs/architecture.md says why
+numpy (the measured gain).
 
 The verdicts are those of zdash.checks._deranged_samples.sample_pool_lazy to the bit (the same
-screens, the same medians, the same order of work; tests/checks/test_deranged_columns.py folds
-both over the same ticks): a leaf the screens do not decide is judged in full by the same
-`_judge`, and the tracker takes it from there as before. A pool the layout does not cover (a
-vdev mixing media, two leaves under one key) goes the per-leaf way instead.
+screens, the same medians as (a + b) / 2 in float64, the same order of work;
+tests/checks/test_deranged_columns.py folds both over the same ticks and compares the
+findings, the marks and the keyframes): a leaf the screens do not decide is judged in full by
+the same `_judge`, its memory read out of the rings for the tracker and written back after. A
+pool the layout does not cover (a vdev mixing media, two leaves under one key) goes the
+per-leaf way instead. A keyframe holds the per-leaf memory as before (`Rings.to_leaves`
+writes it out first): the format did not change; a copy (a replay keyframe) copies the rings.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from zdash.checks._deranged_samples import (
+    BUSY_OPS,
+    BUSY_UTIL,
     BYTES,
     MEASURABLE_STATES,
-    READ_WAIT,
-    UTIL,
-    WRITE_WAIT,
     LeafSample,
     Metrics,
     _Group,
     _judge,
-    _lower_bound,
-    _median_without,
     leaf_figures,
 )
 from zdash.config import CheckConfig
 from zdash.model import Pool, Vdev
 
 GroupKey = tuple[str, str | None]  # (vdev class, medium), as _deranged_samples._group keys them
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.intp]
+Bools = npt.NDArray[np.bool_]
+NAN = float("nan")
+# Above this many comparisons a vdev's rank of each leaf is found row by row (a pool of a few
+# very wide vdevs), not in one [leaves x width] compare.
+_WIDE = 1 << 21
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +74,13 @@ class Layout:
     tops: tuple[tuple[int, int], ...]
     group_of: tuple[GroupKey, ...]  # per measured leaf
     groups: dict[GroupKey, tuple[int, ...]]  # per group, its members (measured indexes)
+    # the same as arrays: per measured leaf its top's index, its group's index, alone in its top
+    top_of: Ints
+    starts: Ints  # each top's first measured leaf
+    group_index: Ints
+    alone: Bools
+    members: tuple[Ints, ...]  # per group (in `groups` order)
+    pad: Ints  # [tops x widest]: each top's leaves, then len(measured) (a NaN) to the width
 
 
 def signature(pairs: Sequence[tuple[Vdev, Vdev]]) -> tuple[object, ...]:
@@ -111,104 +137,495 @@ def layout(pairs: Sequence[tuple[Vdev, Vdev]]) -> Layout | None:
                 and (medium is None or pairs[i][1].medium is None or pairs[i][1].medium == medium)
             )
     labels = tuple(leaf.label for _, leaf in pairs)
-    return Layout(signature(pairs), keys, labels, measured, tuple(tops), group_of, groups)
+    n = len(measured)
+    top_of = np.zeros(n, dtype=np.intp)
+    width = max((end - start for start, end in tops), default=0)
+    pad = np.full((len(tops), width), n, dtype=np.intp)
+    for t, (start, end) in enumerate(tops):
+        top_of[start:end] = t
+        pad[t, : end - start] = np.arange(start, end)
+    widths = np.array([end - start for start, end in tops], dtype=np.intp)
+    group_ids = {g: k for k, g in enumerate(groups)}
+    return Layout(
+        signature(pairs),
+        keys,
+        labels,
+        measured,
+        tuple(tops),
+        group_of,
+        groups,
+        top_of,
+        np.array([start for start, _ in tops], dtype=np.intp),
+        np.array([group_ids[g] for g in group_of], dtype=np.intp),
+        widths[top_of] == 1 if n else np.zeros(0, dtype=np.bool_),
+        tuple(np.array(members, dtype=np.intp) for members in groups.values()),
+        pad,
+    )
+
+
+class Rings:
+    """The evidence of a layout's measured leaves while the layout lives, one row per leaf (the
+    layout's order): its last `lookback` busy verdicts (time, slow) and byte pairs (its bytes/s,
+    its peers' median) as rings, its run of normal busy samples, and whether it is raised (a
+    mirror of its _Leaf's, which stays the record of everything else). `to_leaf`/`to_leaves`
+    write a leaf's rings out into its _Leaf's deques (in place: their maxlen is kept), `from_leaf`
+    reads them back in after the tracker judged it."""
+
+    __slots__ = (
+        "bytes",
+        "bytes_at",
+        "bytes_n",
+        "cap",
+        "normal_run",
+        "raised",
+        "slow",
+        "states",
+        "times",
+        "verdict_at",
+        "verdict_n",
+    )
+
+    def __init__(self, states: Sequence[Any], cap: int) -> None:
+        n = len(states)
+        self.states = states  # the measured leaves' _Leaf, in the layout's order
+        self.cap = cap
+        self.times = np.zeros((n, cap))
+        self.slow = np.zeros((n, cap), dtype=np.bool_)
+        self.verdict_at = np.zeros(n, dtype=np.intp)  # where the next one goes
+        self.verdict_n = np.zeros(n, dtype=np.intp)
+        self.bytes = np.zeros((n, cap, 2))
+        self.bytes_at = np.zeros(n, dtype=np.intp)
+        self.bytes_n = np.zeros(n, dtype=np.intp)
+        self.normal_run = np.array([st.normal_run for st in states], dtype=np.int64)
+        self.raised = np.array([st.raised for st in states], dtype=np.bool_)
+        if any(len(st.verdicts) > cap or len(st.bytes_pairs) > cap for st in states):
+            for j in range(n):  # a deque longer than the rings (of another lookback): its last
+                self.from_leaf(j)
+            return
+        # every leaf's deques at once, each row from its start
+        for rows, at, count, values in (
+            ([st.verdicts for st in states], self.verdict_at, self.verdict_n, None),
+            ([st.bytes_pairs for st in states], self.bytes_at, self.bytes_n, self.bytes),
+        ):
+            lengths = np.array([len(d) for d in rows], dtype=np.intp)
+            total = int(lengths.sum())
+            count[:] = lengths
+            at[:] = lengths % cap
+            if not total:
+                continue
+            flat = np.fromiter(chain.from_iterable(chain.from_iterable(rows)), np.float64, 2 * total)
+            which = np.repeat(np.arange(n), lengths)
+            rank = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+            if values is None:
+                self.times[which, rank] = flat[0::2]
+                self.slow[which, rank] = flat[1::2] != 0
+            else:
+                values[which, rank, 0] = flat[0::2]
+                values[which, rank, 1] = flat[1::2]
+
+    def copy(self, states: Sequence[Any]) -> Rings:
+        """Its twin over `states` (the copied leaves' memory, in the same order)."""
+        twin = object.__new__(Rings)
+        for name in self.__slots__:
+            value = getattr(self, name)
+            setattr(twin, name, value.copy() if isinstance(value, np.ndarray) else value)
+        twin.states = states
+        return twin
+
+    def from_leaf(self, j: int) -> None:
+        st, cap = self.states[j], self.cap
+        verdicts = list(st.verdicts)[-cap:]
+        k = len(verdicts)
+        if k:
+            self.times[j, :k] = [t for t, _ in verdicts]
+            self.slow[j, :k] = [s for _, s in verdicts]
+        self.verdict_at[j], self.verdict_n[j] = k % cap, k
+        pairs = list(st.bytes_pairs)[-cap:]
+        k = len(pairs)
+        if k:
+            self.bytes[j, :k] = pairs
+        self.bytes_at[j], self.bytes_n[j] = k % cap, k
+        self.normal_run[j] = st.normal_run
+        self.raised[j] = st.raised
+
+    def to_leaf(self, j: int) -> None:
+        st, cap = self.states[j], self.cap
+        n = int(self.verdict_n[j])
+        order = [(int(self.verdict_at[j]) - n + k) % cap for k in range(n)]
+        st.verdicts.clear()
+        st.verdicts.extend(zip(self.times[j, order].tolist(), self.slow[j, order].tolist()))
+        n = int(self.bytes_n[j])
+        order = [(int(self.bytes_at[j]) - n + k) % cap for k in range(n)]
+        st.bytes_pairs.clear()
+        st.bytes_pairs.extend(map(tuple, self.bytes[j, order].tolist()))
+        st.normal_run = int(self.normal_run[j])
+
+    def to_leaves(self) -> None:
+        """Every leaf's rings written out (a keyframe, a copy, the layout dropped)."""
+        n, cap = len(self.states), self.cap
+        if not n:
+            return
+        rows = np.arange(n)[:, None]
+        ranks = np.arange(cap)[None, :]
+        order = (self.verdict_at[:, None] - self.verdict_n[:, None] + ranks) % cap
+        times, slow = self.times[rows, order].tolist(), self.slow[rows, order].tolist()
+        order = (self.bytes_at[:, None] - self.bytes_n[:, None] + ranks) % cap
+        pairs = self.bytes[rows, order].tolist()
+        runs = self.normal_run.tolist()
+        for st, t, s, nv, p, nb, run in zip(
+            self.states, times, slow, self.verdict_n.tolist(), pairs, self.bytes_n.tolist(), runs
+        ):
+            st.verdicts.clear()
+            st.verdicts.extend(zip(t[:nv], s[:nv]))
+            st.bytes_pairs.clear()
+            st.bytes_pairs.extend(map(tuple, p[:nb]))
+            st.normal_run = run
+
+    def normal(self, at: Ints, now: float, nbytes: Floats, peers: Floats) -> None:
+        """A normal busy sample for each leaf `at`: (now, False), and where it moved bytes
+        (`nbytes` not NaN), (its bytes/s, `peers`), the last `cap` of each kept."""
+        cap = self.cap
+        pos = self.verdict_at[at]
+        self.times[at, pos] = now
+        self.slow[at, pos] = False
+        self.verdict_at[at] = (pos + 1) % cap
+        self.verdict_n[at] = np.minimum(self.verdict_n[at] + 1, cap)
+        moved = ~np.isnan(nbytes)
+        if moved.any():
+            at, nbytes, peers = at[moved], nbytes[moved], peers[moved]
+            pos = self.bytes_at[at]
+            self.bytes[at, pos, 0] = nbytes
+            self.bytes[at, pos, 1] = peers
+            self.bytes_at[at] = (pos + 1) % cap
+            self.bytes_n[at] = np.minimum(self.bytes_n[at] + 1, cap)
+        self.normal_run[at] += 1
+
+
+class _Figures:
+    """Where a pool's measured leaves read their figures in a tick's columns (rows of zpool
+    iostat's report and of the kernel's rates, -1: none), kept while the leaves, the pool's
+    MeasureLayout and which columns there are stay the same."""
+
+    __slots__ = ("columns", "disk_rows", "io_rows", "leaves", "measure_layout")
+
+    def __init__(self, leaves: object, measure_layout: object, columns: tuple[bool, bool]) -> None:
+        self.leaves, self.measure_layout, self.columns = leaves, measure_layout, columns
+        self.io_rows: Ints | None = None
+        self.disk_rows: Ints | None = None
+
+
+class Columns:
+    """A pool's layout with its leaves' rings (and where its figures are read), while it lives."""
+
+    __slots__ = ("_by_key", "_figures", "_index", "_leaves", "layout", "rings", "states", "watched")
+
+    def __init__(
+        self, lay: Layout, states: list[Any], lookback: int, pairs: Sequence[tuple[Vdev, Vdev]]
+    ) -> None:
+        self.layout, self.states = lay, states
+        self.rings = Rings([states[i] for i in lay.measured], lookback)
+        measured = set(lay.measured)
+        # What the rings do not say of findings() (deranged_disk.Tracker.findings' `watch`):
+        # leaves raised that are not measured, and SLOW counts below zero; neither changes
+        # while the layout lives.
+        self.watched = tuple(
+            i
+            for i, st in enumerate(states)
+            if (st.raised and i not in measured) or (st.first_slow_ios or 0) < 0
+        )
+        self._figures: _Figures | None = None
+        self._by_key: dict[str, int] | None = None
+        self._leaves: tuple[object, list[Vdev]] | None = None
+        self._index: tuple[list[Vdev], dict[int, int]] | None = None
+        self.leaves(pairs)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Columns:
+        """A copy of its memory (a replay keyframe): the layout itself is shared (never
+        written), the leaves' memory and rings copied, what it read of the tree dropped."""
+        twin = object.__new__(Columns)
+        twin.layout, twin.watched = self.layout, self.watched
+        twin.states = copy.deepcopy(self.states, memo)
+        twin.rings = self.rings.copy([twin.states[i] for i in self.layout.measured])
+        twin._figures = twin._by_key = twin._leaves = twin._index = None
+        return twin
+
+    def index(self, leaves: list[Vdev]) -> dict[int, int]:
+        """id(leaf) -> its row, for the measured leaves `leaves` (kept while they are the same list)."""
+        made = self._index
+        if made is None or made[0] is not leaves:
+            made = self._index = (leaves, {id(v): j for j, v in enumerate(leaves)})
+        return made[1]
+
+    def reads(self, pairs: Sequence[tuple[Vdev, Vdev]]) -> bool:
+        """Are these the pairs it read last (the same list: the same leaves, in the same tops)?"""
+        return self._leaves is not None and self._leaves[0] is pairs
+
+    def leaves(self, pairs: Sequence[tuple[Vdev, Vdev]]) -> list[Vdev]:
+        """The measured leaves of `pairs` (the same list while the pairs are the same list)."""
+        made = self._leaves
+        if made is None or made[0] is not pairs:
+            made = self._leaves = (pairs, [pairs[i][1] for i in self.layout.measured])
+        return made[1]
+
+    def flush(self, key: str) -> None:
+        """The leaf `key`'s memory written out of the rings (findings() reads it whole)."""
+        if self._by_key is None:
+            keys = self.layout.keys
+            self._by_key = {keys[i]: j for j, i in enumerate(self.layout.measured)}
+        j = self._by_key.get(key)
+        if j is not None:
+            self.rings.to_leaf(j)
+
+    def figures(self, pool: Pool, leaves: list[Vdev]) -> tuple[Floats, Bools]:
+        """metrics_of and busy of each measured leaf, as [4 x leaves] (UTIL, READ_WAIT,
+        WRITE_WAIT, BYTES; NaN for None) and [leaves]: leaf_figures, read from the tick's
+        columns by index arrays (the per-leaf reader where a leaf has figures of its own)."""
+        m = pool.measures
+        f = self._figures
+        if m is not None and (
+            f is None
+            or f.leaves is not leaves
+            or f.measure_layout is not m.layout
+            or f.columns != (m.io_columns is None, m.disk_columns is None)
+        ):
+            f = self._figures = _figures(m, leaves)
+        if m is None or f is None or f.io_rows is None or f.disk_rows is None:
+            metrics, busy_now = leaf_figures(pool, leaves)
+            return np.array(metrics, dtype=np.float64).reshape(len(leaves), 4).T, np.array(
+                busy_now, dtype=np.bool_
+            )
+        return _read(m.io_columns, m.disk_columns, f.io_rows, f.disk_rows)
+
+
+def _figures(m: Any, leaves: list[Vdev]) -> _Figures:
+    """The rows of each leaf (none, io_rows None, where some leaf must be read on its own)."""
+    f = _Figures(leaves, m.layout, (m.io_columns is None, m.disk_columns is None))
+    slots = [m.slot_of(v) for v in leaves]
+    if None in slots:
+        return f
+    io_rows, disk_rows = m.layout.io_rows, m.layout.disk_rows
+    irs = [io_rows[k] for k in slots] if m.io_columns is not None else [-1] * len(leaves)
+    drs = [disk_rows[k] for k in slots] if m.disk_columns is not None else [-1] * len(leaves)
+    if any(
+        (i < 0 and v.io is not None) or (d < 0 and v.disk is not None) for v, i, d in zip(leaves, irs, drs)
+    ):
+        return f  # figures of its own: the per-leaf reader
+    f.io_rows, f.disk_rows = np.array(irs, dtype=np.intp), np.array(drs, dtype=np.intp)
+    return f
+
+
+def _column(column: Sequence[float | None], rows: Ints, has: Bools) -> Floats:
+    """The column's values at `rows` as float64, NaN for None and where `has` is False."""
+    values = np.array(column, dtype=np.float64)
+    if not len(values):
+        return np.full(len(rows), NAN)
+    out = values[np.where(has, rows, 0)]
+    out[~has] = NAN
+    return out
+
+
+def _read(
+    ic: tuple[Sequence[float | None], ...] | None,
+    dc: tuple[Sequence[float | None], ...] | None,
+    irs: Ints,
+    drs: Ints,
+) -> tuple[Floats, Bools]:
+    """leaf_figures over index arrays (its per-row rules, vectorised)."""
+    n = len(irs)
+    has_io, has_disk = irs >= 0, drs >= 0
+    if ic is not None and has_io.any():
+        read_ops, write_ops, read_bytes, write_bytes, _, _, wait_read, wait_write = (
+            _column(ic[k], irs, has_io) if k in (0, 1, 2, 3, 6, 7) else None for k in range(8)
+        )
+        assert read_ops is not None and write_ops is not None and read_bytes is not None
+        assert write_bytes is not None and wait_read is not None and wait_write is not None
+        io_bytes = read_bytes + write_bytes
+        wait_read[wait_read == 0] = NAN  # `or None`: a stray 0 is not a measurement
+        wait_write[wait_write == 0] = NAN
+        io_busy = has_io & (read_ops + write_ops >= BUSY_OPS)
+    else:
+        io_bytes = wait_read = wait_write = np.full(n, NAN)
+        io_busy = np.zeros(n, dtype=np.bool_)
+        has_io = np.zeros(n, dtype=np.bool_)
+    if dc is not None and has_disk.any():
+        util = _column(dc[0], drs, has_disk)
+        # the kernel's rates only where zpool's do not say (no iostat row, or idle by its count)
+        asked = has_disk & ~io_busy
+        if asked.any():
+            reads, writes = _column(dc[3], drs, asked), _column(dc[4], drs, asked)
+            disk_busy = asked & (
+                (util >= BUSY_UTIL)
+                | (np.nan_to_num(reads, nan=0.0) + np.nan_to_num(writes, nan=0.0) >= BUSY_OPS)
+            )
+        else:
+            disk_busy = asked
+        asked = has_disk & ~has_io
+        if asked.any():
+            rbytes, wbytes = _column(dc[5], drs, asked), _column(dc[6], drs, asked)
+            disk_bytes = rbytes + np.where(np.isnan(wbytes), 0.0, wbytes)
+        else:
+            disk_bytes = np.full(n, NAN)
+    else:
+        util = disk_bytes = np.full(n, NAN)
+        disk_busy = np.zeros(n, dtype=np.bool_)
+    metrics = np.empty((4, n))
+    metrics[0] = util
+    metrics[1] = np.where(has_io, wait_read, NAN)
+    metrics[2] = np.where(has_io, wait_write, NAN)
+    metrics[3] = np.where(has_io, io_bytes, disk_bytes)
+    return metrics, io_busy | disk_busy
+
+
+def _sorted(values: Floats) -> Floats:
+    out: Floats = np.sort(values[~np.isnan(values)])
+    return out
+
+
+def _median_without(rows: Floats, counts: Ints, below: Ints) -> Floats:
+    """_deranged_samples._median_without of each leaf's own value from its sorted row
+    (`rows`: [leaves x width], NaN after the `counts` values; `below`: how many of the row are
+    below its own, its rank), NaN for none: the same indexes, (lo + hi) / 2 in float64."""
+    n = counts - 1
+    mid = n // 2
+    width = rows.shape[1]
+    at = np.arange(len(rows))
+    hi = np.where(
+        mid >= below, rows[at, np.minimum(mid + 1, width - 1)], rows[at, np.minimum(mid, width - 1)]
+    )
+    lo = np.where(
+        mid - 1 >= below, rows[at, np.minimum(mid, width - 1)], rows[at, np.clip(mid - 1, 0, width - 1)]
+    )
+    out: Floats = np.where(n % 2 == 1, hi, (lo + hi) / 2)
+    out[n <= 0] = NAN
+    return out
 
 
 def observe_pool(
     pool: Pool,
     pairs: Sequence[tuple[Vdev, Vdev]],
-    lay: Layout,
-    states: Sequence[Any],
+    cols: Columns,
     rebuilt: frozenset[str],
     cfg: CheckConfig,
-    normal: tuple[float, bool],
+    now: float,
 ) -> list[tuple[int, LeafSample]]:
-    """One tick of one pool: every plainly normal busy leaf's evidence kept in its memory
-    (`states`, the tracker's _Leaf per pair: the verdict `normal`, its bytes/s and its peers'
-    median, a normal sample in the run that clears a finding), as the tracker does for a
-    sample_pool_lazy fast-path verdict. Returns the leaves judged in full, (pair index, sample),
-    in order, for the tracker to take in. `rebuilt`: keys of leaves a resilver writes onto (no
-    evidence)."""
+    """One tick of one pool: every plainly normal busy leaf's evidence written into the rings
+    (the verdict (now, False), its bytes/s and its peers' median, one more normal sample in the
+    run that clears a finding), as the tracker does for a sample_pool_lazy fast-path verdict.
+    Returns the leaves judged in full, (measured index, sample), in order, for the tracker to
+    take in. `rebuilt`: keys of leaves a resilver writes onto (no evidence)."""
+    lay, rings = cols.layout, cols.rings
     measured = lay.measured
-    leaves = [pairs[i][1] for i in measured]
-    metrics, busy_now = leaf_figures(pool, leaves)
+    if not measured:
+        return []
+    leaves = cols.leaves(pairs)
+    metrics, busy_now = cols.figures(pool, leaves)
     floors = (
         (cfg.deranged_util_ratio, cfg.deranged_util_floor_pct),
         (cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6),
         (cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6),
     )
-    groups: dict[GroupKey, _Group] = {}
-    for gkey, members in lay.groups.items():  # as _deranged_samples._group builds each
-        columns = zip(*[metrics[j] for j in members]) if members else [()] * 4
-        ordered = [sorted([v for v in column if v is not None]) for column in columns]
-        screens = [
-            max(floor, ratio * _lower_bound(values)) if len(values) >= 2 else None
-            for (ratio, floor), values in zip(floors, ordered)
-        ]
-        groups[gkey] = _Group([leaves[j] for j in members], ordered, screens)
-    lookback, clear = cfg.deranged_lookback_samples, cfg.deranged_clear_samples
-    group_of, keys = lay.group_of, lay.keys
-    by_id: dict[int, Metrics] | None = None  # what _judge looks metrics up in, made when needed
+    # Each group's columns sorted (as _deranged_samples._group builds them) and its screens.
+    ordered: list[list[Floats]] = []
+    screens = np.full((3, len(lay.members)), NAN)
+    for g, members in enumerate(lay.members):
+        columns = [_sorted(metrics[n, members]) for n in range(4)]
+        ordered.append(columns)
+        for n, ((ratio, floor), values) in enumerate(zip(floors, columns)):
+            if len(values) >= 2:  # max(floor, ratio x _lower_bound(values)), on Python floats
+                screens[n, g] = max(floor, ratio * float(values[(len(values) - 2) // 2]))
+    # _deranged_samples._quick over every leaf at once.
+    values = metrics[:3]
+    mine = screens[:, lay.group_index]
+    has = ~np.isnan(values) & ~np.isnan(mine)
+    undecided = (has & (values >= np.where(has, mine, 0.0))).any(axis=0)
+    # a reference on a metric needs another leaf of its vdev that measured it (alone: the pool's)
+    counted = np.add.reduceat(~np.isnan(values), lay.starts, axis=1)[:, lay.top_of] > 1
+    verdict = (has & (counted | lay.alone)).any(axis=0)
+    evidence = ~undecided & verdict & busy_now
+    if rebuilt:
+        keys = lay.keys
+        evidence &= np.array([keys[i] not in rebuilt for i in measured], dtype=np.bool_)
+    at = np.flatnonzero(evidence)
+    if len(at):
+        nbytes = metrics[BYTES, at]
+        peers = np.full(len(at), NAN)
+        moved = ~np.isnan(nbytes)
+        alone = lay.alone[at]
+        # in a vdev: its vdev's throughput without its own
+        inside = np.flatnonzero(moved & ~alone)
+        if len(inside):
+            row = np.append(metrics[BYTES], NAN)[lay.pad]  # [tops x width], NaN padded
+            tops = lay.top_of[at[inside]]
+            own = nbytes[inside]
+            if len(inside) * row.shape[1] <= _WIDE:
+                below = (row[tops] < own[:, None]).sum(axis=1)
+            else:
+                below = np.array([np.count_nonzero(row[t] < v) for t, v in zip(tops.tolist(), own.tolist())])
+            counts = (~np.isnan(row)).sum(axis=1)[tops]
+            peers[inside] = _median_without(np.sort(row, axis=1)[tops], counts, below)
+        # alone in its vdev: the group's throughput without its own
+        lone = np.flatnonzero(moved & alone)
+        if len(lone):
+            gids = lay.group_index[at[lone]]
+            for g in np.unique(gids).tolist():
+                which = lone[gids == g]
+                values_g = ordered[g][BYTES]
+                below = np.searchsorted(values_g, nbytes[which], side="left")
+                rows = np.broadcast_to(np.append(values_g, NAN), (len(which), len(values_g) + 1))
+                peers[which] = _median_without(rows, np.full(len(which), len(values_g)), below)
+        peers = np.where(np.isnan(peers), nbytes, peers)  # no peers: its own (as _remember)
+        rings.normal(at, now, nbytes, peers)
+        raised = at[rings.raised[at]]
+        if len(raised):  # deranged_disk._normal for a raised leaf: its run may clear it
+            clear = cfg.deranged_clear_samples
+            for j in raised.tolist():
+                st = rings.states[j]
+                st.busy += 1
+                if rings.normal_run[j] >= clear:
+                    st.raised, st.onset = False, None
+                    rings.raised[j] = False
+    judged_at = np.flatnonzero(undecided)
+    if not len(judged_at):
+        return []
+    # Judged in full, as sample_pool_lazy does for a vdev of like disks.
+    groups: dict[int, _Group] = {}
+    by_id = _Metrics(cols.index(leaves), metrics)
     judged: list[tuple[int, LeafSample]] = []
-    for start, end in lay.tops:
-        mates_metrics = metrics[start:end]
-        alone = end - start == 1
-        if alone:
-            measured_n = None
-            top_bytes: list[float] = []
-        else:
-            measured_n = [
-                sum(1 for m in mates_metrics if m[n] is not None) for n in (UTIL, READ_WAIT, WRITE_WAIT)
-            ]
-            top_bytes = sorted([b for b in (m[BYTES] for m in mates_metrics) if b is not None])
-        top_sorted: list[list[float]] | None = None
-        for j in range(start, end):
-            mine = metrics[j]
-            group = groups[group_of[j]]
-            screens = group.screens
-            # _deranged_samples._quick, inline
-            decided, verdict = True, None
-            for n in (UTIL, READ_WAIT, WRITE_WAIT):
-                value, screen = mine[n], screens[n]
-                if value is None or screen is None:
-                    continue
-                if value >= screen:
-                    decided = False
-                    break
-                if measured_n is None or measured_n[n] > 1:
-                    verdict = False
-            i = measured[j]
-            if decided:
-                if verdict is None or keys[i] in rebuilt or not busy_now[j]:
-                    continue  # no evidence this sample
-                st = states[i]
-                nbytes = mine[BYTES]
-                # deranged_disk._remember and _normal, inline
-                verdicts = st.verdicts
-                verdicts.append(normal)
-                while len(verdicts) > lookback:  # a deque from an older keyframe has no maxlen
-                    verdicts.popleft()
-                if nbytes is not None:
-                    peer = _median_without(group.sorted_metrics[BYTES] if alone else top_bytes, nbytes)
-                    bytes_pairs = st.bytes_pairs
-                    bytes_pairs.append((nbytes, peer if peer is not None else nbytes))
-                    while len(bytes_pairs) > lookback:
-                        bytes_pairs.popleft()
-                st.normal_run += 1
-                if st.raised:
-                    st.busy += 1
-                    if st.normal_run >= clear:
-                        st.raised, st.onset = False, None
-                continue
-            # Judged in full, as sample_pool_lazy does for a vdev of like disks.
-            if top_sorted is None:
-                top_sorted = [sorted([v for v in column if v is not None]) for column in zip(*mates_metrics)]
-            if by_id is None:
-                by_id = dict(zip(map(id, leaves), metrics))
-            leaf = leaves[j]
-            vdev_peers = [lf for lf in leaves[start:end] if lf is not leaf]
-            pool_others = [] if vdev_peers else [lf for lf in group.members if lf is not leaf]
-            judged.append(
-                (i, _judge(leaf, busy_now[j], vdev_peers, False, pool_others, group, by_id, cfg, top_sorted))
+    for j in judged_at.tolist():
+        t = int(lay.top_of[j])
+        start, end = lay.tops[t]
+        g = int(lay.group_index[j])
+        group = groups.get(g)
+        if group is None:
+            group = groups[g] = _Group(
+                [leaves[k] for k in lay.members[g].tolist()],
+                [column.tolist() for column in ordered[g]],
+                [None if np.isnan(s) else float(s) for s in screens[:, g].tolist()],
             )
+        top_sorted = [_sorted(metrics[n, start:end]).tolist() for n in range(4)]
+        leaf = leaves[j]
+        vdev_peers = [lf for lf in leaves[start:end] if lf is not leaf]
+        pool_others = [] if vdev_peers else [lf for lf in group.members if lf is not leaf]
+        judged.append(
+            (
+                j,
+                _judge(
+                    leaf, bool(busy_now[j]), vdev_peers, False, pool_others, group, by_id, cfg, top_sorted
+                ),
+            )
+        )
     return judged
+
+
+class _Metrics(dict[int, Metrics]):
+    """id(leaf) -> its Metrics (None for NaN), made for the leaves `_judge` asks about."""
+
+    def __init__(self, index: dict[int, int], metrics: Floats) -> None:
+        super().__init__()
+        self._index, self._metrics = index, metrics
+
+    def __missing__(self, key: int) -> Metrics:
+        column = self._metrics[:, self._index[key]].tolist()
+        row: Metrics = tuple(None if v != v else v for v in column)  # type: ignore[assignment]
+        self[key] = row
+        return row

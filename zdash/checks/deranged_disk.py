@@ -28,9 +28,14 @@ it stays in: no redundancy lost, slow until the resilver ends).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import sys
+import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from zdash.checks import tracker
 from zdash.checks._common import (
@@ -42,7 +47,6 @@ from zdash.checks._common import (
     leaves_with_top,
     parents,
 )
-from zdash.checks._deranged_columns import Layout, layout, observe_pool, signature
 from zdash.checks._deranged_samples import BYTES, LeafSample, peer_bytes, sample_pool_lazy
 from zdash.checks._evidence import leaf_evidence
 from zdash.checks.finding import Finding, Severity, SuggestedAction
@@ -51,6 +55,44 @@ from zdash.config import CheckConfig
 from zdash.fmt import fmt_list, fmt_ms, fmt_pct, fmt_rate, fmt_time, plural
 from zdash.model import IoStats, Pool, Snapshot, Vdev
 from zdash.redundancy import margin, resilver_running
+
+if TYPE_CHECKING:  # imported in a thread when a pool is first laid out (it imports numpy)
+    from types import ModuleType
+
+    from zdash.checks._deranged_columns import Columns
+
+# zdash.checks._deranged_columns (and numpy with it), imported in a thread of its own the first
+# time a pool could be laid out: numpy's import takes 0.1 s on an idle host and seconds on a
+# slow one (4.8 s in the lab's VM, its files read over the VM's share), and a tick must not wait
+# for it. Until it is in, pools are judged leaf by leaf, to the same verdicts.
+_COLUMNS_READY = threading.Event()
+_COLUMNS_LOADER: list[threading.Thread] = []
+
+
+def _columns() -> ModuleType | None:
+    """The array module once its import has finished, else None (its import started)."""
+    if _COLUMNS_READY.is_set():
+        return sys.modules["zdash.checks._deranged_columns"]
+    if not _COLUMNS_LOADER:
+        loader = threading.Thread(target=_load_columns, name="zdash-numpy-import", daemon=True)
+        _COLUMNS_LOADER.append(loader)
+        loader.start()
+    return None
+
+
+def _load_columns() -> None:
+    try:
+        import zdash.checks._deranged_columns  # noqa: F401
+    except ImportError:  # no numpy that works here: leaf by leaf, as before
+        return
+    _COLUMNS_READY.set()
+
+
+def columns_ready(timeout: float) -> bool:
+    """Start the array module's import if it is not started and wait for it (tests, the bench)."""
+    _columns()
+    return _COLUMNS_READY.wait(timeout)
+
 
 ID = "deranged_disk"
 # ZED degrades a disk after slow_io_n (10) slow I/Os within slow_io_t (600 s) (zed.rc defaults):
@@ -246,13 +288,14 @@ def _normal(st: _Leaf, clear: int) -> None:
 
 @dataclass(frozen=True, slots=True)
 class _Watched:
-    """One pool's leaves as findings() looks them up, for one structure: every (top, leaf) pair
+    """One pool's leaves as findings() looks them up, for one tree of leaves: every (top, leaf) pair
     in leaves_with_top order, as (the top's index in the pool's top-level vdevs, the leaf; None
     for a single-disk top, its own leaf: the tick's top is read, its space moves), the pairs
     marked by the tree itself (slow I/O counted, DEGRADED or FAULTED), and each pair's index by
     leaf key and by GUID and path (what ereports name)."""
 
     structure_id: int
+    source: object  # the pairs it was made of (Tracker._pairs_of: the same list, the same leaves)
     tops: int
     pairs: tuple[tuple[int, Vdev | None], ...]
     marked: tuple[int, ...]
@@ -260,28 +303,40 @@ class _Watched:
     by_name: dict[str, list[int]]
 
     @classmethod
-    def of(cls, structure_id: int, pool: Pool) -> _Watched:
-        index = {id(top): i for i, top in enumerate(pool.top_level)}
+    def of(cls, structure_id: int, tops: Sequence[Vdev], source: Sequence[tuple[Vdev, Vdev]]) -> _Watched:
+        index = {id(top): i for i, top in enumerate(tops)}
         pairs: list[tuple[int, Vdev | None]] = []
         marked: list[int] = []
         by_key: dict[str, list[int]] = {}
         by_name: dict[str, list[int]] = {}
-        for n, (top, leaf) in enumerate(leaves_with_top(pool)):
+        for n, (top, leaf) in enumerate(source):
             pairs.append((index[id(top)], None if leaf is top else leaf))
             if leaf.slow_ios or leaf.state in ("DEGRADED", "FAULTED"):
                 marked.append(n)
             by_key.setdefault(leaf.key, []).append(n)
             for name in {leaf.guid, leaf.path} - {None}:
                 by_name.setdefault(name, []).append(n)  # type: ignore[arg-type]
-        return cls(structure_id, len(index), tuple(pairs), tuple(marked), by_key, by_name)
+        return cls(structure_id, source, len(index), tuple(pairs), tuple(marked), by_key, by_name)
 
 
 class Tracker(tracker.Tracker):
     # the structure whose leaves were last counted (work saved, not memory); the leaves slow in
-    # the last sample (remade by every observe); each pool's layout for that structure, with its
-    # leaves' memory in the layout's order (zdash.checks._deranged_columns)
-    # (and per pool, where its leaves that a finding could be about are found: _Watched)
-    TRANSIENT = ("_keys_for", "_slow_now", "_layouts", "_margins", "_margins_used", "_watched")
+    # the last sample (remade by every observe); each pool's (top, leaf) pairs, kept while its
+    # top-level vdevs have the same children; each pool's layout, with its leaves' memory in
+    # the layout's order and their evidence in rings while it lives (Columns: memory() writes
+    # the rings out first, a copy keeps its own); the leaves findings() must look at for their memory
+    # (remade by every observe) (and per pool, where its leaves that a finding could be about
+    # are found: _Watched)
+    TRANSIENT = (
+        "_keys_for",
+        "_slow_now",
+        "_pairs",
+        "_layouts",
+        "_watch",
+        "_margins",
+        "_margins_used",
+        "_watched",
+    )
 
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
@@ -289,13 +344,53 @@ class Tracker(tracker.Tracker):
         self._pool_io: dict[str, _PoolIo] = {}
         self._keys_for: int | None = None
         self._slow_now: dict[str, list[str]] | None = None
-        self._layouts: dict[str, tuple[Layout, list[_Leaf]] | None] | None = None
+        self._pairs: dict[str, tuple[tuple[Vdev, ...], list[tuple[Vdev, Vdev]]]] | None = None
+        self._layouts: dict[str, Columns | None] | None = None
+        self._watch: set[tuple[str, str]] | None = None
         # What each finding's vdev could still lose without its disk, by the tree's objects:
         # the fold keeps them from tick to tick, and the same objects have the same margin.
         # Only the entries the last findings() used are kept.
         self._margins: dict[tuple[int, int, bool | None], tuple[Vdev, Vdev, int]] | None = None
         self._margins_used: dict[tuple[int, int, bool | None], tuple[Vdev, Vdev, int]] | None = {}
         self._watched: dict[str, _Watched] | None = None
+
+    def memory(self) -> dict[str, Any]:
+        self._write_out()  # the rings into each leaf's memory: a keyframe holds it as before
+        return super().memory()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> tracker.Tracker:
+        # a copy (a replay keyframe) keeps the layouts with their rings, its leaves' memory:
+        # its first tick is read by arrays too, not leaf by leaf
+        twin = super().__deepcopy__(memo)
+        if self._layouts is not None:
+            twin.__dict__["_layouts"] = copy.deepcopy(self._layouts, memo)
+        return twin
+
+    def _write_out(self) -> None:
+        for cols in (self._layouts or {}).values():
+            if cols is not None:
+                cols.rings.to_leaves()
+
+    def _pairs_of(self, pool: Pool) -> list[tuple[Vdev, Vdev]]:
+        """leaves_with_top(pool) as a list, the same list while the pool's top-level vdevs are
+        the same objects or have the same children (a top whose space moved is made anew each
+        tick, with its children; a new `zpool status` that reads the same keeps the tree):
+        no walk of the leaves per tick, and a layout kept without reading its signature."""
+        tops = pool.top_level
+        if self._pairs is None:
+            self._pairs = {}
+        made = self._pairs.get(pool.name)
+        if made is not None and len(made[0]) == len(tops):
+            for top, was in zip(tops, made[0]):
+                if top is not was and not (
+                    top.children and top.children is was.children and top.vclass == was.vclass
+                ):
+                    break
+            else:
+                return made[1]
+        pairs = list(leaves_with_top(pool))
+        self._pairs[pool.name] = (tops, pairs)
+        return pairs
 
     def observe(self, snap: Snapshot) -> None:
         cfg = self.cfg
@@ -309,26 +404,33 @@ class Tracker(tracker.Tracker):
         seen: set[tuple[str, str]] | None = None if same else set()
         laid: list[tuple[str, tuple[str, ...]]] = []  # pools read by layout: their leaves' keys
         slow_now: dict[str, list[str]] = {}
+        watch: set[tuple[str, str]] = set()  # see findings()
         # Each pool's layout (zdash.checks._deranged_columns), kept while the structure is the
         # same and, when it changes, while its leaves read the same (a pool being written to
         # prints a new status every few seconds, and its leaves are those of the last one).
         if self._layouts is None or not snap.structure_id:
+            self._write_out()
             self._layouts = {} if snap.structure_id else None
+        if not snap.structure_id:
+            self._pairs = None
         layouts = self._layouts
         for pool in snap.pools:
             name = pool.name
-            pairs = list(leaves_with_top(pool))
+            pairs = self._pairs_of(pool) if snap.structure_id else list(leaves_with_top(pool))
             rebuilt = resilver_targets(pool)
             made = layouts.get(name) if layouts is not None else None
-            if (
-                made is not None
-                and len(made[0].keys) == len(pairs)
-                and (same or signature(pairs) == made[0].signature)
-            ):
-                if seen is not None:  # counted now, named only if some leaf is gone (below)
-                    laid.append((name, made[0].keys))
-                self._observe_columns(name, pool, pairs, made, rebuilt, normal, slow_now)
-                continue
+            if made is not None:
+                from zdash.checks._deranged_columns import signature
+
+                lay = made.layout
+                if len(lay.keys) == len(pairs) and (
+                    same or made.reads(pairs) or signature(pairs) == lay.signature
+                ):
+                    if seen is not None:  # counted now, named only if some leaf is gone (below)
+                        laid.append((name, lay.keys))
+                    self._observe_columns(name, pool, pairs, made, rebuilt, now, slow_now, watch)
+                    continue
+                made.rings.to_leaves()  # its leaves judged one by one from here
             samples = sample_pool_lazy(pool, cfg, pairs=pairs)
             any_raised = any_slow = False
             for _top, leaf in pairs:
@@ -363,15 +465,25 @@ class Tracker(tracker.Tracker):
                         self._judge(st, slow, s.bytes, s.peer_bytes, s, now, self._pool_io.get(name), wait)
                 if st.raised:
                     any_raised = True
+                if st.raised or (st.first_slow_ios or 0) < 0:
+                    watch.add(key)
                 if slow is None or leaf_key in rebuilt:
                     continue  # no evidence this sample (idle, unmeasurable, being rebuilt)
                 if slow:
                     any_slow = True
                     slow_now.setdefault(name, []).append(leaf.label)
             self._pool_cost(pool, any_raised, any_slow)
-            if layouts is not None and (not same or name not in layouts):  # read as columns next
-                lay = layout(pairs)
-                layouts[name] = None if lay is None else (lay, [leaves[name, k] for k in lay.keys])
+            if (
+                layouts is not None
+                and (not same or name not in layouts)
+                and (arrays := _columns()) is not None
+            ):  # read as arrays next
+                laid_out = arrays.layout(pairs)
+                layouts[name] = (
+                    None
+                    if laid_out is None
+                    else arrays.Columns(laid_out, [leaves[name, k] for k in laid_out.keys], lookback, pairs)
+                )
         if seen is not None:
             # Every key seen is one of `leaves` (each layout's keys are distinct, and pools are):
             # as many seen as known is all of them, the usual case, and no key is built.
@@ -383,37 +495,52 @@ class Tracker(tracker.Tracker):
             self._keys_for = snap.structure_id
             if layouts:  # a pool gone: its leaves' memory went with it, its layout goes too
                 self._layouts = {p.name: layouts[p.name] for p in snap.pools if p.name in layouts}
+            if self._pairs:
+                self._pairs = {p.name: self._pairs[p.name] for p in snap.pools if p.name in self._pairs}
         self._slow_now = slow_now
+        self._watch = watch
 
     def _observe_columns(
         self,
         name: str,
         pool: Pool,
         pairs: list[tuple[Vdev, Vdev]],
-        made: tuple[Layout, list[_Leaf]],
+        cols: Columns,
         rebuilt: frozenset[str],
-        normal: tuple[float, bool],
+        now: float,
         slow_now: dict[str, list[str]],
+        watch: set[tuple[str, str]],
     ) -> None:
-        """observe() for a pool whose layout is known: the plainly normal leaves kept in one pass
-        over columns, the others judged in full and taken in as observe() takes them. (A leaf's
+        """observe() for a pool whose layout is known: the plainly normal leaves' evidence
+        written into its rings in one pass over arrays, the others judged in full (their
+        memory read out of the rings and back) and taken in as observe() takes them. (A leaf's
         first SLOW count is taken where its layout is made: the count is the structure's, the
         same every tick of it.)"""
-        lay, states = made
-        now = normal[0]
+        from zdash.checks._deranged_columns import observe_pool
+
+        lay, rings = cols.layout, cols.rings
         pool_io = self._pool_io.get(name)
         any_slow = False
-        for i, s in observe_pool(pool, pairs, lay, states, rebuilt, self.cfg, normal):
+        for j, s in observe_pool(pool, pairs, cols, rebuilt, self.cfg, now):
             slow = s.slow
+            i = lay.measured[j]
             if slow is None or lay.keys[i] in rebuilt:
                 continue
             leaf = pairs[i][1]
             wait = own_wait(pool, leaf) if s.by_design else None
-            self._judge(states[i], slow, s.bytes, s.peer_bytes, s, now, pool_io, wait)
+            rings.to_leaf(j)
+            self._judge(cols.states[i], slow, s.bytes, s.peer_bytes, s, now, pool_io, wait)
+            rings.from_leaf(j)
             if slow:
                 any_slow = True
                 slow_now.setdefault(name, []).append(lay.labels[i])
-        any_raised = any(st.raised for st in states)
+        raised = rings.raised
+        any_raised = bool(raised.any())
+        for j in raised.nonzero()[0].tolist():
+            watch.add((name, lay.keys[lay.measured[j]]))
+        for i in cols.watched:  # not measured and raised, or a SLOW count below zero
+            watch.add((name, lay.keys[i]))
+            any_raised = any_raised or cols.states[i].raised
         self._pool_cost(pool, any_raised, any_slow)
 
     def outliers(self, findings: Sequence[Finding]) -> dict[str, frozenset[str]]:
@@ -517,7 +644,11 @@ class Tracker(tracker.Tracker):
         named = _named_by_events(snap)
         # The leaves whose memory alone could make a finding: a quiet, healthy leaf with no slow
         # I/O outside this set has nothing to say, known without a lookup (the common case).
-        watch = {k for k, st in self._leaves.items() if st.raised or (st.first_slow_ios or 0) < 0}
+        # (Kept by observe(): the leaves in a pool read by layout from its rings, in O(raised).)
+        watch = self._watch
+        if watch is None:
+            watch = {k for k, st in self._leaves.items() if st.raised or (st.first_slow_ios or 0) < 0}
+        layouts = self._layouts
         self._margins, self._margins_used = self._margins_used, {}
         for pool in snap.pools:
             for top, leaf in self._to_ask(snap.structure_id, pool, named, watch):
@@ -537,6 +668,8 @@ class Tracker(tracker.Tracker):
                     and (leaf.slow_ios or 0) <= (st.first_slow_ios or 0)
                 ):
                     continue  # nothing _finding could say (the common case, cheaply)
+                if layouts and (cols := layouts.get(pool.name)) is not None:
+                    cols.flush(leaf.key)  # its memory out of the rings, whole
                 if (f := self._finding(snap, pool, top, leaf, st)) is not None:
                     out.append(f)
         return out
@@ -555,8 +688,14 @@ class Tracker(tracker.Tracker):
             self._watched = {}
         w = self._watched.get(pool.name)
         tops = pool.top_level
-        if w is None or w.structure_id != structure_id or w.tops != len(tops):
-            w = self._watched[pool.name] = _Watched.of(structure_id, pool)
+        if w is None or w.tops != len(tops) or w.structure_id != structure_id:
+            # a new structure whose leaves are those of the last (Tracker._pairs_of) keeps it
+            pairs = self._pairs_of(pool)
+            if w is not None and w.tops == len(tops) and w.source is pairs:
+                w = self._watched[pool.name] = dataclasses.replace(w, structure_id=structure_id)
+            else:
+                assert self._pairs is not None
+                w = self._watched[pool.name] = _Watched.of(structure_id, self._pairs[pool.name][0], pairs)
         asked = set(w.marked)
         if named:
             for n in named:
