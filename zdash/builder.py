@@ -57,7 +57,7 @@ from zdash.parse.zpool_events import parse_events
 from zdash.parse.zpool_history import NO_HISTORY, parse_history
 from zdash.parse.zpool_iostat import EMPTY_REPORT, IostatReport, parse_iostat, split_reports
 from zdash.parse.zpool_iostat_hist import parse_histograms
-from zdash.parse.zpool_list import parse_list
+from zdash.parse.zpool_list import ListVdev, parse_list
 from zdash.parse.zpool_status import parse_status
 from zdash.parse.zpool_version import parse_version
 from zdash.raw import RawSample, Tick
@@ -221,6 +221,9 @@ class SnapshotBuilder:
         # the same list, ashift and device facts): a busy pool's status text is new every time.
         self._status_reuse: Reuse[Vdev] = Reuse()
         self._structure_reuse: Reuse[tuple[Vdev, Vdev]] = Reuse()
+        # The vdev rows of the last `zpool list -v`: its disks' rows read the same answer after
+        # answer while the pool's and its top-level vdevs' space moves.
+        self._list_reuse: Reuse[ListVdev] = Reuse()
         self._structure_made_with: tuple[object, object] = ((), ())
         # Evidence: histogram baselines per pool and vdev, what smartctl said of the host, and the
         # Evidence built from them (rebuilt only when an evidence sample or the devices change).
@@ -259,6 +262,8 @@ class SnapshotBuilder:
                 value = parse_diskstats(s.stdout, self._wanted_devices())
             elif kind == "status":
                 value = self._status_reuse.run(lambda reuse: parse_status(list(s.argv), s.stdout, reuse))
+            elif kind == "list":
+                value = self._list_reuse.run(lambda reuse: parse_list(s.stdout, reuse))
             else:
                 value = PARSERS[kind](s)
         except ParseError as e:

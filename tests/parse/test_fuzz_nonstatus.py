@@ -12,6 +12,7 @@ from tests.mutate import apply_edits, edits
 from zdash.model import Dataset, DiskIo
 from zdash.parse import ParseError
 from zdash.parse.diskstats import DiskCounters, disk_rates, parse_diskstats
+from zdash.parse.reuse import Reuse
 from zdash.parse.vdev_ashift import TopVdevAshift, ashift_by_vdev_name, parse_get_ashift, parse_zdb_config
 from zdash.parse.zfs_list import parse_zfs_list
 from zdash.parse.zpool_iostat import IostatReport, IostatRow, StreamSplitter, parse_iostat, split_reports
@@ -54,15 +55,30 @@ VERSION_SEEDS = _seeds("healthy/zpool-version*.txt", extra=("zfs-0.8.6-1\nzfs-km
 
 
 @FUZZ
-@given(mutated(LIST_SEEDS))
-def test_zpool_list(text):
+@given(mutated(LIST_SEEDS), st.sampled_from(LIST_SEEDS))
+def test_zpool_list(text, before):
     try:
         pools = parse_list(text)
+    except ParseError as e:
+        error: str | None = str(e)
+    else:
+        error = None
+        assert all(
+            isinstance(p, ListPool) and all(isinstance(v, ListVdev) for v in p.vdevs) for p in pools.values()
+        )
+    # After another answer, the rows that read as that one's are reused: the same result, or
+    # the same error
+    reuse: Reuse[ListVdev] = Reuse()
+    try:
+        reuse.run(lambda r: parse_list(before, r))
     except ParseError:
-        return
-    assert all(
-        isinstance(p, ListPool) and all(isinstance(v, ListVdev) for v in p.vdevs) for p in pools.values()
-    )
+        pass  # (a seed cut mid-line: the next pass reuses nothing of it)
+    try:
+        again = reuse.run(lambda r: parse_list(text, r))
+    except ParseError as e:
+        assert str(e) == error
+    else:
+        assert error is None and again == pools
 
 
 @FUZZ

@@ -83,6 +83,54 @@ def test_one_leaf_printed_twice_in_one_answer_is_two_nodes():
     assert len(twins) == 2 and twins[0] is not twins[1] and twins[0] == twins[1]
 
 
+def test_a_vdev_tree_that_reads_as_before_is_not_decoded_again():
+    """An answer whose pool moved only its scan: its "vdevs" text is the last answer's, and the
+    decoded tree is the object decoded then (no decode, no deep comparison); one character of
+    it changed, it is decoded anew. Either way the document is what json.loads makes of it, in
+    every layout zpool or a hand could print it in."""
+    from zdash.parse.zpool_status.json_reuse import decode
+
+    doc = json.loads((CAPTURES / "degraded/zpool-status-j-json-int.resilvering.txt").read_text())
+    pool = next(iter(doc["pools"].values()))
+
+    def vdevs(decoded: dict) -> object:
+        return next(iter(decoded["pools"].values()))["vdevs"]
+
+    for layout in ({}, {"indent": 2}, {"separators": (",", ":")}, {"indent": "\t", "sort_keys": True}):
+        reuse: Reuse = Reuse()
+        texts = [json.dumps(doc, **layout)]
+        pool["scan_stats"]["issued"] += 4096
+        texts.append(json.dumps(doc, **layout))
+        leaf = pool["vdevs"][pool["name"]]["vdevs"]["mirror-1"]["vdevs"]
+        leaf[next(iter(leaf))]["read_errors"] += 1
+        texts.append(json.dumps(doc, **layout))
+        first, second, third = (reuse.run(lambda r, t=t: decode(t, r)) for t in texts)
+        assert [first, second, third] == [json.loads(t) for t in texts]
+        assert vdevs(second) is vdevs(first) and vdevs(third) is not vdevs(second) and third != second
+
+
+def test_odd_documents_read_as_json_loads_reads_them():
+    """After an answer whose trees were kept: the same answer with something after it, a comma
+    too many, a pool twice, other spacing, not an object: each is what it is without reuse."""
+    text = (CAPTURES / "degraded/zpool-status-j-json-int.resilvering.txt").read_text().strip()
+    doc = json.loads(text)
+    name, pool = next(iter(doc["pools"].items()))
+    twice = json.dumps(doc)[:-2] + ", " + json.dumps(name) + ": " + json.dumps(pool) + "}}"
+    odd = [text + " x", text + "}", text[:-1] + ",}", "\r\n " + text + "\t\n", twice, "[" + text + "]", "{}"]
+    for other in odd:
+        reuse: Reuse = Reuse()
+        _parse(text, reuse)
+        try:
+            expected: object = parse_status(ARGV, other)
+        except ParseError as e:
+            expected = str(e)
+        try:
+            got: object = _parse(other, reuse)
+        except ParseError as e:
+            got = str(e)
+        assert got == expected, other[-40:]
+
+
 @FUZZ
 @given(damaged_json(), damaged_json())
 def test_reuse_never_changes_what_a_document_parses_to(first, second):
@@ -102,6 +150,12 @@ def test_reuse_never_changes_what_a_document_parses_to(first, second):
     except ParseError as e:
         got = str(e)
     assert got == expected
+    # and the second answer again, its vdev trees now taken whole from the last decode
+    try:
+        again: object = _parse(second, reuse)
+    except ParseError as e:
+        again = str(e)
+    assert again == expected
 
 
 def _status_tick(t: float, text: str) -> Tick:

@@ -217,6 +217,32 @@ def test_class_headers_and_several_pools():
     assert [v.vclass for v in pools["ic2"].vdevs] == ["normal"]  # reset at the next pool
 
 
+def test_rows_that_read_as_before_are_the_same_vdevs_again():
+    """A pool being written to moves its own and its top-level vdevs' space each answer, not its
+    disks' rows: those are the ListVdevs built last time (the fold keeps its work on them). The
+    same line under another class heading is another vdev."""
+    from zdash.parse.reuse import Reuse
+
+    reuse: Reuse = Reuse()
+    first = reuse.run(lambda r: parse_list(CLASSES_H, r))
+    moved = CLASSES_H.replace(
+        "mirror-0\t251658240\t4194304\t247463936", "mirror-0\t251658240\t4198400\t247459840"
+    )
+    moved = moved.replace(
+        "/tmp/ic/spare\t268435456\t-\t-\t-\t-\t-\t-\t-\tAVAIL",
+        "/tmp/ic/spare\t268435456\t-\t-\t-\t-\t-\t-\t-\tINUSE",
+    )
+    second = reuse.run(lambda r: parse_list(moved, r))
+    assert second == parse_list(moved) and second != first
+    before, after = first["ic"].vdevs, second["ic"].vdevs
+    assert [a is b for a, b in zip(before, after)] == [False, True, True, True, True, True, False]
+    assert after[0].alloc == 4198400 and after[-1].health == "INUSE"
+    # the log's line as a cache device: the same text, another class
+    swapped = CLASSES_H.replace("logs     ", "cache    ", 1)
+    third = reuse.run(lambda r: parse_list(swapped, r))
+    assert third == parse_list(swapped) and third["ic"].vdevs[4].vclass == "cache"
+
+
 def test_faulted_pool_row_from_the_man_page():
     """man/man8/zpool-list.8: a faulted pool shows '-' in every numeric column (§1.1)."""
     pool = parse_list(

@@ -35,6 +35,9 @@ class Reuse(Generic[_V]):
         # whole(): per key, (the document it was built from, the value, the keys it used)
         self._whole_last: dict[Hashable, tuple[Any, Any, tuple[Hashable, ...]]] = {}
         self._whole_now: dict[Hashable, tuple[Any, Any, tuple[Hashable, ...]]] = {}
+        # keep(): anything else a parse carries to the next pass (its input's text, say)
+        self._kept_last: dict[Hashable, Any] = {}
+        self._kept_now: dict[Hashable, Any] = {}
 
     def get(self, key: Hashable) -> _V | None:
         """The value built from `key` in the last pass (or earlier in this one); None if none.
@@ -68,6 +71,14 @@ class Reuse(Generic[_V]):
         self._whole_now[key] = (doc, value, tuple(islice(self._now, start, None)))
         return value
 
+    def known(self, key: Hashable) -> Any:
+        """What the last pass kept under `key` (keep), or None."""
+        return self._kept_last.get(key)
+
+    def keep(self, key: Hashable, value: Any) -> None:
+        """Carry `value` to the next pass (known), and nothing older."""
+        self._kept_now[key] = value
+
     def run(self, parse: Callable[[Reuse[_V]], _R]) -> _R:
         """One pass: `parse(self)`, then what it built is what the next pass may reuse; if it
         raises (unreadable input), the next pass may reuse what the last good one built."""
@@ -81,13 +92,15 @@ class Reuse(Generic[_V]):
 
     def abandon(self) -> None:
         """The pass failed (unreadable input): the next one may reuse what the last good one built."""
-        self._now, self._whole_now = {}, {}
+        self._now, self._whole_now, self._kept_now = {}, {}, {}
 
     def next_pass(self) -> None:
         """This pass's values become the ones the next pass may reuse; the rest are dropped."""
         self._last, self._now = self._now, {}
         self._whole_last, self._whole_now = self._whole_now, {}
+        self._kept_last, self._kept_now = self._kept_now, {}
 
     def clear(self) -> None:
         self._last, self._now = {}, {}
         self._whole_last, self._whole_now = {}, {}
+        self._kept_last, self._kept_now = {}, {}

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from zdash.model import VdevClass
 from zdash.parse import ParseError
 from zdash.parse.classes import TABLE_HEADINGS
+from zdash.parse.reuse import Reuse
 from zdash.parse.units import parse_size
 
 _DECIMAL = re.compile(r"\d{1,20}(?:\.\d{1,20})?", re.ASCII)  # bounded: no int() blow-up
@@ -110,30 +111,43 @@ def _values(name: str, vals: list[str], n: int) -> _Values:
     )
 
 
-def _rows(text: str) -> Iterator[tuple[int, bool, list[str]]]:
-    """Yield (line_no, is_vdev, fields). -H if any line has a TAB, else the human layout,
-    where indentation marks a vdev and whitespace separates fields."""
+def _rows(text: str) -> Iterator[tuple[int, bool, str, bool]]:
+    """Yield (line_no, is_vdev, line, scripted): -H if any line has a TAB (fields split by TAB),
+    else the human layout, where indentation marks a vdev and whitespace separates fields."""
     scripted = "\t" in text
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         if scripted and "\t" in line:
-            vdev = line.startswith("\t")
-            yield n, vdev, (line[1:] if vdev else line).split("\t")
+            yield n, line.startswith("\t"), line, True
         elif not scripted and line.split()[0] == "NAME":
             continue  # the header, once per report
         else:
-            yield n, line[0] in " \t", line.split()
+            yield n, line[0] in " \t", line, False
 
 
-def parse_list(text: str) -> dict[str, ListPool]:
+def _fields(line: str, is_vdev: bool, scripted: bool) -> list[str]:
+    return (line[1:] if is_vdev else line).split("\t") if scripted else line.split()
+
+
+def parse_list(text: str, reuse: Reuse[ListVdev] | None = None) -> dict[str, ListPool]:
+    """Every pool of the table, in order. `reuse`: the vdev rows the caller's last parse built,
+    by their line (zdash.parse.reuse): a row that reads as before, in the same class, is the
+    same ListVdev again (a pool being written to moves its own and its top-level vdevs' space,
+    not its thousand disks' rows). The result is equal either way."""
     if not isinstance(text, str):
         raise ParseError(f"zpool list: expected text, got {type(text).__name__}")
     pools: dict[str, ListPool] = {}
     pool: ListPool | None = None
     vdevs: list[ListVdev] = []
     vclass: VdevClass = "normal"
-    for n, is_vdev, f in _rows(text):
+    for n, is_vdev, line, scripted in _rows(text):
+        if is_vdev and reuse is not None and pool is not None:
+            known = reuse.get((vclass, line))
+            if known is not None:
+                vdevs.append(known)
+                continue
+        f = _fields(line, is_vdev, scripted)
         if f[0] in TABLE_HEADINGS and all(v == "-" for v in f[1:]):
             if pool is None:
                 raise ParseError(f"zpool list line {n}: class header before any pool")
@@ -145,7 +159,10 @@ def parse_list(text: str) -> dict[str, ListPool]:
         if is_vdev:
             if pool is None:
                 raise ParseError(f"zpool list line {n}: vdev row before any pool row")
-            vdevs.append(ListVdev(f[0], size, alloc, free, frag, _decimal(cap, "cap", n), health, vclass))
+            vdev = ListVdev(f[0], size, alloc, free, frag, _decimal(cap, "cap", n), health, vclass)
+            if reuse is not None:
+                reuse.put((vclass, line), vdev)
+            vdevs.append(vdev)
             continue
         if pool is not None:
             pools[pool.name] = dataclasses.replace(pool, vdevs=tuple(vdevs))

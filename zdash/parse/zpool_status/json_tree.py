@@ -17,6 +17,7 @@ from zdash.model import UNSEEN, Pool, Vdev, VdevClass
 from zdash.parse import ParseError
 from zdash.parse.classes import JSON_CLASS_GROUPS, JSON_CLASSES
 from zdash.parse.reuse import Reuse
+from zdash.parse.zpool_status import json_reuse
 from zdash.parse.zpool_status.common import (
     AUX_TEXT,
     MAX_DEPTH,
@@ -36,7 +37,8 @@ def parse_status_json(text: str, reuse: Reuse[Vdev] | None = None) -> tuple[Pool
     if not text.strip():
         return ()  # zpool prints nothing (only "no pools available" on stderr) when none exist
     try:
-        doc = json.loads(text)
+        # with `reuse`, a pool's vdev tree whose text is as last time is the object decoded then
+        doc = json.loads(text) if reuse is None else json_reuse.decode(text, reuse)
     except (ValueError, RecursionError) as e:
         raise ParseError(f"zpool status -j: not JSON ({str(e)[:80]})") from None
     return parse_status_document(doc, reuse)
