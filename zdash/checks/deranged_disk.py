@@ -95,6 +95,9 @@ def columns_ready(timeout: float) -> bool:
 
 
 ID = "deranged_disk"
+# Pools with fewer leaves are judged leaf by leaf (and never import numpy): below ~40 the
+# arrays' fixed cost per tick is more than the per-leaf loop they replace (bench, one process).
+ARRAYS_FROM_LEAVES = 40
 # ZED degrades a disk after slow_io_n (10) slow I/Os within slow_io_t (600 s) (zed.rc defaults):
 # with one look and no time span, fewer than that is not judged.
 ZED_SLOW_IO_N = 10
@@ -476,6 +479,7 @@ class Tracker(tracker.Tracker):
             if (
                 layouts is not None
                 and (not same or name not in layouts)
+                and len(pairs) >= ARRAYS_FROM_LEAVES
                 and (arrays := _columns()) is not None
             ):  # read as arrays next
                 laid_out = arrays.layout(pairs)
