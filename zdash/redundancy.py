@@ -264,20 +264,27 @@ class MarginMemo:
     """Margins by the vdev they were worked out for, kept while it is the same object: a tree is
     immutable, and the fold hands the same objects again while `zpool status` reads the same
     (zdash.parse.reuse). Two generations: what the last pass used is what the next may reuse,
-    so it holds one pool's worth of vdevs and never grows."""
+    so it holds one pool's worth of vdevs and never grows. Keyed by whether a resilver runs,
+    then by the vdev's id: ints, not a tuple per vdev per pass for the collector to walk."""
 
     __slots__ = ("_last", "_now")
 
     def __init__(self) -> None:
-        self._last: dict[tuple[int, bool | None], Margin] = {}
-        self._now: dict[tuple[int, bool | None], Margin] = {}
+        self._last: dict[bool | None, dict[int, Margin]] = {}
+        self._now: dict[bool | None, dict[int, Margin]] = {}
 
     def margin(self, top: Vdev, resilvering: bool | None) -> Margin:
-        key = (id(top), resilvering)
-        hit = self._now.get(key) or self._last.get(key)
+        key = id(top)
+        now = self._now.get(resilvering)
+        if now is None:
+            now = self._now[resilvering] = {}
+        hit = now.get(key)
+        if hit is None:
+            last = self._last.get(resilvering)
+            hit = last.get(key) if last is not None else None
         if hit is None or hit.top is not top:  # (an id is unique only while its object lives)
             hit = margin(top, resilvering=resilvering)
-        self._now[key] = hit
+        now[key] = hit
         return hit
 
     def next_pass(self) -> None:
