@@ -8,6 +8,7 @@ same objects; what a user sees must not depend on it: the pools are equal either
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import given
@@ -120,15 +121,8 @@ def test_odd_documents_read_as_json_loads_reads_them():
     for other in odd:
         reuse: Reuse = Reuse()
         _parse(text, reuse)
-        try:
-            expected: object = parse_status(ARGV, other)
-        except ParseError as e:
-            expected = str(e)
-        try:
-            got: object = _parse(other, reuse)
-        except ParseError as e:
-            got = str(e)
-        assert got == expected, other[-40:]
+        expected = _or_error(lambda: parse_status(ARGV, other))  # noqa: B023
+        assert _or_error(lambda: _parse(other, reuse)) == expected, other[-40:]  # noqa: B023
 
 
 @FUZZ
@@ -137,25 +131,19 @@ def test_reuse_never_changes_what_a_document_parses_to(first, second):
     """Any two answers in a row: the second parses to the same pools (or the same error) with
     the first's leaves on hand as without."""
     reuse: Reuse = Reuse()
-    try:
-        _parse(first, reuse)
-    except ParseError:
-        pass
-    try:
-        expected: object = parse_status(ARGV, second)
-    except ParseError as e:
-        expected = str(e)
-    try:
-        got: object = _parse(second, reuse)
-    except ParseError as e:
-        got = str(e)
-    assert got == expected
+    _or_error(lambda: _parse(first, reuse))
+    expected = _or_error(lambda: parse_status(ARGV, second))
+    assert _or_error(lambda: _parse(second, reuse)) == expected
     # and the second answer again, its vdev trees now taken whole from the last decode
+    assert _or_error(lambda: _parse(second, reuse)) == expected
+
+
+def _or_error(parse: Callable[[], object]) -> object:
+    """What a parse gives, or its ParseError's message."""
     try:
-        again: object = _parse(second, reuse)
+        return parse()
     except ParseError as e:
-        again = str(e)
-    assert again == expected
+        return str(e)
 
 
 def _status_tick(t: float, text: str) -> Tick:
