@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import cast, overload
+from typing import Any, cast, overload
 
 from zdash.model import IoStats, builder_of
 from zdash.parse import ParseError
@@ -291,34 +291,29 @@ def _ints(column: list[str]) -> list[int] | None:
     json's C reader makes them in about half the time of int() a field at a time. None when
     any field is not one, or JSON refuses it (leading zeros, an empty field): the callers then
     go field by field."""
-    digits = "".join(column)
-    # Lengths first: json makes an int of any length (quadratic in its digits on a Python
-    # without int_max_str_digits, before 3.10.7), and the output may come from another host.
-    if not (digits.isdigit() and digits.isascii()) or max(map(len, column), default=0) > 20:
-        return None
-    try:
-        values: list[int] = json.loads("[" + ",".join(column) + "]")
-    except ValueError:
-        return None
-    # (no leading zeros: at most 20 digits is below 10**20)
-    return values if max(values, default=0) < 10**20 else None
+    return _json_column(column, ",", "]")
 
 
 def _floats(column: list[str]) -> list[float] | None:
     """_ints as floats, read as JSON numbers with a fraction ("4096.0"): one conversion each,
     correctly rounded as float(int) is (the same floats)."""
+    return _json_column(column, ".0,", ".0]")
+
+
+def _json_column(column: list[str], between: str, end: str) -> list[Any] | None:
+    """_ints and _floats: the column joined by `between` into one JSON array, or None."""
     digits = "".join(column)
-    # (lengths first, as _ints: a figure of thousands of digits from another host is refused
-    # before json reads it)
+    # Lengths first: json makes an int of any length (quadratic in its digits on a Python
+    # without int_max_str_digits, before 3.10.7), and the output may come from another host.
     if not (column and digits.isdigit() and digits.isascii()) or max(map(len, column)) > 20:
         return None
     try:
-        values: list[float] = json.loads("[" + ".0,".join(column) + ".0]")
+        values: list[Any] = json.loads("[" + between.join(column) + end)
     except ValueError:
         return None
-    # (no leading zeros: below 1e20 is at most 20 digits; a 20-digit figure that rounds up to
-    # 1e20 goes field by field, to the same float)
-    return values if max(values) < 1e20 else None
+    # (no leading zeros: at most 20 digits is below 10**20; a 20-digit figure whose float
+    # rounds up to 1e20 goes field by field, to the same float)
+    return values if max(values) < 10**20 else None
 
 
 def _counts(column: list[str], dash: None) -> list[int | None] | None:
