@@ -1,6 +1,7 @@
 """Session files keep every byte a command printed, and survive being cut short."""
 
 import gzip
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -172,6 +173,32 @@ def test_a_tick_with_a_duplicate_key_is_damaged(tmp_path):
     _, ticks = read_session(str(path), report)
     assert [t.time for t in ticks] == [0.0, 2.0]
     assert len(report.damaged) == 1 and "tick 2" in report.damaged[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="\n-ab# ", max_size=120),
+    st.lists(st.integers(min_value=1, max_value=9), min_size=1, max_size=40),
+)
+def test_documents_are_the_same_however_the_text_arrives_in_pieces(text, cuts):
+    # A separator may straddle pieces, a piece may hold several documents or a part of one:
+    # the documents are those of the whole text read at once.
+    def pieces_of(at):
+        def chunks(path, report):
+            i = 0
+            for n in (cuts * (len(text) + 1))[: len(text) + 1] if at else [len(text)]:
+                if i >= len(text):
+                    break
+                yield text[i : i + n]
+                i += n
+
+        return chunks
+
+    def docs(at):
+        with mock.patch.object(session, "_chunks", pieces_of(at)):
+            return list(session._documents("x", SessionReport()))
+
+    assert docs(at=True) == docs(at=False)
 
 
 def test_a_file_gzipped_whole_is_read_as_it_decodes(tmp_path, monkeypatch):
