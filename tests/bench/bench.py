@@ -536,6 +536,8 @@ import sys, time
 from zdash.fold import Fold
 from zdash.fold.recording import fold_path
 from zdash.sources.session import read_session
+from zdash.gcpolicy import tune
+tune()  # as `zdash check --replay` runs (zdash.cli sets the collector's thresholds)
 path = sys.argv[1]
 # Best of 5 of each, fold and check --replay alternating: one pass of either on a busy host
 # can take half again as long as the next (a single pass once gave 1.85x where five gave 1.4x).
