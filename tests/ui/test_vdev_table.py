@@ -128,3 +128,39 @@ async def test_a_support_vdev_keeps_its_name_whole_at_80_columns():
     assert "mirror-2 (log)" in names and "loop6 (cache)" in names, names
     (special,) = [n for n in names if n.startswith("mirror-1")]
     assert special.startswith("mirror-1 (spe") and special.endswith("…)"), names
+
+
+async def test_a_playing_table_shows_each_tick_as_a_whole_redraw_would(tmp_path):
+    """A new frame redraws only the lines whose row changed: what is on screen after each tick
+    (the cursor moved and the rows scrolled on the way) is what drawing the whole table anew
+    shows, and the figures did move."""
+    from textual.geometry import Region
+
+    from tests.bench.bench import write_recording
+
+    path = str(tmp_path / "r.zdash")
+    write_recording(path, 100, 14, described=False)  # every disk's figures move every tick
+    app = replay_app(path, start=0, playing=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot)
+        table = app.screen.query_one("#vdevs")
+
+        def lines() -> list[list[tuple[str, object]]]:
+            return [
+                [(s.text, s.style) for s in strip]
+                for strip in table.render_lines(Region(0, 0, *table.outer_size))
+            ]
+
+        moved = 0
+        for tick in range(12):
+            if tick in (4, 8):
+                await pilot.press("pagedown", "down")  # another part of the tree, the cursor on it
+            before, last = lines(), app.frame
+            await app.clock.step()
+            await wait_frame(pilot, lambda f, last=last: f is not last)
+            await pilot.pause()
+            shown = lines()  # what the screen keeps: only the lines marked for drawing were drawn
+            table.refresh()
+            assert shown == lines(), f"tick {tick}: a line on screen is not what the table draws"
+            moved += shown != before
+        assert moved >= 10

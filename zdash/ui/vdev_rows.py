@@ -244,11 +244,45 @@ def build_rows(
     wide: bool = True,
     stale: frozenset[str] = frozenset(),
     columns: tuple[Column, ...] = COLUMNS,
+    previous: Rows | None = None,
 ) -> Rows:
     """The table's rows with a cell for each of `columns` (the name first). `stale`: the keys
     of the inputs that are not fresh (Snapshot.problems): the columns they fill are greyed,
-    their figures being old (the status bar says which input and how old)."""
-    return Rows(pool, outliers, name_width, wide, stale, columns)
+    their figures being old (the status bar says which input and how old). `previous`: the
+    rows of the frame before, whose plan (and the cells a vdev keeps) serve again while the
+    pool's tree is the same object."""
+    plan = previous.plan if previous is not None else None
+    if plan is None or plan.root is not pool.root or plan.name != pool.name:
+        plan = Plan(pool)
+    return Rows(pool, outliers, name_width, wide, stale, columns, plan)
+
+
+class Plan:
+    """The rows of one pool tree before any figure: each row's key, kind, label, tree prefix,
+    depth and vdev, the pool's own row first. The fold keeps a pool's tree (the same objects)
+    from tick to tick while `zpool status` reads the same, so a plan serves frame after frame;
+    beside it, per row, the cells that come from the vdev alone (name, state, errors, SLOW,
+    ashift), kept while the vdev and what they were made for are the same."""
+
+    __slots__ = ("held", "keys", "name", "root", "rows")
+
+    def __init__(self, pool: Pool) -> None:
+        self.root, self.name = pool.root, pool.name  # the root held: the ids below stay theirs
+        rows: list[tuple[str, RowKind, str, str, int, Vdev]] = [
+            (pool_key(pool), "pool", pool.name, "", 0, pool.root)
+        ]
+        seen: set[str] = set()
+        for prefix, depth, v in _walk(pool.root.children):
+            key = v.key
+            while key in seen:  # a GUID-less duplicate name: keep keys unique
+                key += "#"
+            seen.add(key)
+            kind: RowKind = ("top" if depth == 1 else "interior") if v.children else "leaf"
+            rows.append((key, kind, v.name, prefix, depth, v))
+        self.rows = rows
+        self.keys = [r[0] for r in rows]
+        # row index -> (what the cells were made for, the cells by column key)
+        self.held: dict[int, tuple[tuple[object, ...], dict[str, Cell]]] = {}
 
 
 class Rows(Sequence[Row]):
@@ -265,6 +299,7 @@ class Rows(Sequence[Row]):
         wide: bool,
         stale: frozenset[str],
         columns: tuple[Column, ...],
+        plan: Plan | None = None,
     ) -> None:
         self._keys_shown = tuple(c.key for c in columns)
         # the ashift source is asked per pool (zdash.raw.ashift_key): this pool's counts
@@ -273,24 +308,12 @@ class Rows(Sequence[Row]):
         self._marked = frozenset(outliers)
         self._pool, self._name_width, self._wide = pool, name_width, wide
         self._targets: set[int] | None = None
-        # (key, kind, label, tree prefix, depth, vdev); the pool's own row first (depth 0)
-        plan: list[tuple[str, RowKind, str, str, int, Vdev]] = [
-            (pool_key(pool), "pool", pool.name, "", 0, pool.root)
-        ]
-        seen: set[str] = set()
-        for prefix, depth, v in _walk(pool.root.children):
-            key = v.key
-            while key in seen:  # a GUID-less duplicate name: keep keys unique
-                key += "#"
-            seen.add(key)
-            kind: RowKind = ("top" if depth == 1 else "interior") if v.children else "leaf"
-            plan.append((key, kind, v.name, prefix, depth, v))
-        self._plan = plan
-        self._made: list[Row | None] = [None] * len(plan)
-        self.keys = [p[0] for p in plan]
+        self.plan = plan if plan is not None else Plan(pool)
+        self._made: list[Row | None] = [None] * len(self.plan.rows)
+        self.keys = self.plan.keys
 
     def __len__(self) -> int:
-        return len(self._plan)
+        return len(self._made)
 
     @overload
     def __getitem__(self, i: int) -> Row: ...
@@ -301,8 +324,12 @@ class Rows(Sequence[Row]):
             return [self[j] for j in range(*i.indices(len(self)))]
         row = self._made[i]
         if row is None:
-            row = self._made[i] = self._make(*self._plan[i])
+            row = self._made[i] = self._make(i)
         return row
+
+    def made(self, i: int) -> Row | None:
+        """Row i if it was made (asked for) already, else None: nothing is made to answer."""
+        return self._made[i]
 
     def _resilver_targets(self) -> set[int]:
         """The disks a running resilver writes to (online under replacing-N / spare-N)."""
@@ -322,36 +349,44 @@ class Rows(Sequence[Row]):
             )
         return self._targets
 
-    def _make(self, key: str, kind: RowKind, label: str, prefix: str, depth: int, v: Vdev) -> Row:
-        pool, wide, name_width = self._pool, self._wide, self._name_width
+    def _held(self, i: int, depth: int, prefix: str, v: Vdev, marked: bool) -> dict[str, Cell]:
+        """The cells of row i that come from its vdev alone, made once for the same vdev (the
+        plan's), width, marking and resilver state."""
+        keys = self._keys_shown
+        resilvering = depth > 0 and id(v) in self._resilver_targets()
+        made_for = (self._name_width, marked, resilvering, keys)
+        held = self.plan.held.get(i)
+        if held is not None and held[0] == made_for:
+            return held[1]
         if depth == 0:
-            facts = {
-                "name": _name("", pool.name, name_width, "bold"),
-                "state": _state(v),
-                "errors": _errors(v),
-                "fill": _fill_cell(pool.fill_pct, None, wide),
-                **_io_cells(pool.io_of(v)),
-            }
+            cells = {"name": _name("", self._pool.name, self._name_width, "bold")}
         else:
             tag = "" if v.vclass == "normal" or depth > 1 else f" ({v.vclass})"
-            is_marked = v.is_leaf and (v.label in self._marked or v.name in self._marked)
-            facts = {
-                "name": _name(prefix, v.name, name_width, "text" if v.is_leaf else "bold", is_marked, tag),
-                "state": _state(v, id(v) in self._resilver_targets()),
-                "errors": _errors(v),
-                **_io_cells(pool.io_of(v)),
-            }
-            keys = self._keys_shown
-            if depth == 1:  # a top-level vdev (a single disk is one too): its space and ashift
-                if v.vclass in DATA_CLASSES:
-                    facts["fill"] = _fill_cell(v.fill_pct, pool.fill_pct, wide)
-                if "ashift" in keys:  # walks the vdev's disks: only when shown
-                    facts["ashift"] = _ashift(v)
-            if kind == "leaf":
-                facts["slow"] = _slow(v)
-                disk = pool.disk_of(v)
-                facts["queue"] = _queue(disk)
-                facts["util"] = _util_cell(v, disk, is_marked, wide)
+            role: Role = "text" if v.is_leaf else "bold"
+            cells = {"name": _name(prefix, v.name, self._name_width, role, marked, tag)}
+        cells["state"] = _state(v, resilvering)
+        cells["errors"] = _errors(v)
+        if depth == 1 and "ashift" in keys:  # walks the vdev's disks: only when shown
+            cells["ashift"] = _ashift(v)
+        if depth > 0 and not v.children:
+            cells["slow"] = _slow(v)
+        self.plan.held[i] = (made_for, cells)
+        return cells
+
+    def _make(self, i: int) -> Row:
+        key, kind, label, prefix, depth, v = self.plan.rows[i]
+        pool, wide = self._pool, self._wide
+        marked = depth > 0 and v.is_leaf and (v.label in self._marked or v.name in self._marked)
+        facts = dict(self._held(i, depth, prefix, v, marked))
+        facts.update(_io_cells(pool.io_of(v)))
+        if depth == 0:
+            facts["fill"] = _fill_cell(pool.fill_pct, None, wide)
+        elif depth == 1 and v.vclass in DATA_CLASSES:  # a top-level vdev (a single disk is one too)
+            facts["fill"] = _fill_cell(v.fill_pct, pool.fill_pct, wide)
+        if kind == "leaf":
+            disk = pool.disk_of(v)
+            facts["queue"] = _queue(disk)
+            facts["util"] = _util_cell(v, disk, marked, wide)
         keys = self._keys_shown
         cells = tuple(facts.get(k, _NONE) for k in keys)
         if self._greyed:

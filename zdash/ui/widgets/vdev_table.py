@@ -6,7 +6,8 @@ Drawn line by line (Textual's line API), not with a DataTable: a DataTable re-re
 visible cell through Rich whenever any cell changes, and here figures change every tick on
 every row (about 60 ms a frame at 100 disks, most of the dashboard's CPU). This table keeps one
 rendered line per row, keyed by the row's cells, so a tick costs the rows whose figures moved,
-each built from plain segments. The header stays at the top while the rows scroll; the cursor
+each built from plain segments, and marks only their lines for drawing (the border, its title
+and the header stay drawn). The header stays at the top while the rows scroll; the cursor
 keeps its row (by key) when rows come and go; a click or up/down/page keys move it."""
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from zdash.model import Pool, Vdev
 from zdash.ui.app import ZdashApp
 from zdash.ui.markup import cell_text
 from zdash.ui.roles import ROLE_CLASSES, Cell, Role, role_styles
-from zdash.ui.vdev_rows import WIDE, Column, Row, build_rows, fit_columns, shown_pool
+from zdash.ui.vdev_rows import WIDE, Column, Row, Rows, build_rows, fit_columns, shown_pool
 
 _PAD = 2  # one space each side of a cell
 _CHROME = 4  # scrollbar and border
@@ -82,7 +83,7 @@ def _cell_segments(
     if not right and gap:
         out.append(Segment(gap, base))
     out.append(Segment(" ", base))
-    return out
+    return list(Segment.simplify(out))
 
 
 class VdevTable(ScrollView, can_focus=True):
@@ -119,6 +120,7 @@ class VdevTable(ScrollView, can_focus=True):
         self._keys: list[str] = []
         self._index: dict[str, int] = {}
         self._layout: tuple[bool, int, tuple[Column, ...]] | None = None
+        self._longest: tuple[Vdev, str, int] | None = None  # (tree, pool name, its longest name)
         self._widths: list[int] = []
         self._numeric: list[bool] = []
         self._styles: dict[Role, Style] = {}
@@ -128,9 +130,10 @@ class VdevTable(ScrollView, can_focus=True):
         # (cell, column, style) -> its segments: cells repeat from tick to tick and row to row
         self._cells: dict[tuple[Cell, int, Style], list[Segment]] = {}
         self._announced: str | None = None
-        # The table's own style while a pass of render_lines draws it: DOMNode.rich_style walks
-        # every ancestor's styles, and every line of a pass asked for it (twice).
-        self._pass_style: Style | None = None
+        # What every line of a pass of render_lines reads, read once for the pass: the table's
+        # own style (DOMNode.rich_style walks every ancestor's styles), the width of its rows'
+        # room and the scroll offsets (each a walk up to the screen and its compositor).
+        self._pass: tuple[Style, int, int, int] | None = None
         self.show_cursor = True  # False: a display only (the wall), no row is highlighted
 
     # --- data --------------------------------------------------------------------------------
@@ -147,7 +150,7 @@ class VdevTable(ScrollView, can_focus=True):
         self._redraw()
 
     def watch_frame(self) -> None:
-        self._redraw()
+        self._redraw(partial=True)
 
     def watch_pool_name(self) -> None:
         self._redraw()
@@ -161,13 +164,22 @@ class VdevTable(ScrollView, can_focus=True):
         close to the names they belong to; columns fold away (by rank) before the name is cut
         below NAME_NEED."""
         wide = width >= WIDE
-        longest = max([len(pool.name)] + [_name_cells(d, v) for d, v in _depths(pool.root)])
+        known = self._longest
+        if known is not None and known[0] is pool.root and known[1] == pool.name:
+            longest = known[2]
+        else:  # a walk of the whole tree: once per tree (the fold keeps it while it reads the same)
+            longest = max([len(pool.name)] + [_name_cells(d, v) for d, v in _depths(pool.root)])
+            self._longest = (pool.root, pool.name, longest)
         room = width - _CHROME
         columns = fit_columns(room, wide, min(longest, NAME_NEED), _PAD)
         fixed = sum((c.width if wide else c.narrow) + _PAD for c in columns[1:])
         return wide, max(12, min(room - fixed - _PAD, longest, 48)), columns
 
-    def _redraw(self) -> None:
+    def _redraw(self, partial: bool = False) -> None:
+        """The rows of the frame's pool; with `partial` (a new frame of the same rows) only the
+        lines in view whose row changed are drawn again, not the border, its title, the header
+        and the rows that read as before (a cursor, scroll, focus, size or theme change redraws
+        the whole table through its own refresh)."""
         frame = self.frame
         pool = shown_pool(frame.snapshot, self.pool_name) if frame is not None else None
         if pool is None or frame is None or not self._styles:
@@ -177,8 +189,11 @@ class VdevTable(ScrollView, can_focus=True):
         keep = self.selected_key
         stale = frozenset(s.key for s in frame.snapshot.problems)
         wide, name_width, columns = layout
-        rows = build_rows(pool, outliers, name_width, wide, stale, columns)
-        if layout != self._layout:
+        drawn, same_layout = self._rows, layout == self._layout
+        rows = build_rows(
+            pool, outliers, name_width, wide, stale, columns, drawn if isinstance(drawn, Rows) else None
+        )
+        if not same_layout:
             self._layout, self._header = layout, None
             self._widths = [
                 name_width if i == 0 else (c.width if wide else c.narrow) for i, c in enumerate(columns)
@@ -186,15 +201,35 @@ class VdevTable(ScrollView, can_focus=True):
             self._numeric = [c.numeric for c in columns]
             self._lines.clear()
             self._cells.clear()
+        if rows.keys is not self._keys:  # the same plan keeps its keys (the same list)
+            self._index = {key: i for i, key in enumerate(rows.keys)}
         self._rows, self._keys = rows, rows.keys
-        self._index = {key: i for i, key in enumerate(rows.keys)}
         if len(self._lines) > 4 * len(rows) + 64:  # rows that left the tree
             self._lines = {k: v for k, v in self._lines.items() if k[0] in self._index}
         self.virtual_size = Size(sum(w + _PAD for w in self._widths), len(rows) + 1)
         row = self._index.get(keep, min(self.cursor_row, len(rows) - 1)) if keep is not None else 0
         self.cursor_row = max(0, row)
         self._announce()
-        self.refresh()
+        if partial and same_layout and isinstance(drawn, Rows) and drawn.keys == rows.keys:
+            self._refresh_changed(drawn, rows)
+        else:
+            self.refresh()
+
+    def _refresh_changed(self, drawn: Rows, rows: Rows) -> None:
+        """Mark for drawing the lines in view whose row is not the one drawn there (a row not
+        made since the last frame was not drawn: its line is marked too)."""
+        top = int(self.scroll_y)
+        body = max(0, self.scrollable_content_region.height - 1)
+        width = max(self.virtual_size.width, self.size.width)
+        end = min(top + body, len(rows))
+        start: int | None = None  # the first of a run of changed lines
+        for i in range(top, end + 1):
+            changed = i < end and drawn.made(i) != rows[i]
+            if changed and start is None:
+                start = i
+            elif not changed and start is not None:
+                self.refresh(Region(0, 1 + start - top, width, i - start))
+                start = None
 
     # --- what tests and screens read ---------------------------------------------------------
 
@@ -271,23 +306,27 @@ class VdevTable(ScrollView, can_focus=True):
     # --- drawing -----------------------------------------------------------------------------
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._pass_style = self.rich_style
+        self._pass = self._view()
         try:
             return super().render_lines(crop)
         finally:
-            self._pass_style = None
+            self._pass = None
+
+    def _view(self) -> tuple[Style, int, int, int]:
+        """(the table's style, its rows' width, scroll x, scroll y): read once per pass."""
+        if self._pass is not None:
+            return self._pass
+        return self.rich_style, self.scrollable_content_region.width, int(self.scroll_x), int(self.scroll_y)
 
     @property
     def _style(self) -> Style:
-        return self._pass_style if self._pass_style is not None else self.rich_style
+        return self._view()[0]
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        x = int(self.scroll_x)
-        style = self._style
+        style, width, x, top = self._view()
         if y == 0:
             return self._header_strip().crop_extend(x, x + width, style)
-        i = int(self.scroll_y) + y - 1
+        i = top + y - 1
         if i >= len(self._rows):
             return Strip.blank(width, style)
         return self._row_strip(i, x + width, style).crop(x, x + width)
@@ -323,6 +362,9 @@ class VdevTable(ScrollView, can_focus=True):
         base = self._style
         if cursor:
             base += self._cursor_style(CURSOR if focus else CURSOR_BLURRED)
+        # Each cell's segments are simplified when first made: a row joins them, merging only
+        # where one cell's last run and the next cell's first have the same style (what
+        # Segment.simplify over the whole row gives, for a comparison per cell, not per run).
         segments: list[Segment] = []
         cells = self._cells
         for column, (cell, width, right) in enumerate(zip(row.cells, self._widths, self._numeric)):
@@ -330,10 +372,16 @@ class VdevTable(ScrollView, can_focus=True):
             drawn = cells.get((cell, column, base))
             if drawn is None:
                 drawn = cells[cell, column, base] = _cell_segments(cell, width, right, base, self._styles)
+            if segments:
+                last, first = segments[-1], drawn[0]
+                if last.style is first.style or last.style == first.style:
+                    segments[-1] = Segment(last.text + first.text, last.style)
+                    segments += drawn[1:]
+                    continue
             segments += drawn
         if len(cells) > CELLS_KEPT:
             cells.clear()
-        simple = list(Segment.simplify(segments))
+        simple = segments
         length = sum(w + _PAD for w in self._widths)
         if length < end:
             simple.append(Segment(" " * (end - length), pad))
