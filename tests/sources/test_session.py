@@ -201,6 +201,13 @@ def test_documents_are_the_same_however_the_text_arrives_in_pieces(text, cuts):
     assert docs(at=True) == docs(at=False)
 
 
+@given(st.text(alphabet=" \t\n\r\x0b\x0c\x1c\x85\u2028\u3000#a-", max_size=40))
+def test_a_document_has_content_when_one_of_its_lines_is_neither_blank_nor_a_comment(text):
+    # read from its first line when that one says so; any line break Python knows counts
+    lines = text.splitlines()
+    assert session._has_content(text) == any(ln.strip() and not ln.lstrip().startswith("#") for ln in lines)
+
+
 def test_a_file_gzipped_whole_is_read_as_it_decodes(tmp_path, monkeypatch):
     # `gzip rec.yaml` makes one member of the whole file: it is handed over piece by piece (the
     # reader once held its whole text), pieces that cut ticks and UTF-8 characters anywhere.

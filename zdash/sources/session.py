@@ -356,8 +356,14 @@ def _documents(path: str, report: SessionReport) -> Generator[str, None, None]:
 
 
 def _has_content(doc: str) -> bool:
-    """Not only blank lines and comments (the file's first line is a comment)."""
-    return any(line.strip() and not line.lstrip().startswith("#") for line in doc.splitlines())
+    """Not only blank lines and comments (the file's first line is a comment). A tick's first
+    line (`t: ...`) says so: the rest of its lines are split only when that one does not."""
+    end = doc.find("\n") + 1
+    return _content_in(doc[:end] or doc) or (0 < end < len(doc) and _content_in(doc))
+
+
+def _content_in(text: str) -> bool:
+    return any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines())
 
 
 def _load(text: str) -> object:
