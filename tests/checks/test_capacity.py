@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.checks.builders import T0, GiB, MiB, evidence, fs, history, leaf, mirror, one, pool, snap, space
 from zdash.checks import capacity
@@ -145,3 +149,73 @@ def test_zfs_list_alone_fills_by_root_used_over_used_plus_avail():
     roomy = fs("pf", used=500 * GiB, avail=1500 * GiB)
     assert check_now(p, datasets=(roomy,)) == []
     assert check_now(p) == []
+
+
+def _two_pass_slope(points):
+    n = len(points)
+    mean_t = sum(t for t, _ in points) / n
+    mean_y = sum(y for _, y in points) / n
+    var_t = sum((t - mean_t) ** 2 for t, _ in points)
+    return sum((t - mean_t) * (y - mean_y) for t, y in points) / var_t
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(min_value=0, max_value=1 << 44), min_size=3, max_size=400),
+    st.integers(min_value=5, max_value=120),
+    st.floats(min_value=-(1 << 30), max_value=1 << 30),
+)
+def test_the_trend_kept_as_running_sums_is_the_least_squares_line_of_its_window(rooms, window, rate):
+    # a day's epoch times, headrooms of tens of TB moving by up to a GiB a second and jumping
+    # anywhere: the sums, as points come and go, give the slope a least-squares fit gives
+    from collections import deque
+
+    fit, points = capacity.Fit(()), deque()
+    for i, room in enumerate(rooms):
+        t, y = 1.8e9 + 86400 + 1.5 * i, float(room) + rate * i
+        points.append((t, y))
+        fit.add(t, y)
+        while t - points[0][0] > window:
+            fit.drop(*points.popleft())
+        if len(points) >= 2:
+            assert fit.slope() == pytest.approx(_two_pass_slope(points), rel=1e-6, abs=1e-3)
+            # exact: the sums of the points now, however they were reached (a keyframe's fold
+            # makes them again from its points and must judge as this one)
+            assert fit.slope() == capacity.Fit(points).slope()
+
+
+def test_a_pool_filling_at_a_steady_rate_for_a_day_is_read_at_that_rate():
+    # a day of 1 s ticks through a 10-minute window: what rounding took from the sums never builds up
+    tracker = capacity.Tracker(CFG)
+    p = tank(50)
+    for i in range(0, 86400, 7):
+        tracker.observe(
+            snap(T0 + i, p, datasets=(fs("tank", used=GiB + 4096 * i, avail=900 * GiB - 4096 * i),))
+        )
+    (_, points), fit = tracker._points["tank"], tracker._fits["tank"]
+    assert fit.slope() == pytest.approx(-4096, rel=1e-12)
+    assert fit.n == len(points) < 100
+
+
+def test_a_tracker_restored_from_a_keyframe_judges_the_trend_as_the_one_that_ran():
+    from zdash.checks import state_codec
+
+    def at(i):  # filling irregularly, 87 % full: the finding gives the rate and the time to full
+        used = 870 * GiB + 3 * MiB * i + (i * 7919 % 13) * MiB
+        return snap(T0 + 1.25 * i, tank(87), datasets=(fs("tank", used=used, avail=1000 * GiB - used),))
+
+    straight = capacity.Tracker(CFG)
+    judged = []
+    for i in range(900):
+        straight.observe(at(i))
+        judged.append(straight.findings(at(i)))
+    assert any(e == "Filling at" for f in judged[-1] for e, _ in f.evidence)
+    for cut in (1, 250, 480, 701):
+        t = capacity.Tracker(CFG)
+        for i in range(cut):
+            t.observe(at(i))
+        restored = capacity.Tracker(CFG)
+        restored.__dict__.update(state_codec.decode(json.loads(json.dumps(state_codec.encode(t.memory())))))
+        for i in range(cut, 900):
+            restored.observe(at(i))
+            assert restored.findings(at(i)) == judged[i], (cut, i)

@@ -78,19 +78,6 @@ def pool_series(history: Sequence[Snapshot], name: str) -> list[tuple[float, Poo
     return out
 
 
-def linear_slope(points: Sequence[tuple[float, float]]) -> float | None:
-    """Least-squares slope (units per second) through (t, y); None if t does not vary."""
-    n = len(points)
-    if n < 2:
-        return None
-    mean_t = sum(t for t, _ in points) / n
-    mean_y = sum(y for _, y in points) / n
-    var_t = sum((t - mean_t) ** 2 for t, _ in points)
-    if var_t == 0:
-        return None
-    return sum((t - mean_t) * (y - mean_y) for t, y in points) / var_t
-
-
 EVENTS_WINDOW_S = 600.0  # ZED degrades a disk on N events within 10 minutes: cite the same span
 
 

@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from zdash.checks import tracker
-from zdash.checks._common import act, linear_slope
+from zdash.checks._common import act
 from zdash.checks.finding import Finding, Severity
 from zdash.checks.stories import CAPACITY_ADVICE, CAPACITY_RULE
 from zdash.config import CheckConfig
@@ -74,14 +74,59 @@ def dataset_fill_pct(snap: Snapshot, pool: Pool) -> float | None:
     return 100.0 * root.used / (root.used + root.avail)
 
 
+class Fit:
+    """The least-squares line through a pool's headroom points as running sums, so the trend
+    costs the same each tick over 10 points or 3,600 (it was four passes over the window: a
+    tenth of a 100-leaf tick once the window held 10 minutes). The sums are integers (times in
+    microseconds, headroom in bytes), exact: whatever points came and went, they are what the
+    points in the window sum to, so nothing builds up over a day and a fold restored from a
+    keyframe (which makes them again from the points) judges as the fold that ran."""
+
+    __slots__ = ("n", "st", "stt", "sty", "sy")
+
+    def __init__(self, points: Sequence[tuple[float, float]]) -> None:
+        self.n = self.st = self.sy = self.stt = self.sty = 0
+        for t, y in points:
+            self.add(t, y)
+
+    def add(self, t: float, y: float) -> None:
+        us, b = round(t * 1_000_000), round(y)
+        self.n += 1
+        self.st += us
+        self.sy += b
+        self.stt += us * us
+        self.sty += us * b
+
+    def drop(self, t: float, y: float) -> None:
+        us, b = round(t * 1_000_000), round(y)
+        self.n -= 1
+        self.st -= us
+        self.sy -= b
+        self.stt -= us * us
+        self.sty -= us * b
+
+    def slope(self) -> float | None:
+        """Units per second; None if the times do not vary."""
+        n = self.n
+        var = n * self.stt - self.st * self.st
+        if n < 2 or var <= 0:
+            return None
+        return (n * self.sty - self.st * self.sy) * 1_000_000 / var  # one rounding, at the end
+
+
 class Tracker(tracker.Tracker):
     """Keeps, per pool, the writable headroom over the last `fill_trend_window_s` for the trend."""
+
+    # The sums are the points' (exactly): left out of keyframes and copies, made again from them.
+    TRANSIENT = ("_fits",)
 
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
         self._points: dict[str, tuple[str, deque[tuple[float, float]]]] = {}
+        self._fits: dict[str, Fit] | None = {}
 
     def observe(self, snap: Snapshot) -> None:
+        fits = self._fits_now()
         for pool in snap.pools:
             room, basis = headroom(snap, pool)
             if room is None:
@@ -89,15 +134,31 @@ class Tracker(tracker.Tracker):
             kind, points = self._points.get(pool.name, (basis, deque()))
             if kind != basis:
                 points = deque()  # the figure changed meaning (datasets came or went): start over
+                fits.pop(pool.name, None)
+            fit = fits.get(pool.name)
+            if fit is None:
+                fit = fits[pool.name] = Fit(points)
             points.append((snap.time, room))
+            fit.add(snap.time, room)
             while points and snap.time - points[0][0] > self.cfg.fill_trend_window_s:
-                points.popleft()
+                fit.drop(*points.popleft())
             self._points[pool.name] = (basis, points)
         for gone in set(self._points) - {p.name for p in snap.pools}:
             del self._points[gone]
+            fits.pop(gone, None)
+
+    def _fits_now(self) -> dict[str, Fit]:
+        """The sums of every pool's points, made from them after a keyframe or a copy (which
+        leave them out) and for a pool that has none yet."""
+        fits = self._fits if self._fits is not None else {}
+        for name, (_, points) in self._points.items():
+            if name not in fits:
+                fits[name] = Fit(points)
+        self._fits = fits
+        return fits
 
     def findings(self, snap: Snapshot) -> list[Finding]:
-        return _findings(snap, self._points, self.cfg)
+        return _findings(snap, self._points, self._fits_now(), self.cfg)
 
 
 def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
@@ -105,11 +166,16 @@ def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
 
 
 def _findings(
-    snap: Snapshot, trend: dict[str, tuple[str, deque[tuple[float, float]]]], cfg: CheckConfig
+    snap: Snapshot,
+    trend: dict[str, tuple[str, deque[tuple[float, float]]]],
+    fits: dict[str, Fit],
+    cfg: CheckConfig,
 ) -> list[Finding]:
     out: list[Finding] = []
     for pool in snap.pools:
-        pool_level = _pool_finding(pool, snap, trend.get(pool.name), cfg, out)
+        points = trend.get(pool.name)
+        fit = fits.get(pool.name) if points else None
+        pool_level = _pool_finding(pool, snap, (points[1], fit) if points and fit else None, cfg, out)
         data = [v for v in pool.top_level if v.vclass in DATA_CLASSES]
         if len(data) < 2:
             continue  # one vdev: the pool finding already says it all
@@ -154,7 +220,7 @@ def _findings(
 def _pool_finding(
     pool: Pool,
     snap: Snapshot,
-    trend: tuple[str, deque[tuple[float, float]]] | None,
+    trend: tuple[deque[tuple[float, float]], Fit] | None,
     cfg: CheckConfig,
     out: list[Finding],
 ) -> Severity | None:
@@ -165,7 +231,7 @@ def _pool_finding(
         from_datasets = pct is not None
     level = by_fill = pool_level(pct, cfg)
     room, _basis = headroom(snap, pool)
-    rate, span = _shrink_rate(trend[1] if trend else (), cfg)
+    rate, span = _shrink_rate(trend, cfg)
     full = room is not None and room <= 0
     ttf = room / rate if rate and room is not None and room > 0 else None
     soon = ttf is not None and ttf < cfg.fill_warn_hours * 3600
@@ -232,11 +298,16 @@ def _pool_finding(
     return level
 
 
-def _shrink_rate(points: Sequence[tuple[float, float]], cfg: CheckConfig) -> tuple[float | None, float]:
+def _shrink_rate(
+    trend: tuple[deque[tuple[float, float]], Fit] | None, cfg: CheckConfig
+) -> tuple[float | None, float]:
     """How fast the headroom shrinks (bytes/s), None unless a real, positive trend; and the
     span of time it was measured over."""
+    if trend is None:
+        return None, 0.0
+    points, fit = trend
     span = points[-1][0] - points[0][0] if points else 0.0
     if len(points) < cfg.fill_trend_min_samples or span < cfg.fill_trend_min_span_s:
         return None, span
-    slope = linear_slope(list(points))
+    slope = fit.slope()
     return (-slope if slope is not None and slope < 0 else None), span
