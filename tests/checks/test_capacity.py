@@ -151,12 +151,15 @@ def test_zfs_list_alone_fills_by_root_used_over_used_plus_avail():
     assert check_now(p) == []
 
 
-def _two_pass_slope(points):
-    n = len(points)
-    mean_t = sum(t for t, _ in points) / n
-    mean_y = sum(y for _, y in points) / n
-    var_t = sum((t - mean_t) ** 2 for t, _ in points)
-    return sum((t - mean_t) * (y - mean_y) for t, y in points) / var_t
+def _least_squares_slope(points):
+    """The slope of the points' least-squares line, exactly (fractions of their float values)."""
+    from fractions import Fraction
+
+    ts, ys = [Fraction(t) for t, _ in points], [Fraction(y) for _, y in points]
+    n = len(ts)
+    mean_t, mean_y = sum(ts) / n, sum(ys) / n
+    var = sum((t - mean_t) ** 2 for t in ts)
+    return float(sum((t - mean_t) * (y - mean_y) for t, y in zip(ts, ys)) / var)
 
 
 @settings(max_examples=60, deadline=None)
@@ -167,18 +170,19 @@ def _two_pass_slope(points):
 )
 def test_the_trend_kept_as_running_sums_is_the_least_squares_line_of_its_window(rooms, window, rate):
     # a day's epoch times, headrooms of tens of TB moving by up to a GiB a second and jumping
-    # anywhere: the sums, as points come and go, give the slope a least-squares fit gives
+    # anywhere: the sums, as points come and go, give the least-squares slope, rounded once
     from collections import deque
 
     fit, points = capacity.Fit(()), deque()
     for i, room in enumerate(rooms):
-        t, y = 1.8e9 + 86400 + 1.5 * i, float(room) + rate * i
+        # headroom is bytes (a float of an int), times anything time.time() gives
+        t, y = 1.8e9 + 86400 + 1.5 * i + (i % 7) * 0.000123, float(room + int(rate * i))
         points.append((t, y))
         fit.add(t, y)
         while t - points[0][0] > window:
             fit.drop(*points.popleft())
         if len(points) >= 2:
-            assert fit.slope() == pytest.approx(_two_pass_slope(points), rel=1e-6, abs=1e-3)
+            assert fit.slope() == _least_squares_slope(points)
             # exact: the sums of the points now, however they were reached (a keyframe's fold
             # makes them again from its points and must judge as this one)
             assert fit.slope() == capacity.Fit(points).slope()

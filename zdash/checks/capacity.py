@@ -74,13 +74,18 @@ def dataset_fill_pct(snap: Snapshot, pool: Pool) -> float | None:
     return 100.0 * root.used / (root.used + root.avail)
 
 
+_TICKS = 1 << 32  # a second in the trend's time unit: scaling a float by it is exact
+
+
 class Fit:
     """The least-squares line through a pool's headroom points as running sums, so the trend
     costs the same each tick over 10 points or 3,600 (it was four passes over the window: a
     tenth of a 100-leaf tick once the window held 10 minutes). The sums are integers (times in
-    microseconds, headroom in bytes), exact: whatever points came and went, they are what the
-    points in the window sum to, so nothing builds up over a day and a fold restored from a
-    keyframe (which makes them again from the points) judges as the fold that ran."""
+    2**-32 s, exact for any epoch time: a float's step there is 2**-22 s or more; headroom in
+    bytes), so exact: whatever points came and went, they are what the points in the window
+    sum to, nothing builds up over a day, a fold restored from a keyframe (which makes them
+    again from the points) judges as the fold that ran, and the slope is the least-squares
+    slope of the points rounded once."""
 
     __slots__ = ("n", "st", "stt", "sty", "sy")
 
@@ -90,20 +95,20 @@ class Fit:
             self.add(t, y)
 
     def add(self, t: float, y: float) -> None:
-        us, b = round(t * 1_000_000), round(y)
+        at, b = round(t * _TICKS), round(y)
         self.n += 1
-        self.st += us
+        self.st += at
         self.sy += b
-        self.stt += us * us
-        self.sty += us * b
+        self.stt += at * at
+        self.sty += at * b
 
     def drop(self, t: float, y: float) -> None:
-        us, b = round(t * 1_000_000), round(y)
+        at, b = round(t * _TICKS), round(y)
         self.n -= 1
-        self.st -= us
+        self.st -= at
         self.sy -= b
-        self.stt -= us * us
-        self.sty -= us * b
+        self.stt -= at * at
+        self.sty -= at * b
 
     def slope(self) -> float | None:
         """Units per second; None if the times do not vary."""
@@ -111,7 +116,7 @@ class Fit:
         var = n * self.stt - self.st * self.st
         if n < 2 or var <= 0:
             return None
-        return (n * self.sty - self.st * self.sy) * 1_000_000 / var  # one rounding, at the end
+        return (n * self.sty - self.st * self.sy) * _TICKS / var  # one rounding, at the end
 
 
 class Tracker(tracker.Tracker):
