@@ -147,6 +147,34 @@ async def test_a_finding_that_goes_leaves_the_chart_as_it_was_for_a_minute():
         assert table.size.height == 2
 
 
+async def test_a_finding_that_goes_while_the_rows_are_held_redraws_the_table_alone():
+    """The slow disk's finding goes while the table holds three rows: the table repaints its
+    rows, and the screen is not laid out again (a pass over every widget, the plots redrawn)."""
+    from zdash.scenarios import path_of
+
+    app = replay_app(path_of("deranged-mirror"), start=16, playing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot, lambda f: len(f.findings) == 3)
+        table = app.screen.query_one(FindingsTable)
+        await until(pilot, lambda: table.row_count == 3 and table.size.height == 3)
+        await pilot.pause()
+        screen, layouts = app.screen, []
+        lay_out = screen._refresh_layout
+
+        def counted(*args: object, **kwargs: object) -> None:
+            layouts.append(args)
+            lay_out(*args, **kwargs)
+
+        screen._refresh_layout = counted
+        await pilot.press("comma", "comma")
+        frame = await wait_frame(pilot, lambda f: f.position.index == 14 and len(f.findings) == 2)
+        await until(pilot, lambda: table.row_count == 2 and table.virtual_size.height == 2)
+        await pilot.pause()
+        assert layouts == [] and table.size.height == 3
+        shown = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
+        assert shown == [f.title for f in frame.findings]
+
+
 async def test_degraded_findings_appear_and_open(recordings):
     path = recordings["degraded"]
     app = replay_app(path, start=first_tick(path, "health"))

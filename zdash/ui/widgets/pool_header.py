@@ -10,8 +10,7 @@ from collections.abc import Sequence
 
 from textual import getters
 from textual.content import Content
-from textual.reactive import reactive
-from textual.widget import Widget
+from textual.reactive import var
 
 from zdash import fmt
 from zdash.checks.capacity import headroom
@@ -23,7 +22,8 @@ from zdash.feed.frame import Frame
 from zdash.fold.frame import ScanRates
 from zdash.model import Pool, Scan, Snapshot
 from zdash.ui.app import ZdashApp
-from zdash.ui.markup import cell_content, join, lines, merge_runs, tag
+from zdash.ui.line_cache import LineCachedWidget
+from zdash.ui.markup import cell_content, join, merge_runs, tag
 from zdash.ui.roles import ROLE_VAR, SEVERITY_ICON, Cell, Role, severity_role, state_role, state_word
 from zdash.ui.vdev_rows import fill_role, shown_pool
 
@@ -151,47 +151,52 @@ def could_not_ask(frame: Frame) -> str | None:
     return f"cannot read the pools: {message} ({since}).{hint(message)}"
 
 
-def header_content(
+def header_lines(
     frame: Frame, pool_name: str | None, cfg: CheckConfig, width: int, empty: str | None, verdict: bool = True
-) -> Content:
+) -> list[Content]:
     pool = shown_pool(frame.snapshot, pool_name)
     if pool is None:
         if (failed := could_not_ask(frame)) is not None:
-            return tag(failed, "$text-error")
+            return [tag(failed, "$text-error")]
         if empty is None:
             empty = (
                 "no pools imported on this host"
                 if frame.snapshot.sources
                 else "waiting for the first sample…"
             )
-        return tag(empty, "$foreground-muted")
+        return [tag(empty, "$foreground-muted")]
     width = max(width, 40)
-    return lines(
-        (
-            *((verdict_line(pool, frame.findings, width),) if verdict else ()),
-            health_line(pool),
-            gauge_line(pool, max(10, min(50, width - 60)), frame.snapshot),
-            scan_line(pool, frame.scan_rates, width),
-        )
-    )
+    return [
+        *((verdict_line(pool, frame.findings, width),) if verdict else ()),
+        health_line(pool),
+        gauge_line(pool, max(10, min(50, width - 60)), frame.snapshot),
+        scan_line(pool, frame.scan_rates, width),
+    ]
 
 
-class PoolHeader(Widget):
-    """Bound to its screen's frame and pool (data_bind); one piece of content, drawn by
-    render() at the widget's width. `empty`: what to say when there is no pool to show."""
+class PoolHeader(LineCachedWidget):
+    """Bound to its screen's frame and pool (data_bind); its lines at the widget's width, each
+    redrawn only when it reads otherwise (zdash.ui.line_cache: a new frame mostly moves the
+    throughput alone). `empty`: what to say when there is no pool to show."""
 
     app = getters.app(ZdashApp)
-    frame: reactive[Frame | None] = reactive(None)
-    pool_name: reactive[str | None] = reactive(None)
+    frame: var[Frame | None] = var(None)
+    pool_name: var[str | None] = var(None)
 
     def __init__(self, empty: str | None = None, *, verdict: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
         self.empty = empty
         self.verdict = verdict  # False where a tile beside it already leads with the verdict
 
-    def render(self) -> Content:
+    def watch_frame(self) -> None:
+        self.redraw()
+
+    def watch_pool_name(self) -> None:
+        self.redraw()
+
+    def lines(self) -> list[Content]:
         if self.frame is None:
-            return Content()
-        return header_content(
+            return []
+        return header_lines(
             self.frame, self.pool_name, self.app.cfg, self.size.width, self.empty, self.verdict
         )

@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 from textual import events
 from textual.content import Content
 from textual.message import Message
-from textual.reactive import reactive
-from textual.widget import Widget
+from textual.reactive import var
 
 from zdash import fmt
 from zdash.checks.finding import Severity
 from zdash.feed.frame import Frame, Position
 from zdash.feed.timeline import Event, EventKind, Timeline
+from zdash.ui.line_cache import LineCachedWidget
 from zdash.ui.markup import join, tag
 from zdash.ui.roles import ROLE_VAR, severity_role
 from zdash.ui.themes import MARK_GLYPHS
@@ -119,29 +119,36 @@ def bar_content(
     return join(head, *(tag(text, style) for text, style in runs), tag(_tail(pos), "$foreground-muted"))
 
 
-class ReplayBar(Widget):
-    """Bound to its screen's frame (data_bind); draws the frame's replay position."""
+class ReplayBar(LineCachedWidget):
+    """Bound to its screen's frame (data_bind); draws the frame's replay position (its line
+    made again only when it reads otherwise: zdash.ui.line_cache)."""
 
     class Seek(Message):
         def __init__(self, fraction: float) -> None:
             super().__init__()
             self.fraction = fraction
 
-    frame: reactive[Frame | None] = reactive(None)
-    timeline: reactive[Timeline | None] = reactive(None)
+    frame: var[Frame | None] = var(None)
+    timeline: var[Timeline | None] = var(None)
 
     @property
     def position(self) -> Position | None:
         return self.frame.position if self.frame is not None else None
 
     def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _t: self.refresh())  # glyphs are the theme's
+        self.app.theme_changed_signal.subscribe(self, lambda _t: self.redraw())  # glyphs are the theme's
 
-    def render(self) -> Content:
+    def watch_frame(self) -> None:
+        self.redraw()
+
+    def watch_timeline(self) -> None:
+        self.redraw()
+
+    def lines(self) -> list[Content]:
         pos = self.position
         if pos is None:
-            return Content()
-        return bar_content(pos, self.size.width, self.timeline, self.app.theme_variables)
+            return []
+        return [bar_content(pos, self.size.width, self.timeline, self.app.theme_variables)]
 
     def on_click(self, event: events.Click) -> None:
         pos = self.position

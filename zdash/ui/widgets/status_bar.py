@@ -10,11 +10,11 @@ import os
 
 from textual import getters
 from textual.content import Content
-from textual.widget import Widget
 
 from zdash import fmt
 from zdash.feed.frame import Frame, FrameMode
 from zdash.ui.app import ZdashApp
+from zdash.ui.line_cache import LineCachedWidget
 from zdash.ui.markup import join, tag
 
 BADGE: dict[FrameMode, tuple[str, str]] = {
@@ -67,9 +67,10 @@ def status_line(left: Content, right: Content, width: int) -> Content:
     return left[: max(0, width - right.cell_length - 2)] + "  " + right
 
 
-class StatusBar(Widget):
+class StatusBar(LineCachedWidget):
     """One line of fixed height whose right part is padded into place: redrawing it never
-    needs a layout pass. Follows the app's frame, silence and feed error."""
+    needs a layout pass. Follows the app's frame, silence and feed error; its line is made
+    again only when it reads otherwise (zdash.ui.line_cache)."""
 
     app = getters.app(ZdashApp)
 
@@ -78,7 +79,7 @@ class StatusBar(Widget):
             self.watch(self.app, attr, self._changed, init=False)
 
     def _changed(self) -> None:
-        self.refresh()
+        self.redraw()
 
     def left(self) -> Content:
         return left_content(self.app.frame, self.app.loading_text)
@@ -87,8 +88,8 @@ class StatusBar(Widget):
         app = self.app
         return right_content(app.frame, app.silence, app.feed_error)
 
-    def render(self) -> Content:
-        return status_line(self.left(), self.right(), self.size.width)
+    def lines(self) -> list[Content]:
+        return [status_line(self.left(), self.right(), self.size.width)]
 
     @property
     def text(self) -> str:
