@@ -10,7 +10,7 @@ from tests.capture_ticks import capture_tick
 from tests.feed.clock import ManualClock
 from zdash.config import CheckConfig
 from zdash.feed.live import LiveFeed
-from zdash.feed.replay import SPEEDS, ReplayFeed
+from zdash.feed.replay import CATCH_UP_SLOTS, FRAME_S, SPEEDS, ReplayFeed
 from zdash.fold import run_checks
 from zdash.fold.recording import load_replay
 from zdash.fold.series import Series
@@ -134,11 +134,76 @@ async def test_a_replay_that_fell_behind_shows_the_newest_due_tick_folded_from_e
     paused.seek_index(5)
     assert late.findings == (await _next(still)).findings
     await still.aclose()
-    # back on schedule: the next tick comes one interval after the last was due
+    # back on schedule: tick 6 is due one interval after tick 5 was, and shown with the next
+    # frame, FRAME_S after the last one (not sooner: 64 frames a second would be drawn)
+    assert gaps[5] < FRAME_S < gaps[5] + gaps[6]
     nxt = asyncio.ensure_future(_next(gen))
     await clock.sleeping()
     clock.advance(gaps[5])
+    for _ in range(5):
+        await asyncio.sleep(0)  # let the feed run, were it woken
+    assert not nxt.done()
+    clock.advance(FRAME_S - gaps[5])
     assert (await nxt).position.index == 6
+    await gen.aclose()
+
+
+async def test_a_fast_replay_draws_at_most_a_frame_per_frame_s_and_folds_every_tick(tmp_path):
+    """Issue 28: at 64x a 1 s recording has a tick due every 16 ms; a frame comes every
+    FRAME_S (25 ms) with the ticks due by then, each folded, the newest shown: a second of
+    clock shows 64 ticks in 40 frames, not 64 frames."""
+    from tests.bench.bench import write_recording
+
+    path = str(tmp_path / "r.zdash")
+    write_recording(path, 4, 90, described=False)
+    clock = ManualClock()
+    feed = ReplayFeed(path, CheckConfig(), speed=64, clock=clock)
+    gen = feed.frames()
+    shown = [(await _next(gen)).position.index]
+    while clock.now() < 1.0:
+        frame = await _played(gen, clock)
+        shown.append(frame.position.index)
+        assert len(frame.series) == frame.position.index + 1  # every tick folded
+    assert 62 <= shown[-1] <= 66 and len(shown) <= 1.0 / FRAME_S + 2, shown
+    assert all(b - a in (1, 2) for a, b in itertools.pairwise(shown)), shown
+    await gen.aclose()
+
+
+async def _played(gen, clock: ManualClock):
+    """The feed's next frame, the clock moved to each wake-up the feed sleeps for."""
+    nxt = asyncio.ensure_future(_next(gen))
+    while not nxt.done():
+        if clock.waiting:
+            await clock.step()
+        else:  # folding (in a thread)
+            await asyncio.wait([nxt], timeout=0.01)
+    return await nxt
+
+
+async def test_a_replay_behind_catches_up_a_few_ticks_a_frame_not_all_in_one(tmp_path):
+    """Issue 28: a busy machine drew 2-7 frames a second of a 64x replay, each after the fold
+    of up to 60 ticks due. Half a second behind (32 ticks due), each frame now takes the ticks
+    due within CATCH_UP_SLOTS frame slots (6 at 64x), every one folded, until it is back on
+    its schedule."""
+    from tests.bench.bench import write_recording
+
+    path = str(tmp_path / "r.zdash")
+    write_recording(path, 4, 120, described=False)
+    clock = ManualClock()
+    feed = ReplayFeed(path, CheckConfig(), speed=64, clock=clock)
+    gen = feed.frames()
+    shown = [(await _next(gen)).position.index]
+    nxt = asyncio.ensure_future(_next(gen))
+    await clock.sleeping()
+    clock.advance(0.5)  # the screen was busy: 32 ticks came due
+    shown.append((await nxt).position.index)
+    while shown[-1] < 64 * clock.now() - 2:
+        frame = await _played(gen, clock)
+        shown.append(frame.position.index)
+        assert len(frame.series) == frame.position.index + 1  # every tick folded
+    steps = [b - a for a, b in itertools.pairwise(shown)]
+    assert max(steps) <= 1 + round(64 * CATCH_UP_SLOTS * FRAME_S) and len(steps) >= 6, shown
+    assert clock.now() < 1.0, shown  # back on schedule within half a second
     await gen.aclose()
 
 
@@ -155,8 +220,9 @@ async def test_a_replay_far_behind_plays_on_slower_rather_than_leaping(recording
     assert (await nxt).position.index == 1
     nxt = asyncio.ensure_future(_next(gen))
     await clock.sleeping()
-    clock.advance(_gaps(feed.times, 64)[1])
-    assert (await nxt).position.index == 2
+    clock.advance(FRAME_S)  # ticks 2 and 3 came due since (a 0.1 s gap, then 1 s): not 100 s of them
+    assert sum(_gaps(feed.times, 64)[1:3]) <= FRAME_S
+    assert (await nxt).position.index == 3
     await gen.aclose()
 
 

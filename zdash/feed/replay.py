@@ -47,6 +47,14 @@ KEEP_MAX = 64
 # A playing replay that fell further behind its schedule than this starts the schedule over
 # instead of folding its way back (see ReplayFeed._advance).
 CATCH_UP_S = 1.0
+# A playing replay shows a frame at most this often: ticks that come due faster (a 1 s
+# recording at 64x: one every 16 ms) are each folded, and the newest drawn every FRAME_S. A
+# frame costs far more than a tick's fold; drawing each of 64 ticks a second left a busy
+# machine no time to fold them (issue #28: >= 30 frames a second of the latest state).
+FRAME_S = 1 / 40
+# A frame behind its schedule takes at most the ticks due within this many frame slots (100 ms
+# of the schedule: 6 ticks at 64x).
+CATCH_UP_SLOTS = 4
 
 
 async def _in_daemon_thread(fn: Callable[[str], Recording], path: str) -> Recording:
@@ -117,6 +125,9 @@ class ReplayFeed(Feed):
         self._cache: OrderedDict[int, fold.Frame] = OrderedDict()
         self._version = self._shown = 0
         self._due: float | None = None  # when the shown tick was due on the clock (playing)
+        # When the next frame may be handed out while playing, on the clock: FRAME_S after the
+        # last frame's own slot, so a frame handed out late does not put every later one late.
+        self._next_slot: float | None = None
         self._wake: asyncio.Event | None = None
         self._loaded = asyncio.Event()  # the recording is open and its times known
 
@@ -145,6 +156,8 @@ class ReplayFeed(Feed):
 
     async def _frame(self) -> Frame:
         self._shown = self._version
+        now, slot = self._clock.now(), self._next_slot
+        self._next_slot = slot + FRAME_S if slot is not None and now - slot < FRAME_S else now + FRAME_S
         i = self._index
         if i not in self._cache:
             self._cache[i] = await asyncio.to_thread(self._fold_to, i)
@@ -261,11 +274,14 @@ class ReplayFeed(Feed):
         """Return when the index or the play state changed: by the clock or by a control.
 
         Playing keeps to a schedule: tick i+1 is due one (sped-up) recorded interval after
-        tick i was due, not after tick i was drawn. When folding and drawing fell behind it
-        (a 64x replay on a busy machine), the index moves to the last tick already due: the
-        ticks in between are folded, never drawn, so the replay keeps its speed and shows the
-        newest state. A debt of more than CATCH_UP_S is forgiven (the machine was suspended,
-        or cannot fold that fast): the replay then plays slower than asked, never by leaps."""
+        tick i was due, not after tick i was drawn. A frame comes at most every FRAME_S: at 64x
+        a frame shows the ticks due since the last one (each folded), not each tick. When
+        folding and drawing fell behind (a 64x replay on a busy machine), the index moves on
+        by the ticks already due, at most those due within CATCH_UP_SLOTS frame slots: the
+        ticks in between are folded, never drawn, so the replay keeps its speed while it can
+        and a frame never waits for the fold of dozens. A debt of more than CATCH_UP_S is
+        forgiven (the machine was suspended, or cannot fold that fast): the replay then plays
+        slower than asked, never by leaps."""
         assert self._wake is not None
         while self._version == self._shown:
             self._wake.clear()
@@ -281,7 +297,10 @@ class ReplayFeed(Feed):
             if self._due is None or now - self._due > CATCH_UP_S:
                 self._due = now
             due = self._due + (self._gap(self._index) if not last else 1.0 / self.speed)
-            if due > now and not await self._sleep_unless_woken(due - now):
+            # the next frame no sooner than its slot: the ticks due by then come with it (each
+            # folded, the newest drawn)
+            wake = max(due, self._next_slot) if self._next_slot is not None else due
+            if wake > now and not await self._sleep_unless_woken(wake - now):
                 continue  # a control came first: the loop's condition sees it
             now = self._clock.now()
             self._due = due if now - due <= CATCH_UP_S else now
@@ -292,12 +311,16 @@ class ReplayFeed(Feed):
                 return
             self._index += 1
             first = self._index
-            # (at most KEEP_EVERY ticks at once: further than that, _fold_to would restore
-            # from a keyframe instead of folding on from where it stands)
+            # At most the ticks due within CATCH_UP_SLOTS frame slots of this one at once: a
+            # frame that must fold more comes late, and the next one later still (a busy
+            # machine drew 2-7 frames a second, each after the fold of up to 60 ticks); the
+            # rest come with the next frames, or are forgiven with the debt. (Never KEEP_EVERY:
+            # _fold_to would restore from a keyframe instead of folding on from where it stands.)
+            until = min(now, self._due + CATCH_UP_SLOTS * FRAME_S)
             while (
                 self._index < len(self._times) - 1
                 and self._index - first < KEEP_EVERY - 1
-                and self._due + self._gap(self._index) <= now
+                and self._due + self._gap(self._index) <= until
             ):
                 self._due += self._gap(self._index)
                 self._index += 1

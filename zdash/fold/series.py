@@ -14,8 +14,10 @@ import math
 import threading
 from array import array
 from collections import deque
+from collections.abc import Callable, Sequence
+from typing import cast
 
-from zdash.model import DiskIo, IoStats, Pool, Snapshot
+from zdash.model import DiskIo, IoStats, Pool, Snapshot, Vdev
 
 # Long enough for the checks' windows and the chart; bounded so memory stays flat.
 HISTORY_SECONDS = 600.0
@@ -40,6 +42,47 @@ def _values(io: IoStats | None, disk: DiskIo | None) -> tuple[float, float, floa
         io.disk_wait_write if io.disk_wait_write is not None else NAN,
         util,
     )
+
+
+def _columns(pool: Pool) -> Callable[[Vdev], tuple[float, float, float, float, float] | None]:
+    """A reader of a vdev's five figures straight from the tick's columns (Pool.measures), the
+    same values `_values` reads from the IoStats and DiskIo that io_of/disk_of would build for
+    it (an object per vdev per tick, for five numbers); None for a vdev whose figures are its
+    own (no row in the columns: the caller asks io_of/disk_of)."""
+    m = pool.measures
+    assert m is not None
+    lay = m.layout
+    io, disk = m.io_columns, m.disk_columns
+    if (io is None) != (m.io_at is None) or (disk is None) != (m.disk_at is None):
+        return lambda v: None  # a reader without its columns (or columns without one): ask it
+    # (bytes are always figures in a report, as IoStats has them; the waits may be None: '-')
+    read_bytes, write_bytes = cast(
+        "tuple[Sequence[float], ...]", (io[2], io[3]) if io is not None else ((), ())
+    )
+    wait_r, wait_w = (io[6], io[7]) if io is not None else ((), ())
+    util = disk[0] if disk is not None else ()
+
+    def read(v: Vdev) -> tuple[float, float, float, float, float] | None:
+        k = m.slot_of(v)
+        if k is None:
+            return None
+        i = lay.io_rows[k] if io is not None else -1
+        d = lay.disk_rows[k] if disk is not None else -1
+        if (i < 0 and v.io is not None) or (d < 0 and v.disk is not None):
+            return None  # a figure of the vdev's own beside the columns'
+        u = util[d] if d >= 0 else None
+        if i < 0:
+            return (NAN, NAN, NAN, NAN, NAN if u is None else u)
+        r, w = wait_r[i], wait_w[i]
+        return (
+            read_bytes[i],
+            write_bytes[i],
+            NAN if r is None else r,
+            NAN if w is None else w,
+            NAN if u is None else u,
+        )
+
+    return read
 
 
 class Series:
@@ -75,12 +118,16 @@ class Series:
         while len(self._times) > 1 and snap.time - self._times[0] > self.seconds:
             self._times.popleft()
         for pool in snap.pools:
+            values = _columns(pool) if pool.measures is not None else None
             for v in pool.root.walk():
                 key = (pool.name, pool_key(pool) if v is pool.root else v.key)
                 rings = self._rings.get(key)
                 if rings is None:
                     rings = self._rings[key] = [array("f", [NAN]) * self.limit for _ in METRICS]
-                for ring, value in zip(rings, _values(pool.io_of(v), pool.disk_of(v))):
+                figures = values(v) if values is not None else None
+                if figures is None:
+                    figures = _values(pool.io_of(v), pool.disk_of(v))
+                for ring, value in zip(rings, figures):
                     ring[slot] = value
                 self._last_seen[key] = self._n
         # A vdev not seen for a whole window has nothing left to draw: forget it.
