@@ -175,6 +175,37 @@ async def test_a_finding_that_goes_while_the_rows_are_held_redraws_the_table_alo
         assert shown == [f.title for f in frame.findings]
 
 
+async def test_a_finding_whose_title_moves_repaints_its_row_alone(monkeypatch):
+    """The slow disk's title moves every tick (its %util against its peers'): its row is
+    repainted with the new title, the other rows and the border kept as drawn."""
+    from textual.widget import Widget
+
+    from zdash.scenarios import path_of
+
+    app = replay_app(path_of("deranged-mirror"), start=16, playing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        before = await wait_frame(pilot, lambda f: len(f.findings) == 3)
+        table = app.screen.query_one(FindingsTable)
+        await until(pilot, lambda: table.row_count == 3)
+        await pilot.pause()
+        refreshed: list[tuple[object, ...]] = []
+        refresh = Widget.refresh
+
+        def recorded(widget, *regions, **flags):
+            if widget is table:
+                refreshed.append(regions)
+            return refresh(widget, *regions, **flags)
+
+        monkeypatch.setattr(Widget, "refresh", recorded)
+        await pilot.press("full_stop")
+        frame = await wait_frame(pilot, lambda f: f.position.index == before.position.index + 1)
+        worst = frame.findings[0]
+        assert worst.key == before.findings[0].key and worst.title != before.findings[0].title
+        await until(pilot, lambda: str(table.get_row_at(0)[1]) == worst.title)
+        assert refreshed and all(regions for regions in refreshed)  # rows, never the whole table
+        assert {r.y for regions in refreshed for r in regions} == {0}  # the worst finding's row
+
+
 async def test_degraded_findings_appear_and_open(recordings):
     path = recordings["degraded"]
     app = replay_app(path, start=first_tick(path, "health"))

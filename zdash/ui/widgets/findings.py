@@ -1,7 +1,8 @@
 """The findings, worst first: one row each (severity, pool, title); Enter opens the finding's
 why, evidence and suggested actions. Rows are keyed by Finding.key, so the cursor stays on a
 finding while its title changes tick by tick: a new frame updates the cells that changed, in
-place; the rows are rebuilt only when the list of findings (or the width) changes.
+place (the row alone repainted); the rows are rebuilt only when the list of findings (or the
+width) changes.
 
 The cursor rests on the worst finding until the admin moves it (a key or a click): a finding
 that arrives above it later takes the cursor with it, so `f` then Enter opens the worst finding
@@ -78,6 +79,7 @@ class FindingsTable(DataTable[Any]):
     app = getters.app(ZdashApp)
     frame: var[Frame | None] = var(None)
     _was: Size | None = None  # while DataTable sizes its rows anew: the virtual size before
+    _row_only: int | None = None  # while a cell of this row is updated: the row alone is repainted
 
     def __init__(self, *, id: str | None = None) -> None:
         # the cells keep their severity colour on the selected row (the cursor is a background only)
@@ -189,7 +191,11 @@ class FindingsTable(DataTable[Any]):
                 for k in order:
                     for col, old, new in zip(("sev", "title"), self._cells[k], cells[k]):
                         if old != new:
-                            self.update_cell(k, col, self._text(new))
+                            self._row_only = self.get_row_index(k)
+                            try:
+                                self.update_cell(k, col, self._text(new))
+                            finally:
+                                self._row_only = None
             self._order, self._cells = order, cells
         self._hold_height(len(order))
 
@@ -206,6 +212,9 @@ class FindingsTable(DataTable[Any]):
     ) -> FindingsTable:
         if layout and self._was is not None and self._same_box(self._was, self.virtual_size):
             layout = False  # the rows' new count fits the box it has: a repaint is all it needs
+        if self._row_only is not None and not regions and repaint and not (layout or recompose):
+            row, self._row_only = self._row_only, None
+            return self.refresh_row(row)  # DataTable's update_cell repaints the whole table
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _same_box(self, was: Size, now: Size) -> bool:
