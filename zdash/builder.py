@@ -258,14 +258,8 @@ class SnapshotBuilder:
                 and s.argv == prev.argv
             ):
                 value: Any = slot.value  # what it parsed to last time, identity kept: no rebuild
-            elif kind == "diskstats":
-                value = parse_diskstats(s.stdout, self._wanted_devices())
-            elif kind == "status":
-                value = self._status_reuse.run(lambda reuse: parse_status(list(s.argv), s.stdout, reuse))
-            elif kind == "list":
-                value = self._list_reuse.run(lambda reuse: parse_list(s.stdout, reuse))
             else:
-                value = PARSERS[kind](s)
+                value = self._parse(kind, s)
         except ParseError as e:
             slot.error = f"{' '.join(s.argv[:2])}: unreadable output ({e})"
             return
@@ -287,6 +281,17 @@ class SnapshotBuilder:
             self._smart_said = value.unavailable if kind_of in HOST_WIDE_KINDS else None
         if kind == "hist":
             self._on_histograms(s.key.split(":", 1)[1], value, s.time)
+
+    def _parse(self, kind: str, s: RawSample) -> Any:
+        """PARSERS[kind](s) as this builder reads it: diskstats for the pools' devices, status and
+        list on what their last answer built (zdash.parse.reuse: what reads as before is kept)."""
+        if kind == "diskstats":
+            return parse_diskstats(s.stdout, self._wanted_devices())
+        if kind == "status":
+            return self._status_reuse.run(lambda reuse: parse_status(list(s.argv), s.stdout, reuse))
+        if kind == "list":
+            return self._list_reuse.run(lambda reuse: parse_list(s.stdout, reuse))
+        return PARSERS[kind](s)
 
     def _on_histograms(self, pool: str, blocks: Any, t: float) -> None:
         """Each vdev's counts since the first reading of this run (see parse.evidence)."""
@@ -384,12 +389,8 @@ class SnapshotBuilder:
             slot = b._slots.setdefault(key, _Slot())
             raw = visible_sample(_sample_from(saved["raw"])) if saved.get("raw") else None
             if raw is not None:
-                kind = key.split(":", 1)[0]
-                value = (
-                    parse_diskstats(raw.stdout, b._wanted_devices())
-                    if kind == "diskstats"
-                    else PARSERS[kind](raw)
-                )
+                # parsed as feed parses it: the next status or list answer reuses what reads the same
+                value = b._parse(key.split(":", 1)[0], raw)
                 slot.value, slot.good_time, slot.raw = (() if saved.get("dropped") else value), raw.time, raw
                 slot.dropped = bool(saved.get("dropped"))
             slot.error = saved.get("error")

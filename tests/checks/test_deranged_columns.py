@@ -245,6 +245,37 @@ def test_a_folded_host_read_by_arrays_gives_the_per_leaf_verdicts_tick_by_tick(
     assert (raised > 0) == (slow_every > 0)
 
 
+def test_a_slow_disks_finding_made_again_keeps_what_reads_as_the_last_ones():
+    """A raised slow disk's finding is made again every tick (its samples and figures move):
+    its rows that read as last tick's are last tick's (the fetched evidence, its peers, the
+    onset), its advice and actions the same objects, and it equals the finding a tracker that
+    kept nothing makes (a copy starts without what it made)."""
+    from tests.bench.synthetic import SyntheticHost
+    from zdash.builder import SnapshotBuilder
+
+    host = SyntheticHost(leaves=60, layout="raidz2", width=6, slow_every=7)
+    b = SnapshotBuilder()
+    t = deranged_disk.Tracker(CheckConfig())
+    last: dict[str, object] = {}
+    kept = moved = 0
+    for n in range(24):
+        snap = b.feed(host.tick(n))
+        t.observe(snap)
+        fresh = copy.deepcopy(t).findings(snap)
+        found = t.findings(snap)
+        assert found == fresh, n
+        for f in found:
+            before = last.get(f.subject)
+            if isinstance(before, type(f)):
+                assert f.actions is before.actions, n
+                for i, row in enumerate(f.evidence[: len(before.evidence)]):
+                    assert (row is before.evidence[i]) == (row == before.evidence[i]), (n, row)
+                    kept += row is before.evidence[i]
+                    moved += row is not before.evidence[i]
+            last[f.subject] = f
+    assert kept and moved  # rows kept (the onset, its peers, the cost), and made anew (its figures)
+
+
 def test_numpy_is_imported_only_once_a_pool_is_laid_out_and_no_tick_waits_for_it():
     """`zdash --version`, the CLI's parsing, the check engine and a paste (one look, no layout)
     start without numpy; a live fold starts its import in a thread with its first layout, and

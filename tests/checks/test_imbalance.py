@@ -296,3 +296,26 @@ def test_a_vdev_grown_after_the_data_was_written_is_history_told_the_allocators_
 def test_different_sizes_from_the_start_say_the_allocator_evens_the_fills_out():
     f = one(check_now(two(21.6, 38.5, size0=2 * GiB, size1=GiB // 2)), subject="tank")  # 2.2x the bytes
     assert "different sizes" in f.title and "even the fills out" in f.why and "drifts apart" not in f.why
+
+
+def test_a_folded_ticks_vdev_figures_read_from_its_columns_are_each_vdevs_own():
+    """The check reads a folded tick's write bytes and disk waits straight from its columns:
+    what each vdev's own IoStats says, for the root, every vdev and every leaf (the first tick,
+    a tick without an iostat report, a top-level vdev whose space moved)."""
+    from tests.bench.synthetic import SyntheticHost
+    from zdash.builder import SnapshotBuilder
+    from zdash.raw import Tick
+
+    host = SyntheticHost(leaves=24, layout="raidz2", width=6, slow_every=7)
+    b = SnapshotBuilder()
+    read = 0
+    for n in range(8):
+        tick = host.tick(n)
+        if n == 4:
+            tick = Tick(tick.time, tuple(s for s in tick.samples if s.key != "iostat"))
+        for p in b.feed(tick).pools:
+            figures = imbalance._figures_of(p)
+            for v in (p.root, *p.top_level, *p.leaves()):
+                assert figures(v) == imbalance._own(p.io_of(v)), (n, v.name)
+                read += figures(v) is not None
+    assert read

@@ -280,3 +280,19 @@ def test_a_status_that_moved_only_its_scan_keeps_the_snapshots_tree():
     assert two.pools == fresh_two.pools
     assert two.structure_id != one.structure_id
     assert two.pools[0].root is one.pools[0].root
+
+
+def test_a_restored_builder_reuses_the_tree_of_the_status_it_was_restored_with():
+    """A keyframe's builder (a replay's seek, each round of the bench) parses its status and
+    list as feed does: the next status that moved only its scan is the restored tree again,
+    not decoded anew, and its snapshot equals an unbroken fold's."""
+    text = (CAPTURES / "degraded/zpool-status-j-json-int.resilvering.txt").read_text()
+    doc = json.loads(text)
+    next(iter(doc["pools"].values()))["scan_stats"]["issued"] += 4096
+    b = SnapshotBuilder()
+    b.feed(_status_tick(1.0, text))
+    restored = SnapshotBuilder.restore(b.checkpoint())
+    parsed = restored._slots["status"].value[0].root
+    two = restored.feed(_status_tick(2.0, json.dumps(doc)))
+    assert restored._slots["status"].value[0].root is parsed  # the tree the restore decoded
+    assert two.pools == b.feed(_status_tick(2.0, json.dumps(doc))).pools

@@ -180,6 +180,7 @@ class Rings:
         "raised",
         "slow",
         "states",
+        "synced",
         "times",
         "verdict_at",
         "verdict_n",
@@ -198,6 +199,9 @@ class Rings:
         self.bytes_n = np.zeros(n, dtype=np.intp)
         self.normal_run = np.array([st.normal_run for st in states], dtype=np.int64)
         self.raised = np.array([st.raised for st in states], dtype=np.bool_)
+        # Leaves whose memory (_Leaf) says what their rings say: read in (from_leaf) or written
+        # out (to_leaf) since the rings last moved (normal): to_leaf has nothing to write.
+        self.synced = np.ones(n, dtype=np.bool_)
         if any(len(st.verdicts) > cap or len(st.bytes_pairs) > cap for st in states):
             for j in range(n):  # a deque longer than the rings (of another lookback): its last
                 self.from_leaf(j)
@@ -247,18 +251,25 @@ class Rings:
         self.bytes_at[j], self.bytes_n[j] = k % cap, k
         self.normal_run[j] = st.normal_run
         self.raised[j] = st.raised
+        self.synced[j] = True
 
     def to_leaf(self, j: int) -> None:
-        st, cap = self.states[j], self.cap
-        n = int(self.verdict_n[j])
-        order = [(int(self.verdict_at[j]) - n + k) % cap for k in range(n)]
+        if self.synced[j]:
+            return  # its memory says it already (read in or written out since the rings moved)
+        st = self.states[j]
         st.verdicts.clear()
-        st.verdicts.extend(zip(self.times[j, order].tolist(), self.slow[j, order].tolist()))
-        n = int(self.bytes_n[j])
-        order = [(int(self.bytes_at[j]) - n + k) % cap for k in range(n)]
+        st.verdicts.extend(
+            zip(
+                _oldest_first(self.times[j].tolist(), int(self.verdict_at[j]), int(self.verdict_n[j])),
+                _oldest_first(self.slow[j].tolist(), int(self.verdict_at[j]), int(self.verdict_n[j])),
+            )
+        )
         st.bytes_pairs.clear()
-        st.bytes_pairs.extend(map(tuple, self.bytes[j, order].tolist()))
+        st.bytes_pairs.extend(
+            map(tuple, _oldest_first(self.bytes[j].tolist(), int(self.bytes_at[j]), int(self.bytes_n[j])))
+        )
         st.normal_run = int(self.normal_run[j])
+        self.synced[j] = True
 
     def to_leaves(self) -> None:
         """Every leaf's rings written out (a keyframe, a copy, the layout dropped)."""
@@ -280,11 +291,13 @@ class Rings:
             st.bytes_pairs.clear()
             st.bytes_pairs.extend(map(tuple, p[:nb]))
             st.normal_run = run
+        self.synced[:] = True
 
     def normal(self, at: Ints, now: float, nbytes: Floats, peers: Floats) -> None:
         """A normal busy sample for each leaf `at`: (now, False), and where it moved bytes
         (`nbytes` not NaN), (its bytes/s, `peers`), the last `cap` of each kept."""
         cap = self.cap
+        self.synced[at] = False
         pos = self.verdict_at[at]
         self.times[at, pos] = now
         self.slow[at, pos] = False
@@ -299,6 +312,12 @@ class Rings:
             self.bytes_at[at] = (pos + 1) % cap
             self.bytes_n[at] = np.minimum(self.bytes_n[at] + 1, cap)
         self.normal_run[at] += 1
+
+
+def _oldest_first(ring: list[Any], at: int, n: int) -> list[Any]:
+    """A ring's last `n` values, oldest first (`at`: where the next one goes)."""
+    start = at - n
+    return ring[start:at] if start >= 0 else ring[start:] + ring[:at]
 
 
 class _Figures:

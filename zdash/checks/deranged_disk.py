@@ -339,6 +339,8 @@ class Tracker(tracker.Tracker):
         "_margins",
         "_margins_used",
         "_watched",
+        "_made",
+        "_made_now",
     )
 
     def __init__(self, cfg: CheckConfig) -> None:
@@ -356,6 +358,10 @@ class Tracker(tracker.Tracker):
         self._margins: dict[tuple[int, int, bool | None], tuple[Vdev, Vdev, int]] | None = None
         self._margins_used: dict[tuple[int, int, bool | None], tuple[Vdev, Vdev, int]] | None = {}
         self._watched: dict[str, _Watched] | None = None
+        # What the last findings() made for each leaf (and this one's so far): its parts are
+        # kept where their inputs are the same objects or read the same (see _Made).
+        self._made: dict[tuple[str, str], _Made] | None = None
+        self._made_now: dict[tuple[str, str], _Made] | None = {}
 
     def memory(self) -> dict[str, Any]:
         self._write_out()  # the rings into each leaf's memory: a keyframe holds it as before
@@ -654,6 +660,7 @@ class Tracker(tracker.Tracker):
             watch = {k for k, st in self._leaves.items() if st.raised or (st.first_slow_ios or 0) < 0}
         layouts = self._layouts
         self._margins, self._margins_used = self._margins_used, {}
+        self._made, self._made_now = self._made_now, {}
         for pool in snap.pools:
             for top, leaf in self._to_ask(snap.structure_id, pool, named, watch):
                 quiet = not named or (leaf.guid not in named and leaf.path not in named)
@@ -764,21 +771,39 @@ class Tracker(tracker.Tracker):
             evidence.append(
                 ("Slow I/Os (SLOW)", f"{slow_now}" + (f" (+{slow_growth})" if slow_growth else ""))
             )
+        made = self._made.get((pool.name, leaf.key)) if self._made else None
         # What an expert fetches next, once zdash has fetched it: SMART, the latency histogram
-        # against the peers', the kernel log since the onset (zdash.checks._evidence).
-        evidence += leaf_evidence(snap, pool, top, leaf, st.onset)
+        # against the peers', the kernel log since the onset (zdash.checks._evidence): the same
+        # rows while the evidence, the vdev and the leaf are the same objects and the onset too.
+        fetched = (snap.evidence, top, leaf, st.onset)
+        if made is not None and _same(made.fetched, fetched):
+            evidence += made.fetched_rows
+        else:
+            made_rows = leaf_evidence(snap, pool, top, leaf, st.onset)
+            evidence += made_rows
+            made = _Made(fetched, made_rows, made.advised if made else (), made.finding if made else None)
         left = self._left_without(pool, top, leaf)
-        return Finding(
+        advised_for = (pool.name, top.name, leaf.label, leaf.state, left)
+        if made.advised[:1] != (advised_for,):
+            made.advised = (advised_for, _advice(top, leaf, left), _actions(pool, top, leaf, left))
+        last = made.finding
+        finding = Finding(
             ID,
             Severity.WARNING,
             pool.name,
             leaf.label,
             "leaf",
             title=f"{leaf.label} is dragging {top.name}: {reasons[0]}",
-            why=WHY + "Evidence: " + "; ".join(reasons) + ".\n\n" + _advice(top, leaf, left),
-            evidence=tuple(evidence),
-            actions=_actions(pool, top, leaf, left),
+            why=WHY + "Evidence: " + "; ".join(reasons) + ".\n\n" + made.advised[1],
+            evidence=_rows_kept(last.evidence if last is not None else (), evidence),
+            actions=made.advised[2],
         )
+        if last is not None and finding == last:
+            finding = last  # read the same as last time: the finding made then
+        made.finding = finding
+        if self._made_now is not None:
+            self._made_now[pool.name, leaf.key] = made
+        return finding
 
     def _left_without(self, pool: Pool, top: Vdev, leaf: Vdev) -> int:
         """_left_without, the last findings()' answer when the tree is the same objects."""
@@ -825,6 +850,34 @@ class Tracker(tracker.Tracker):
                 )
                 out.append(("Total vs disk wait", f"{fmt_ms(total)} vs {fmt_ms(disk)}: {where}"))
         return out
+
+
+@dataclass(slots=True)
+class _Made:
+    """What findings() made for one leaf, kept for the next findings() (a slow disk's finding is
+    made again every tick, its evidence moving): the fetched evidence rows (SMART, histograms,
+    the kernel log) and what they were read for (the snapshot's Evidence, the vdev, the leaf,
+    the onset: the same objects, the same rows), the advice and actions and what they say of
+    (pool, vdev, leaf, its state, the redundancy left), and the finding made. A new finding
+    holds the last one's evidence rows that read the same, and is the last one if it reads the
+    same whole: what a tick keeps alive is the rows that moved."""
+
+    fetched: tuple[object, ...]
+    fetched_rows: list[tuple[str, str]]
+    advised: tuple[Any, ...]  # ((pool, vdev, leaf, state, left), advice, actions), or ()
+    finding: Finding | None
+
+
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    """The fetched evidence's inputs: the same objects, and the same onset."""
+    return a[0] is b[0] and a[1] is b[1] and a[2] is b[2] and a[3] == b[3]
+
+
+def _rows_kept(last: tuple[tuple[str, str], ...], rows: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """`rows` as a tuple, each that reads as the last finding's row in its place being that row."""
+    if not last:
+        return tuple(rows)
+    return tuple(o if o == r else r for o, r in zip(last, rows)) + tuple(rows[len(last) :])
 
 
 def _compared(top: Vdev, leaf: Vdev, s: LeafSample, st: _Leaf) -> list[tuple[str, str]]:

@@ -35,7 +35,7 @@ so the text says what the table beside it shows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from zdash.checks import tracker
@@ -44,7 +44,7 @@ from zdash.checks.finding import Finding, Severity, SuggestedAction
 from zdash.checks.stories import ADDED_LATER_RULE, GROWN_RULE, REBALANCE_ADVICE
 from zdash.config import CheckConfig
 from zdash.fmt import fmt_bytes, fmt_fill, fmt_ms
-from zdash.model import Pool, Snapshot, Vdev
+from zdash.model import IoStats, Pool, Snapshot, Vdev
 
 ID = "imbalance"
 
@@ -80,11 +80,39 @@ class _Pool:
     write_samples: int = 0
 
 
-def _wait_ns(pool: Pool, v: Vdev) -> float | None:
+# A vdev's figures this sample that the check reads: (write bytes/s, disk wait read, disk wait
+# write), None when it has none (what pool.io_of(v) holds: write_bytes, disk_wait_*).
+_Figures = tuple[float, float | None, float | None]
+
+
+def _figures_of(pool: Pool) -> Callable[[Vdev], _Figures | None]:
+    """v -> its _Figures as pool.io_of(v) gives them, read from the tick's columns where the
+    fold put them (Pool.measures): no IoStats made per vdev per sample."""
+    m = pool.measures
+    if m is not None and m.io_columns is not None and m.io_at is not None:
+        rows, slot_of = m.layout.io_rows, m.slot_of
+        written, wait_read, wait_write = m.io_columns[3], m.io_columns[6], m.io_columns[7]
+
+        def of(v: Vdev) -> _Figures | None:
+            k = slot_of(v)
+            r = -1 if k is None else rows[k]
+            if r < 0:
+                return _own(v.io)
+            return written[r], wait_read[r], wait_write[r]  # type: ignore[return-value]
+
+        return of
+    return lambda v: _own(pool.io_of(v))
+
+
+def _own(io: IoStats | None) -> _Figures | None:
+    return None if io is None else (io.write_bytes, io.disk_wait_read, io.disk_wait_write)
+
+
+def _wait_ns(figures: Callable[[Vdev], _Figures | None], v: Vdev) -> float | None:
     """The vdev's disk_wait this sample (worse of read/write); its leaves' median if no row."""
-    io = pool.io_of(v)
-    own = max((w for w in (io.disk_wait_read, io.disk_wait_write) if w), default=None) if io else None
-    return own if own is not None else median_or_none(_wait_ns(pool, c) for c in v.children)
+    f = figures(v)
+    own = max((w for w in f[1:] if w), default=None) if f else None
+    return own if own is not None else median_or_none(_wait_ns(figures, c) for c in v.children)
 
 
 class Tracker(tracker.Tracker):
@@ -97,14 +125,15 @@ class Tracker(tracker.Tracker):
         for pool in snap.pools:
             st = self._pools.setdefault(pool.name, _Pool())
             tops = normal_vdevs(pool)
-            ios = [pool.io_of(v) for v in tops]
-            if any(io is not None and io.write_bytes > 0 for io in ios):
+            figures = _figures_of(pool)
+            ios = [figures(v) for v in tops]
+            if any(io is not None and io[0] > 0 for io in ios):
                 st.write_samples += 1
             for v, io in zip(tops, ios):
                 vs = st.vdevs.setdefault(v.key, _Vdev())
                 if io is not None:
-                    vs.written += io.write_bytes * dt
-                if (w := _wait_ns(pool, v)) is not None:
+                    vs.written += io[0] * dt
+                if (w := _wait_ns(figures, v)) is not None:
                     vs.wait_sum += w
                     vs.wait_n += 1
             for gone in set(st.vdevs) - {v.key for v in tops}:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any, cast, overload
+from typing import cast, overload
 
 from zdash.model import IoStats, builder_of
 from zdash.parse import ParseError
@@ -291,29 +291,37 @@ def _ints(column: list[str]) -> list[int] | None:
     json's C reader makes them in about half the time of int() a field at a time. None when
     any field is not one, or JSON refuses it (leading zeros, an empty field): the callers then
     go field by field."""
-    return _json_column(column, ",", "]")
+    if not _digits(column):
+        return None
+    try:
+        values: list[int] = json.loads("[" + ",".join(column) + "]")
+    except ValueError:
+        return None
+    # (no leading zeros: at most 20 digits is below 10**20)
+    return values if max(values) < 10**20 else None
 
 
 def _floats(column: list[str]) -> list[float] | None:
-    """_ints as floats, read as JSON numbers with a fraction ("4096.0"): one conversion each,
-    correctly rounded as float(int) is (the same floats)."""
-    return _json_column(column, ".0,", ".0]")
+    """_ints as floats: each field (ASCII digits, checked first) through float() straight, a C
+    loop (map): float() of a numeral is correctly rounded, as float(int) is (the same floats),
+    in about three quarters of the time of json's reader. None as _ints (an empty field too)."""
+    if not _digits(column):
+        return None
+    try:
+        values = list(map(float, column))
+    except ValueError:  # an empty field
+        return None
+    # (at most 20 digits is below 10**20; a 20-digit figure whose float rounds up to 1e20 goes
+    # field by field, to the same float)
+    return values if max(values) < 10**20 else None
 
 
-def _json_column(column: list[str], between: str, end: str) -> list[Any] | None:
-    """_ints and _floats: the column joined by `between` into one JSON array, or None."""
+def _digits(column: list[str]) -> bool:
+    """Every field ASCII digits, at most 20 of them (empty fields not told apart)."""
     digits = "".join(column)
     # Lengths first: json makes an int of any length (quadratic in its digits on a Python
     # without int_max_str_digits, before 3.10.7), and the output may come from another host.
-    if not (column and digits.isdigit() and digits.isascii()) or max(map(len, column)) > 20:
-        return None
-    try:
-        values: list[Any] = json.loads("[" + between.join(column) + end)
-    except ValueError:
-        return None
-    # (no leading zeros: at most 20 digits is below 10**20; a 20-digit figure whose float
-    # rounds up to 1e20 goes field by field, to the same float)
-    return values if max(values) < 10**20 else None
+    return bool(column and digits.isdigit() and digits.isascii()) and max(map(len, column)) <= 20
 
 
 def _counts(column: list[str], dash: None) -> list[int | None] | None:
