@@ -16,6 +16,8 @@ from zdash.sources.session import read_session
 
 MiB = 1 << 20
 LOADED = 8  # ticks of the recording during which fio runs
+QUIET = 4  # ticks recorded after the pool was synced (those begun 1.5 s after it are compared)
+LIMIT_S = 120.0  # the recording's limit: a VM this starved is said to be so
 
 
 def _leaf_series(snaps, pool, fn):
@@ -31,9 +33,12 @@ def _leaf_series(snaps, pool, fn):
 
 
 async def _record_then_quiesce(path, fio, live):
-    """Record 16 s; after LOADED ticks stop fio and sync the pool, so the later ticks' capacity
-    can be compared exactly with a `zpool list` taken after it."""
+    """Record LOADED ticks under fio, stop fio and sync the pool, then record until QUIET ticks
+    came after the sync, so their capacity can be compared exactly with a `zpool list` taken
+    after it. Waits on those, not on a fixed length: under a busy host the emulated VM's sync
+    once outlasted the 16 s the recording had (no tick after it, 1 run in 2)."""
     synced = {}
+    stop = asyncio.Event()
 
     async def sync_after_fio():
         while len(live) < LOADED:
@@ -41,13 +46,21 @@ async def _record_then_quiesce(path, fio, live):
         fio.kill()
         await asyncio.to_thread(sh, "zpool", "sync", "tank")
         synced["t"] = time.time()
+        after = len(live)
+        while len(live) < max(after + QUIET, 12):
+            await asyncio.sleep(0.2)
+        stop.set()
 
     task = asyncio.create_task(sync_after_fio())
-    n = await record(path, 1.0, 16.0, ("tank",), quiet=True, snapshots=live, structure_every=2.0)
-    if not task.done() and len(live) < LOADED:  # a starved VM: say so instead of waiting for ever
+    n = await record(
+        path, 1.0, LIMIT_S, ("tank",), quiet=True, snapshots=live, structure_every=2.0, stop=stop
+    )
+    if not task.done():  # a starved VM: say so instead of waiting for ever
         task.cancel()
         raise AssertionError(
-            f"the 16 s recording produced {len(live)} snapshots (n={n}), fewer than {LOADED}"
+            f"in {LIMIT_S:.0f} s the recording produced {len(live)} snapshots (n={n}), "
+            f"{'after the sync' if synced else 'the sync not done'}: wanted {LOADED} under load "
+            f"and {QUIET} after the sync"
         )
     await task
     return n, synced["t"]
