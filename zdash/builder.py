@@ -101,10 +101,17 @@ def _impossible(report: IostatReport, leaves: frozenset[str]) -> bool:
     read_ops, write_ops, read_bytes, write_bytes = report.columns[:4]
     if min(min(read_ops), min(write_ops), min(read_bytes), min(write_bytes)) < 0:  # type: ignore[type-var,operator]
         return True
+    # The usual report: no row beyond what one device can do, known from each column's largest
+    # (a row's sum is at most theirs, rounded alike) without a sum per row.
+    if (
+        max(read_bytes) + max(write_bytes) <= MAX_LEAF_BYTES_PER_S  # type: ignore[type-var,operator]
+        and max(read_ops) + max(write_ops) <= MAX_LEAF_OPS_PER_S  # type: ignore[type-var,operator]
+    ):
+        return False
     total = list(map(add, read_bytes, write_bytes))
     ops = list(map(add, read_ops, write_ops))
     if max(total) <= MAX_LEAF_BYTES_PER_S and max(ops) <= MAX_LEAF_OPS_PER_S:
-        return False  # the usual report: no row beyond what one device can do
+        return False
     for name, nbytes, nops in zip(report.names, total, ops):
         if name in leaves:
             if nbytes > MAX_LEAF_BYTES_PER_S or nops > MAX_LEAF_OPS_PER_S:

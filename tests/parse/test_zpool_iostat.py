@@ -323,3 +323,26 @@ def test_class_vdevs_in_scripted_iostat_are_told_apart_by_blank_lines():
         ("loop7", 3),
     ]
     assert "loop8" in [row.name for row in first if row.group == 0]  # in spare-0, not as a spare
+
+
+@pytest.mark.parametrize("path", LATENCY[:2], ids=_id)
+def test_total_waits_made_only_when_read_read_as_the_line_reader_has_them(path):
+    """A usual report's total waits are made floats only when read (a slow disk's row alone,
+    or the whole column): a row alone, negative and past the end, a slice and the whole
+    column read as the line reader has them, in either order."""
+    from zdash.parse.zpool_iostat import _report_by_line
+
+    text = _reports(path)[0]
+    rows = _report_by_line(text)
+    for whole_first in (False, True):
+        report = parse_iostat(text)
+        column = report.columns[4]
+        assert type(column) is not list  # (made when read: what the line reader made now)
+        want = [r.io.total_wait_read for r in rows]
+        if whole_first:
+            assert list(column) == want
+        assert [column[i] for i in range(len(rows))] == want
+        assert column[-1] == want[-1] and column[1:3] == want[1:3] and len(column) == len(want)
+        with pytest.raises(IndexError):
+            column[len(want)]
+        assert report == rows and report[len(rows) - 1] == rows[-1]

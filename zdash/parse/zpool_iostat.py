@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import cast, overload
@@ -273,8 +273,11 @@ def _plain_report(text: str) -> IostatReport | None:
     if not all(names):
         return None
     alloc, free = (_counts(flat[i::w], None) for i in (1, 2))
-    # ops and bandwidth ('-': none this interval, 0), then the four waits ('-': unmeasured)
-    figures = [_figures(flat[i::w], 0.0 if i < 7 else None) for i in range(3, 11)]
+    # ops and bandwidth ('-': none this interval, 0), then the four waits ('-': unmeasured); the
+    # total waits, which only a row read alone needs (a slow disk's evidence), made when asked
+    figures = [
+        (_deferred if i in (7, 8) else _figures)(flat[i::w], 0.0 if i < 7 else None) for i in range(3, 11)
+    ]
     columns = [c for c in figures if c is not None]
     if alloc is None or free is None or len(columns) != len(figures):
         return None
@@ -336,14 +339,68 @@ def _counts(column: list[str], dash: None) -> list[int | None] | None:
 
 def _figures(column: list[str], dash: float | None) -> list[float | None] | None:
     """A column of u64 figures as floats, '-' as `dash`; None if any field is neither. The
-    usual column (no '-') in one JSON read (_floats); else each field through int (float(int)
+    usual column (no '-') in one C loop (_floats); one with '-' (the waits of the leaves that
+    did no I/O) its numerals checked the same way; else each field through int (float(int)
     rounds once, as float(text) would)."""
     values = _floats(column)
     if values is not None:
         return cast("list[float | None]", values)  # (a list of floats, never None)
+    numerals = [s for s in column if s != "-"]
+    if len(numerals) < len(column) and (not numerals or _floats(numerals) is not None):
+        return [dash if s == "-" else float(s) for s in column]
     if all(s == "-" or _numbers([s]) for s in column):
         return [dash if s == "-" else float(int(s)) for s in column]
     return None
+
+
+class _Deferred(Sequence[float]):
+    """A figure column that no reader of every row needs each tick (zpool's total waits: the
+    checks read a slow disk's row alone, the dashboard its visible rows), its fields checked when
+    the report was read (ASCII digits, 1 to 19 of them: what _floats reads to the same floats)
+    and made floats when asked: a field alone, or the whole column once it is read whole."""
+
+    __slots__ = ("_fields", "_values")
+
+    def __init__(self, fields: list[str]) -> None:
+        self._fields = fields
+        self._values: list[float] | None = None
+
+    def _all(self) -> list[float]:
+        if self._values is None:
+            self._values = list(map(float, self._fields))
+        return self._values
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    @overload
+    def __getitem__(self, i: int) -> float: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[float]: ...
+    def __getitem__(self, i: int | slice) -> float | list[float]:
+        if self._values is not None or isinstance(i, slice):
+            return self._all()[i]
+        return float(self._fields[i])
+
+    def __iter__(self) -> Iterator[float]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == (list(other) if isinstance(other, Sequence) else other)
+
+    __hash__ = None  # type: ignore[assignment]  # (a list's equality: unhashable, as a list)
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
+def _deferred(column: list[str], dash: float | None) -> Sequence[float | None] | None:
+    """_figures, made floats only when read (_Deferred), for the usual column: every field a
+    numeral of 1 to 19 digits (below 10**19, so no float of it rounds to 10**20); else now."""
+    digits = "".join(column)
+    if column and digits.isdigit() and digits.isascii() and all(column) and max(map(len, column)) < 20:
+        return _Deferred(column)
+    return _figures(column, dash)
 
 
 def _report_by_line(text: str) -> tuple[IostatRow, ...]:
