@@ -150,8 +150,8 @@ async def test_a_replay_that_fell_behind_shows_the_newest_due_tick_folded_from_e
 
 async def test_a_fast_replay_draws_at_most_a_frame_per_frame_s_and_folds_every_tick(tmp_path):
     """Issue 28: at 64x a 1 s recording has a tick due every 16 ms; a frame comes every
-    FRAME_S (25 ms) with the ticks due by then, each folded, the newest shown: a second of
-    clock shows 64 ticks in 40 frames, not 64 frames."""
+    FRAME_S with the ticks due by then, each folded, the newest shown: a second of clock shows
+    64 ticks in at most 1 / FRAME_S frames."""
     from tests.bench.bench import write_recording
 
     path = str(tmp_path / "r.zdash")
@@ -202,7 +202,7 @@ async def test_a_replay_behind_catches_up_a_few_ticks_a_frame_not_all_in_one(tmp
         shown.append(frame.position.index)
         assert len(frame.series) == frame.position.index + 1  # every tick folded
     steps = [b - a for a, b in itertools.pairwise(shown)]
-    assert max(steps) <= 1 + round(64 * CATCH_UP_SLOTS * FRAME_S) and len(steps) >= 6, shown
+    assert max(steps) <= 1 + round(64 * CATCH_UP_SLOTS * FRAME_S) and len(steps) >= 4, shown
     assert clock.now() < 1.0, shown  # back on schedule within half a second
     await gen.aclose()
 
@@ -220,9 +220,9 @@ async def test_a_replay_far_behind_plays_on_slower_rather_than_leaping(recording
     assert (await nxt).position.index == 1
     nxt = asyncio.ensure_future(_next(gen))
     await clock.sleeping()
-    clock.advance(FRAME_S)  # ticks 2 and 3 came due since (a 0.1 s gap, then 1 s): not 100 s of them
-    assert sum(_gaps(feed.times, 64)[1:3]) <= FRAME_S
-    assert (await nxt).position.index == 3
+    clock.advance(FRAME_S)  # tick 2 came due since (a 0.1 s gap): not 100 s of ticks
+    assert _gaps(feed.times, 64)[1] <= FRAME_S < sum(_gaps(feed.times, 64)[1:3])
+    assert (await nxt).position.index == 2
     await gen.aclose()
 
 

@@ -51,10 +51,10 @@ CATCH_UP_S = 1.0
 # recording at 64x: one every 16 ms) are each folded, and the newest drawn every FRAME_S. A
 # frame costs far more than a tick's fold; drawing each of 64 ticks a second left a busy
 # machine no time to fold them (issue #28: >= 30 frames a second of the latest state).
-FRAME_S = 1 / 40
+FRAME_S = 1 / 60
 # A frame behind its schedule takes at most the ticks due within this many frame slots (100 ms
 # of the schedule: 6 ticks at 64x).
-CATCH_UP_SLOTS = 4
+CATCH_UP_SLOTS = 6
 
 
 async def _in_daemon_thread(fn: Callable[[str], Recording], path: str) -> Recording:
