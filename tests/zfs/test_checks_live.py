@@ -46,13 +46,16 @@ def test_healthy_pool_under_load_is_quiet(lab):
     sh("zpool", "scrub", "-w", "ok")  # a never-scrubbed pool is worth a remark, not this test's point
     load = lab.load("/ok", 40)
     try:
-        runs = [check("ok", samples=6) for _ in range(2)]
+        # The limit the other live checks here give the emulator: under the default 10 s a busy
+        # host's VM answered `zpool status` too late for the last tick, and the check said
+        # UNKNOWN (it cannot judge a pool it could not read), not what this test is about.
+        runs = [check("ok", samples=6, timeout=60) for _ in range(2)]
     finally:
         load.kill()
         load.wait()
     for doc in runs:
         assert above_info(doc) == [], above_info(doc)
-        assert doc["exit_code"] == 0
+        assert doc["exit_code"] == 0, (doc["summary"], doc["problems"])
 
 
 def test_mirror_added_to_full_pool_is_imbalance_by_late_add(lab):
