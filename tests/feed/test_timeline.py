@@ -154,13 +154,16 @@ async def test_the_scan_child_is_killed_when_the_replay_stops_wanting_markers(tm
     frames = feed.frames()
     await anext(frames)
     monkeypatch.setattr("sys.executable", str(fake))
+    me = psutil.Process()
+    # this worker's other children (another test's, still being reaped) are not the scan's
+    others = {c.pid for c in me.children(recursive=True)}
     timelines = feed.timelines()
     first = await anext(timelines)
     assert first.scanned == 3 and not first.complete
-    me = psutil.Process()
-    assert [c for c in me.children(recursive=True) if c.status() != psutil.STATUS_ZOMBIE]
+    scan = [c for c in me.children(recursive=True) if c.pid not in others]
+    assert [c for c in scan if c.status() != psutil.STATUS_ZOMBIE]
     await timelines.aclose()
-    assert me.children(recursive=True) == []  # killed and reaped
+    assert {c.pid for c in me.children(recursive=True)} & {c.pid for c in scan} == set()  # killed and reaped
     await frames.aclose()
 
 
