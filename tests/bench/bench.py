@@ -636,8 +636,9 @@ class Counting(ZdashApp):
     drawn = 0
 
     def on_frame_ready(self, message):
+        # Textual runs every class's handler of a message in turn (this one, then ZdashApp's):
+        # calling super() here as well handled each frame twice (until 2026-11-29)
         Counting.drawn += 1
-        super().on_frame_ready(message)
 
 async def main():
     feed = ReplayFeed(sys.argv[1], CheckConfig(), speed=64.0)
