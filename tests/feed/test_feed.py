@@ -44,6 +44,18 @@ async def test_replay_pause_step_seek_speed(sessions):
     await gen.aclose()
 
 
+async def _fast_replay(tmp_path, ticks: int):
+    """A 4-leaf recording of `ticks` ticks replayed at 64x on a clock the test moves: (the
+    clock, the feed's frames, the index of the first frame shown)."""
+    from tests.bench.bench import write_recording
+
+    path = str(tmp_path / "r.zdash")
+    write_recording(path, 4, ticks, described=False)
+    clock = ManualClock()
+    gen = ReplayFeed(path, CheckConfig(), speed=64, clock=clock).frames()
+    return clock, gen, [(await _next(gen)).position.index]
+
+
 async def _played(gen, clock: ManualClock):
     """The next frame of a playing replay, moving the clock on until it comes."""
     nxt = asyncio.ensure_future(_next(gen))
@@ -152,14 +164,7 @@ async def test_a_fast_replay_draws_at_most_a_frame_per_frame_s_and_folds_every_t
     """Issue 28: at 64x a 1 s recording has a tick due every 16 ms; a frame comes every
     FRAME_S with the ticks due by then, each folded, the newest shown: a second of clock shows
     64 ticks in at most 1 / FRAME_S frames."""
-    from tests.bench.bench import write_recording
-
-    path = str(tmp_path / "r.zdash")
-    write_recording(path, 4, 90, described=False)
-    clock = ManualClock()
-    feed = ReplayFeed(path, CheckConfig(), speed=64, clock=clock)
-    gen = feed.frames()
-    shown = [(await _next(gen)).position.index]
+    clock, gen, shown = await _fast_replay(tmp_path, 90)
     while clock.now() < 1.0:
         frame = await _played(gen, clock)
         shown.append(frame.position.index)
@@ -185,14 +190,7 @@ async def test_a_replay_behind_catches_up_a_few_ticks_a_frame_not_all_in_one(tmp
     of up to 60 ticks due. Half a second behind (32 ticks due), each frame now takes the ticks
     due within CATCH_UP_SLOTS frame slots (6 at 64x), every one folded, until it is back on
     its schedule."""
-    from tests.bench.bench import write_recording
-
-    path = str(tmp_path / "r.zdash")
-    write_recording(path, 4, 120, described=False)
-    clock = ManualClock()
-    feed = ReplayFeed(path, CheckConfig(), speed=64, clock=clock)
-    gen = feed.frames()
-    shown = [(await _next(gen)).position.index]
+    clock, gen, shown = await _fast_replay(tmp_path, 120)
     nxt = asyncio.ensure_future(_next(gen))
     await clock.sleeping()
     clock.advance(0.5)  # the screen was busy: 32 ticks came due
