@@ -284,11 +284,6 @@ def _plain_report(text: str) -> IostatReport | None:
     return IostatReport(tuple(names), groups, alloc, free, tuple(columns))
 
 
-def _numbers(column: list[str]) -> bool:
-    digits = "".join(column)
-    return digits.isdigit() and digits.isascii() and all(column) and max(map(len, column)) <= 20
-
-
 def _ints(column: list[str]) -> list[int] | None:
     """A column of u64 counters (ASCII digits, at most 20 each) as ints, read as one JSON array:
     json's C reader makes them in about half the time of int() a field at a time. None when
@@ -332,7 +327,7 @@ def _counts(column: list[str], dash: None) -> list[int | None] | None:
     values = _ints(column)
     if values is not None:
         return list(values)
-    if all(s == "-" or _numbers([s]) for s in column):
+    if all(s == "-" or _digits([s]) for s in column):
         return [dash if s == "-" else int(s) for s in column]
     return None
 
@@ -348,7 +343,7 @@ def _figures(column: list[str], dash: float | None) -> list[float | None] | None
     numerals = [s for s in column if s != "-"]
     if len(numerals) < len(column) and (not numerals or _floats(numerals) is not None):
         return [dash if s == "-" else float(s) for s in column]
-    if all(s == "-" or _numbers([s]) for s in column):
+    if all(s == "-" or _digits([s]) for s in column):
         return [dash if s == "-" else float(int(s)) for s in column]
     return None
 
