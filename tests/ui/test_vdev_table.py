@@ -164,3 +164,44 @@ async def test_a_playing_table_shows_each_tick_as_a_whole_redraw_would(tmp_path)
             assert shown == lines(), f"tick {tick}: a line on screen is not what the table draws"
             moved += shown != before
         assert moved >= 10
+
+
+@pytest.mark.parametrize("size", [(200, 60), (80, 24)])
+async def test_the_tables_own_pass_draws_what_textuals_pass_draws(tmp_path, size):
+    """The table hands the screen its row lines made whole (extended under the scrollbar and
+    through the app's line filters, one line object per changed row) instead of through Textual's
+    per-line pass: every line, whole or cropped, is what that pass draws from the same rows,
+    tick after tick, with the cursor moved, the rows scrolled, and the focus elsewhere and back."""
+    from textual.geometry import Region
+    from textual.scroll_view import ScrollView
+
+    from tests.bench.bench import write_recording
+
+    path = str(tmp_path / "r.zdash")
+    write_recording(path, 100, 12, described=False)  # every disk's figures move every tick
+    app = replay_app(path, start=0, playing=True)
+    async with app.run_test(size=size) as pilot:
+        await wait_frame(pilot)
+        table = app.screen.query_one("#vdevs")
+
+        def drawn(own: bool, crop: Region) -> list[list[tuple[str, object]]]:
+            if not own:
+                table._styles_cache.clear()  # Textual's pass, every line made anew
+            strips = table.render_lines(crop) if own else ScrollView.render_lines(table, crop)
+            return [[(s.text, s.style) for s in strip] for strip in strips]
+
+        for tick in range(10):
+            if tick == 3:
+                await pilot.press("pagedown", "down")
+            if tick == 6:
+                await pilot.press("tab")  # the cursor's row blurred
+            if tick == 8:
+                await pilot.press("shift+tab")
+            last = app.frame
+            await app.clock.step()
+            await wait_frame(pilot, lambda f, last=last: f is not last)
+            await pilot.pause()
+            width, height = table.outer_size
+            for crop in (Region(0, 0, width, height), Region(0, 0, width, 3), Region(5, 2, width - 12, 6)):
+                assert drawn(True, crop) == drawn(False, crop), f"tick {tick}, {crop}"
+        assert table._quick_drawn  # the table's own pass drew them (not Textual's, twice)

@@ -350,3 +350,33 @@ def test_a_name_with_brackets_is_text_at_every_width():
         assert isinstance(line, Content) and title.startswith(shown) and shown.startswith("/dev")
         list(line.render_segments(Style()))  # every span renders: no markup was ever parsed
     assert verdict_line(pool, [finding], 200).plain.endswith("[@click=app.quit]x[/]")
+
+
+@pytest.mark.parametrize(
+    "name", ["deranged-mirror", "degraded-resilver", "log-special", "two-pools", "healthy"]
+)
+def test_vdev_rows_read_from_the_ticks_columns_are_those_of_io_of_and_disk_of(name, monkeypatch):
+    """The table's rows read each vdev's figures straight from the tick's columns, no IoStats or
+    DiskIo per row: every row, tick after tick of a recording (disks without a kernel row, '-'
+    waits, log and special vdevs, a resilver, two pools), reads as the rows made from the
+    objects Pool.io_of and Pool.disk_of build."""
+    from tests.sessions import fixture
+    from zdash.fold import Fold
+    from zdash.sources.recording import open_recording
+    from zdash.ui import vdev_rows
+
+    rec = open_recording(fixture(name))
+    fold = Fold.from_header(rec.header, None)
+    by_columns, by_objects = [], []
+    read = vdev_rows._column_reader
+    for tick in rec.ticks():
+        snap = fold.step(tick).snapshot
+        for pool in snap.pools:
+            for wide in (True, False):
+                by_columns.append(list(build_rows(pool, (), 20, wide)))
+                monkeypatch.setattr(vdev_rows, "_column_reader", lambda p: ((lambda v: None), (lambda v: -1)))
+                by_objects.append(list(build_rows(pool, (), 20, wide)))
+                monkeypatch.setattr(vdev_rows, "_column_reader", read)
+    rec.close()
+    assert len(by_columns) > 10 and by_columns == by_objects
+    assert {c for rows in by_columns for r in rows for c in r.cells} > {vdev_rows._UNKNOWN}  # figures shown

@@ -4,13 +4,14 @@ them without an app."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Literal, overload
 
 from zdash import fmt
 from zdash.fold.series import pool_key
-from zdash.model import DATA_CLASSES, DiskIo, IoStats, Pool, Snapshot, Vdev
+from zdash.model import DATA_CLASSES, IoStats, Pool, Snapshot, Vdev
 from zdash.ui.markup import merge_runs
 from zdash.ui.roles import Cell, Role, state_role, state_word
 
@@ -121,20 +122,76 @@ _NONE = _c("")  # a fact this row does not have (a vdev's SLOW, a disk's FILL)
 _UNKNOWN = _c("-", "muted")  # a fact this row has that was not measured
 
 
+_IO_KEYS = ("ops", "mbs", "total_r", "total_w", "disk_r", "disk_w")
+_IO_UNKNOWN = dict.fromkeys(_IO_KEYS, _UNKNOWN)
+# A row's figures from zpool iostat -l, in IoStats' field order: read/write ops, read/write
+# bytes, total wait read/write, disk wait read/write.
+Figures = tuple[float, float, float, float, float | None, float | None, float | None, float | None]
+
+
 def _io_cells(io: IoStats | None) -> dict[str, Cell]:
     """ops/s, MiB/s, total wait and disk wait (r, w): zpool iostat -l's row."""
     if io is None:
-        return dict.fromkeys(("ops", "mbs", "total_r", "total_w", "disk_r", "disk_w"), _UNKNOWN)
-    total_ops = io.read_ops + io.write_ops
+        return _IO_UNKNOWN
+    return _figure_cells(
+        (
+            io.read_ops,
+            io.write_ops,
+            io.read_bytes,
+            io.write_bytes,
+            io.total_wait_read,
+            io.total_wait_write,
+            io.disk_wait_read,
+            io.disk_wait_write,
+        )
+    )
+
+
+def _figure_cells(f: Figures) -> dict[str, Cell]:
+    total_ops = f[0] + f[1]
     role: Role = "text" if total_ops else "muted"
     return {
-        "ops": _c(fmt.ops(total_ops), role),
-        "mbs": _c(fmt.mbps(io.read_bytes + io.write_bytes), role),
-        "total_r": _c(fmt.ms(io.total_wait_read), role),
-        "total_w": _c(fmt.ms(io.total_wait_write), role),
-        "disk_r": _c(fmt.ms(io.disk_wait_read), role),
-        "disk_w": _c(fmt.ms(io.disk_wait_write), role),
+        "ops": ((fmt.ops(total_ops), role),),
+        "mbs": ((fmt.mbps(f[2] + f[3]), role),),
+        "total_r": ((fmt.ms(f[4]), role),),
+        "total_w": ((fmt.ms(f[5]), role),),
+        "disk_r": ((fmt.ms(f[6]), role),),
+        "disk_w": ((fmt.ms(f[7]), role),),
     }
+
+
+def _column_reader(pool: Pool) -> tuple[Callable[[Vdev], Figures | None], Callable[[Vdev], int]]:
+    """Readers of a vdev's iostat figures and of its row of the kernel's disk rates straight
+    from the tick's columns (Pool.measures), what io_of/disk_of read, without building an IoStats
+    per row; None / -1 where the vdev's figures are its own or absent (the caller asks
+    io_of/disk_of)."""
+    m = pool.measures
+    if m is None:
+        return (lambda v: None), (lambda v: -1)
+    layout, slot_of = m.layout, m.slot_of
+    io, disk = m.io_columns, m.disk_columns
+    io_rows, disk_rows = layout.io_rows, layout.disk_rows
+
+    def figures(v: Vdev) -> Figures | None:
+        k = slot_of(v)
+        i = -1 if k is None else io_rows[k]
+        if i < 0:
+            return None
+        c = io  # the report's columns, as io_at reads them
+        assert c is not None
+        return (c[0][i], c[1][i], c[2][i], c[3][i], c[4][i], c[5][i], c[6][i], c[7][i])  # type: ignore[return-value]
+
+    def disk_row(v: Vdev) -> int:
+        k = slot_of(v)
+        return -1 if k is None else disk_rows[k]
+
+    def none(v: Vdev) -> None:
+        return None  # a reader without its columns (or columns without one): io_of says
+
+    return (
+        none if io is None or m.io_at is None or len(io) != 8 else figures,
+        (lambda v: -1) if disk is None or m.disk_at is None else disk_row,
+    )
 
 
 def _slow(v: Vdev) -> Cell:
@@ -144,8 +201,7 @@ def _slow(v: Vdev) -> Cell:
     return _c(str(v.slow_ios), "warn-bold" if v.slow_ios else "muted")
 
 
-def _queue(disk: DiskIo | None) -> Cell:
-    q = disk.queue_depth if disk is not None else None
+def _queue_cell(q: float | None) -> Cell:
     return _UNKNOWN if q is None else _c(fmt.queue(q), "text" if q else "muted")
 
 
@@ -188,9 +244,28 @@ def fill_role(pct: float) -> Role:
     return "crit" if pct >= 90 else "warn" if pct >= 80 else "bar"
 
 
+# Cells made from a few figures that repeat (a fill moves slowly, %UTIL is shown whole), kept
+# by what they are made from; cleared past KEPT.
+_KEPT_CELLS: dict[tuple[object, ...], Cell] = {}
+KEPT = 4096
+
+
+def _kept(key: tuple[object, ...], make: Callable[[], Cell]) -> Cell:
+    cell = _KEPT_CELLS.get(key)
+    if cell is None:
+        if len(_KEPT_CELLS) >= KEPT:
+            _KEPT_CELLS.clear()
+        cell = _KEPT_CELLS[key] = make()
+    return cell
+
+
 def _fill_cell(pct: float | None, mean: float | None, wide: bool) -> Cell:
     if pct is None:
         return _NONE
+    return _kept(("fill", pct, mean, wide), lambda: _made_fill_cell(pct, mean, wide))
+
+
+def _made_fill_cell(pct: float, mean: float | None, wide: bool) -> Cell:
     figure: tuple[str, Role] = (f"{fmt.fill(pct):>4}", fill_role(pct) if pct >= 80 else "text")
     if not wide:
         return (figure,)
@@ -202,8 +277,7 @@ def _fill_cell(pct: float | None, mean: float | None, wide: bool) -> Cell:
     return cell
 
 
-def _util_cell(v: Vdev, disk: DiskIo | None, outlier: bool, wide: bool) -> Cell:
-    util = disk.util_pct if disk is not None else None
+def _util_cell(v: Vdev, util: float | None, outlier: bool, wide: bool) -> Cell:
     if util is None:
         return _c("file" if v.kind == "file" else "-", "muted")
     emphasis: Role = "crit-bold" if outlier else "warn" if util >= 80 and not wide else "text"
@@ -211,7 +285,11 @@ def _util_cell(v: Vdev, disk: DiskIo | None, outlier: bool, wide: bool) -> Cell:
     if not wide:
         return (figure,)
     role: Role = "crit" if outlier else "warn" if util >= 80 else "bar"
-    return (*bar(util / 100, role, None, _BAR), (" ", "text"), figure)
+    # the same bar and figure from many a util: kept by what is drawn
+    filled, _ = fmt.bar_cells(util / 100, _BAR)
+    return _kept(
+        ("util", filled, figure, role), lambda: (*bar(util / 100, role, None, _BAR), (" ", "text"), figure)
+    )
 
 
 def _name(prefix: str, name: str, width: int, role: Role, marked: bool = False, tag: str = "") -> Cell:
@@ -308,6 +386,9 @@ class Rows(Sequence[Row]):
         self._marked = frozenset(outliers)
         self._pool, self._name_width, self._wide = pool, name_width, wide
         self._targets: set[int] | None = None
+        self._figures, self._disk_row = _column_reader(pool)
+        disk = pool.measures.disk_columns if pool.measures is not None else None
+        self._util, self._queue = (disk[0], disk[7]) if disk is not None and len(disk) == 8 else ((), ())
         self.plan = plan if plan is not None else Plan(pool)
         self._made: list[Row | None] = [None] * len(self.plan.rows)
         self.keys = self.plan.keys
@@ -378,17 +459,23 @@ class Rows(Sequence[Row]):
         pool, wide = self._pool, self._wide
         marked = depth > 0 and v.is_leaf and (v.label in self._marked or v.name in self._marked)
         facts = dict(self._held(i, depth, prefix, v, marked))
-        facts.update(_io_cells(pool.io_of(v)))
+        figures = self._figures(v)
+        facts.update(_io_cells(pool.io_of(v)) if figures is None else _figure_cells(figures))
         if depth == 0:
             facts["fill"] = _fill_cell(pool.fill_pct, None, wide)
         elif depth == 1 and v.vclass in DATA_CLASSES:  # a top-level vdev (a single disk is one too)
             facts["fill"] = _fill_cell(v.fill_pct, pool.fill_pct, wide)
         if kind == "leaf":
-            disk = pool.disk_of(v)
-            facts["queue"] = _queue(disk)
-            facts["util"] = _util_cell(v, disk, marked, wide)
+            d = self._disk_row(v)
+            if d < 0 or not self._util:
+                disk = pool.disk_of(v)
+                util, queue = (disk.util_pct, disk.queue_depth) if disk is not None else (None, None)
+            else:
+                util, queue = self._util[d], self._queue[d]
+            facts["queue"] = _queue_cell(queue)
+            facts["util"] = _util_cell(v, util, marked, wide)
         keys = self._keys_shown
-        cells = tuple(facts.get(k, _NONE) for k in keys)
+        cells = tuple(map(facts.get, keys, repeat(_NONE)))
         if self._greyed:
             cells = tuple(_greyed(c) if k in self._greyed else c for k, c in zip(keys, cells))
         return Row(key, kind, cells, label, keys)

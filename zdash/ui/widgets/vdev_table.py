@@ -7,13 +7,15 @@ visible cell through Rich whenever any cell changes, and here figures change eve
 every row (about 60 ms a frame at 100 disks, most of the dashboard's CPU). This table keeps one
 rendered line per row, keyed by the row's cells, so a tick costs the rows whose figures moved,
 each built from plain segments, and marks only their lines for drawing (the border, its title
-and the header stay drawn). The header stays at the top while the rows scroll; the cursor
+and the header stay drawn). Styled as the dashboard styles it, it hands those lines to the
+screen itself, made whole (as Textual's per-line pass would extend and filter them), one line
+object per changed row. The header stays at the top while the rows scroll; the cursor
 keeps its row (by key) when rows come and go; a click or up/down/page keys move it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -21,11 +23,15 @@ from rich.style import Style
 from rich.text import Text
 from textual import events, getters
 from textual.binding import Binding, BindingType
+from textual.color import Color
+from textual.css.styles import RenderStyles
+from textual.filter import ANSIToTruecolor, DimFilter, LineFilter, Monochrome, NoColor
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive, var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 
 from zdash.feed.frame import Frame
 from zdash.model import Pool, Vdev
@@ -86,6 +92,42 @@ def _cell_segments(
     return list(Segment.simplify(out))
 
 
+# The quick pass's final line: (content width, Textual's style for the cells beyond the rows'
+# room, the line filters, the background they filter on).
+_Final = tuple[int, Style, tuple[LineFilter, ...], Color]
+# Textual's own line filters, each of which maps a line segment by segment (so a cell filtered
+# alone is that cell of the filtered line)
+_PER_SEGMENT = (ANSIToTruecolor, DimFilter, Monochrome, NoColor)
+
+
+class _View(NamedTuple):
+    """What every line of a pass of render_lines reads."""
+
+    style: Style  # the table's own
+    width: int  # the rows' room (without the scrollbar)
+    x: int  # scroll offsets
+    top: int
+    cursor: int  # the cursor's row (-1: none shown)
+    focus: bool
+
+
+class _Drawn:
+    """A cell's segments, and the same through the quick pass's line filters once asked."""
+
+    __slots__ = ("filtered", "segments")
+
+    def __init__(self, segments: list[Segment]) -> None:
+        self.segments = segments
+        self.filtered: list[Segment] | None = None
+
+
+def _filter(segments: list[Segment], final: _Final) -> list[Segment]:
+    _, _, filters, background = final
+    for line_filter in filters:
+        segments = line_filter.apply(segments, background)
+    return segments
+
+
 class VdevTable(ScrollView, can_focus=True):
     """Bound to its screen's frame and pool (data_bind); draws that pool of the frame."""
 
@@ -124,16 +166,26 @@ class VdevTable(ScrollView, can_focus=True):
         self._widths: list[int] = []
         self._numeric: list[bool] = []
         self._styles: dict[Role, Style] = {}
-        # (key, cursor, focus) -> the row drawn, the (end, pad style) it was extended to, its line
-        self._lines: dict[tuple[str, bool, bool], tuple[Row, tuple[int, Style], Strip]] = {}
+        # (key, cursor, focus, final) -> the row drawn, what its line was made for (end, pad
+        # style, the quick pass's final), its line
+        self._lines: dict[
+            tuple[str, bool, bool, bool], tuple[Row, tuple[int, Style, _Final | None], Strip]
+        ] = {}
         self._header: Strip | None = None
-        # (cell, column, style) -> its segments: cells repeat from tick to tick and row to row
-        self._cells: dict[tuple[Cell, int, Style], list[Segment]] = {}
+        # By row style (the table's, the cursor's), column and cell: its segments, and the same
+        # through the line filters of _filtered_for (the quick pass's rows; None until asked).
+        # Cells repeat from tick to tick and row to row.
+        self._cells: dict[Style, list[dict[Cell, _Drawn]]] = {}
+        self._cells_made = 0
+        self._filtered_for: tuple[tuple[LineFilter, ...], Color] | None = None
+        self._length = 0  # cells of a row: the columns' widths and their padding
         self._announced: str | None = None
         # What every line of a pass of render_lines reads, read once for the pass: the table's
         # own style (DOMNode.rich_style walks every ancestor's styles), the width of its rows'
-        # room and the scroll offsets (each a walk up to the screen and its compositor).
-        self._pass: tuple[Style, int, int, int] | None = None
+        # room and the scroll offsets (each a walk up to the screen and its compositor), the
+        # cursor and focus.
+        self._pass: _View | None = None
+        self._quick_drawn = False  # lines drawn by _quick_lines since Textual's cache was cleared
         self.show_cursor = True  # False: a display only (the wall), no row is highlighted
 
     # --- data --------------------------------------------------------------------------------
@@ -146,6 +198,7 @@ class VdevTable(ScrollView, can_focus=True):
         self._styles = role_styles(self)
         self._lines.clear()
         self._cells.clear()
+        self._cells_made = 0
         self._header = None
         self._redraw()
 
@@ -199,14 +252,16 @@ class VdevTable(ScrollView, can_focus=True):
                 name_width if i == 0 else (c.width if wide else c.narrow) for i, c in enumerate(columns)
             ]
             self._numeric = [c.numeric for c in columns]
+            self._length = sum(w + _PAD for w in self._widths)
             self._lines.clear()
             self._cells.clear()
+            self._cells_made = 0
         if rows.keys is not self._keys:  # the same plan keeps its keys (the same list)
             self._index = {key: i for i, key in enumerate(rows.keys)}
         self._rows, self._keys = rows, rows.keys
         if len(self._lines) > 4 * len(rows) + 64:  # rows that left the tree
             self._lines = {k: v for k, v in self._lines.items() if k[0] in self._index}
-        self.virtual_size = Size(sum(w + _PAD for w in self._widths), len(rows) + 1)
+        self.virtual_size = Size(self._length, len(rows) + 1)
         row = self._index.get(keep, min(self.cursor_row, len(rows) - 1)) if keep is not None else 0
         self.cursor_row = max(0, row)
         self._announce()
@@ -308,22 +363,99 @@ class VdevTable(ScrollView, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         self._pass = self._view()
         try:
+            quick = self._quick_lines(crop)
+            if quick is not None:
+                return quick
+            if self._quick_drawn:  # Textual's cache of the rows' lines was passed by: it is old
+                self._styles_cache.clear()
+                self._quick_drawn = False
             return super().render_lines(crop)
         finally:
             self._pass = None
 
-    def _view(self) -> tuple[Style, int, int, int]:
-        """(the table's style, its rows' width, scroll x, scroll y): read once per pass."""
+    def _quick_lines(self, crop: Region) -> list[Strip] | None:
+        """The lines Textual's own pass (Widget.render_lines: its StylesCache) draws, for a table
+        with a top border and no other edge, padding, outline, tint or opacity (the dashboard's
+        and the wall's), without that pass over every row line: the border lines are Textual's,
+        each row's line is the table's own, kept with its row (a changed row costs its line
+        alone, not a second copy and Textual's per-line styles read again). None: a table styled
+        otherwise, which Textual's pass draws."""
+        styles = self.styles
+        top, right, bottom, left = styles.gutter
+        if right or bottom or left or self.BLANK or not self._plain(styles):
+            return None
+        width, _height = self.region.size
+        content_width, content_height = self.content_region.size
+        if width != content_width:
+            return None
+        base_background, background = self.background_colors
+        inner = VisualStyle(background=base_background + background).rich_style  # as Textual pads
+        filters = self.get_line_filters()
+        strips: list[Strip] = []
+        first, end = crop.y, crop.bottom
+        if first < top:  # the border (and its title): Textual draws and keeps it
+            strips += super().render_lines(Region(0, first, width, min(end, top) - first))
+            first = top
+        style, view_width, x, scroll_top, _, _ = self._view()
+        rows = len(self._rows)
+        # A row's line made whole here (extended to the content width, filtered) when nothing is
+        # cropped from it and every filter maps segment by segment (Textual's own filters do):
+        # one Strip for a changed row, its cells filtered once, not the whole line again.
+        final = (content_width, inner, tuple(filters), background)
+        whole = (
+            x == 0
+            and self._length <= view_width <= content_width
+            and all(isinstance(f, _PER_SEGMENT) for f in filters)
+        )
+        for y in range(first, end):
+            line_y = y - top
+            i = scroll_top + line_y - 1
+            if whole and line_y > 0 and i < rows:
+                strips.append(self._row_strip(i, view_width, style, final))
+                continue
+            if line_y < content_height:
+                strip = self.render_line(line_y).adjust_cell_length(content_width, inner)
+            else:
+                strip = Strip.blank(content_width, inner)
+            for line_filter in filters:
+                strip = strip.apply_filter(line_filter, background)
+            strips.append(strip)
+        self._quick_drawn = True
+        if crop.column_span != (0, width):
+            x1, x2 = crop.column_span
+            strips = [strip.crop(x1, x2) for strip in strips]
+        return strips
+
+    def _plain(self, styles: RenderStyles) -> bool:
+        """No outline, tint, opacity, text opacity, hatch or hovered link to draw."""
+        if any(edge for edge, _ in styles.outline) or styles.tint.a or styles.text_opacity != 1.0:
+            return False
+        if styles.has_rule("hatch") and styles.hatch != "none":
+            return False
+        if self.opacity != 1.0:
+            return False
+        hover = getattr(self, "hover_style", None) if getattr(self, "auto_links", False) else None
+        return not (hover is not None and hover.link_id)
+
+    def _view(self) -> _View:
+        """What the lines of a pass read (once per pass)."""
         if self._pass is not None:
             return self._pass
-        return self.rich_style, self.scrollable_content_region.width, int(self.scroll_x), int(self.scroll_y)
+        return _View(
+            self.rich_style,
+            self.scrollable_content_region.width,
+            int(self.scroll_x),
+            int(self.scroll_y),
+            self.cursor_row if self.show_cursor else -1,
+            self.has_focus,
+        )
 
     @property
     def _style(self) -> Style:
         return self._view()[0]
 
     def render_line(self, y: int) -> Strip:
-        style, width, x, top = self._view()
+        style, width, x, top, _, _ = self._view()
         if y == 0:
             return self._header_strip().crop_extend(x, x + width, style)
         i = top + y - 1
@@ -349,43 +481,76 @@ class VdevTable(ScrollView, can_focus=True):
         css = self.get_component_styles(component)
         return Style(bgcolor=(self.styles.background + css.background).rich_color)
 
-    def _row_strip(self, i: int, end: int, pad: Style) -> Strip:
+    def _row_strip(self, i: int, end: int, pad: Style, final: _Final | None = None) -> Strip:
         """Row i's line, extended to `end` cells with `pad` (what crop_extend would add): one
         Strip made for a row whose figures changed, not three (the row, its simplified copy
-        and the extended one; each Strip sets up seven caches of its own)."""
+        and the extended one; each Strip sets up seven caches of its own). With `final` (the
+        content width, Textual's style for the cells beyond `end`, the line filters, each one
+        segment by segment, and the background they filter on): the line as Textual's pass
+        hands it on, extended to the content width and filtered, its cells filtered once."""
         row = self._rows[i]
-        cursor, focus = self.show_cursor and i == self.cursor_row, self.has_focus
-        key = (row.key, cursor, focus and cursor)
+        view = self._view()
+        cursor = i == view.cursor
+        focus = view.focus and cursor
+        key = (row.key, cursor, focus, final is not None)
+        made_for = (end, pad, final)
         cached = self._lines.get(key)
-        if cached is not None and cached[0] == row and cached[1] == (end, pad):
+        if cached is not None and cached[0] == row and cached[1] == made_for:
             return cached[2]
-        base = self._style
+        base = view.style
         if cursor:
             base += self._cursor_style(CURSOR if focus else CURSOR_BLURRED)
+        if final is not None and self._filtered_for != final[2:]:
+            for by_column in self._cells.values():
+                for by_cell in by_column:
+                    for drawn_cell in by_cell.values():
+                        drawn_cell.filtered = None
+            self._filtered_for = final[2:]
         # Each cell's segments are simplified when first made: a row joins them, merging only
         # where one cell's last run and the next cell's first have the same style (what
         # Segment.simplify over the whole row gives, for a comparison per cell, not per run).
+        # Filtered, a cell is merged as it was before its filters (as Textual filters a line
+        # already joined).
         segments: list[Segment] = []
-        cells = self._cells
-        for column, (cell, width, right) in enumerate(zip(row.cells, self._widths, self._numeric)):
+        columns = self._cells.get(base)
+        if columns is None:
+            columns = self._cells[base] = [{} for _ in self._widths]
+        last: Style | None = None  # the style of the last segment before any filter
+        for column, cell in enumerate(row.cells):
             # A row whose figures moved keeps most of its cells (name, state, errors, fill...)
-            drawn = cells.get((cell, column, base))
-            if drawn is None:
-                drawn = cells[cell, column, base] = _cell_segments(cell, width, right, base, self._styles)
-            if segments:
-                last, first = segments[-1], drawn[0]
-                if last.style is first.style or last.style == first.style:
-                    segments[-1] = Segment(last.text + first.text, last.style)
-                    segments += drawn[1:]
-                    continue
-            segments += drawn
-        if len(cells) > CELLS_KEPT:
-            cells.clear()
-        simple = segments
-        length = sum(w + _PAD for w in self._widths)
+            kept = columns[column]
+            made = kept.get(cell)
+            if made is None:
+                width, right = self._widths[column], self._numeric[column]
+                made = kept[cell] = _Drawn(_cell_segments(cell, width, right, base, self._styles))
+                self._cells_made += 1
+            drawn = shown = made.segments
+            if final is not None:
+                filtered = made.filtered
+                if filtered is None:
+                    filtered = made.filtered = _filter(drawn, final)
+                shown = filtered
+            first = drawn[0].style
+            if segments and (last is first or last == first):
+                segments[-1] = Segment(segments[-1].text + shown[0].text, segments[-1].style)
+                segments += shown[1:]
+            else:
+                segments += shown
+            last = drawn[-1].style
+        if self._cells_made > CELLS_KEPT:
+            self._cells.clear()
+            self._cells_made = 0
+        length = self._length
+        tail: list[Segment] = []
         if length < end:
-            simple.append(Segment(" " * (end - length), pad))
+            tail.append(Segment(" " * (end - length), pad))
             length = end
-        strip = Strip(simple, length)
-        self._lines[key] = (row, (end, pad), strip)
+        if final is not None:
+            if length < final[0]:  # under the scrollbar, as Textual extends a line
+                tail.append(Segment(" " * (final[0] - length), final[1]))
+                length = final[0]
+            tail = _filter(tail, final)
+        segments += tail
+        strip = Strip(segments, length)
+        self._lines[key] = (row, made_for, strip)
         return strip
