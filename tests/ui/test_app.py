@@ -175,6 +175,38 @@ async def test_a_finding_that_goes_while_the_rows_are_held_redraws_the_table_alo
         assert shown == [f.title for f in frame.findings]
 
 
+async def test_a_finding_that_comes_lays_the_screen_out_once_and_the_plots_fill_their_new_height():
+    """The slow disk's finding arrives: the findings table grows and the chart under it loses
+    rows. One layout of the screen (the sizes the layout gave ask for no second one), and each
+    plot is drawn again at its new height."""
+    from zdash.scenarios import path_of
+    from zdash.ui.widgets.plot import Plot
+
+    app = replay_app(path_of("deranged-mirror"), start=14, playing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot, lambda f: len(f.findings) == 2)
+        table, chart = app.screen.query_one(FindingsTable), app.screen.query_one("#history")
+        await until(pilot, lambda: table.row_count == 2)
+        await pilot.pause()
+        tall = chart.size.height
+        screen, layouts = app.screen, []
+        lay_out = screen._refresh_layout
+
+        def counted(*args: object, **kwargs: object) -> None:
+            layouts.append(args)
+            lay_out(*args, **kwargs)
+
+        screen._refresh_layout = counted
+        await pilot.press("full_stop", "full_stop")
+        await wait_frame(pilot, lambda f: len(f.findings) == 3)
+        await until(pilot, lambda: table.row_count == 3 and chart.size.height == tall - 1)
+        await pilot.pause()
+        assert len(layouts) == 1
+        plots = [p for p in chart.query(Plot) if p.display]
+        drawn = [p.render().plain for p in plots]
+        assert [len(text.rstrip("\n").split("\n")) for text in drawn] == [p.size.height for p in plots]
+
+
 async def test_a_finding_whose_title_moves_repaints_its_row_alone(monkeypatch):
     """The slow disk's title moves every tick (its %util against its peers'): its row is
     repainted with the new title, the other rows and the border kept as drawn."""
@@ -610,3 +642,25 @@ async def test_the_exit_watchdog_kills_zdash_children_before_it_leaves(monkeypat
     leave_now()
     assert exits == [0]
     assert await within(hung.wait(), 10) == -signal.SIGKILL
+
+
+async def test_zdash_settles_its_garbage_collector_once_after_the_first_frame(monkeypatch):
+    """`zdash` itself (settle_after_start) leaves its start-up objects out of the collector's
+    passes once the first frame is drawn, once; an app in a test process never does (each
+    test's app must be collected)."""
+    import zdash.ui.app as app_module
+    from zdash.scenarios import demo_recording
+
+    settled: list[int] = []
+    monkeypatch.setattr(app_module, "settle", lambda: settled.append(1))
+    for asked in (False, True):
+        app = replay_app(str(demo_recording()), start=0, playing=True)
+        app.settle_after_start = asked
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_frame(pilot)
+            for _ in range(3):
+                last = app.frame
+                await app.clock.step(1.0)
+                await wait_frame(pilot, lambda f, last=last: f is not last)
+            await pilot.pause()
+        assert settled == ([1] if asked else [])

@@ -140,6 +140,7 @@ def run_dashboard(args: Namespace, config: Config, demo_reason: str | None = Non
         print(NO_TERMINAL, file=sys.stderr)
         return 2
     app.report_crashes = True
+    app.settle_after_start = True
     app.run()
     if app.crash_message:
         print(app.crash_message, file=sys.stderr)

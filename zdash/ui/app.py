@@ -45,6 +45,7 @@ from zdash.config import CheckConfig, UiSettings
 from zdash.feed.clock import REAL_CLOCK, Clock
 from zdash.feed.frame import Feed, Frame
 from zdash.feed.timeline import Timeline
+from zdash.gcpolicy import settle
 from zdash.model import Snapshot
 from zdash.resources import ResourceError
 from zdash.sources import spawn
@@ -124,6 +125,10 @@ class ZdashApp(App[None]):
     # Textual's traceback. Tests keep Textual's way (Pilot re-raises the exception).
     report_crashes = False
     crash_message: str | None = None
+    # Set by `zdash` itself too: once the first frame is drawn the process's start-up objects
+    # are left out of the garbage collector's passes (zdash.gcpolicy.settle). Not in tests,
+    # where one process runs app after app and each app's objects must be collected.
+    settle_after_start = False
 
     def _handle_exception(self, error: Exception) -> None:  # Textual's hook for an unhandled one
         if not self.report_crashes:
@@ -250,6 +255,8 @@ class ZdashApp(App[None]):
             self.silence = quiet if quiet > max(3 * self.feed.interval, 5.0) else None
 
     def on_frame_ready(self, message: FrameReady) -> None:
+        if self.settle_after_start and self.frame is None:
+            self.call_after_refresh(settle)  # the first frame laid out and drawn: start-up is over
         self.frame = message.frame
         self.silence = None
         self.feed_error = None

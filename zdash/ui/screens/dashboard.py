@@ -22,6 +22,7 @@ from textual.widgets import Footer
 from zdash.feed.frame import Frame
 from zdash.feed.timeline import Timeline
 from zdash.ui.app import ZdashApp
+from zdash.ui.compositor import BandedCompositor
 from zdash.ui.seek import SeekTarget
 from zdash.ui.vdev_rows import shown_pool
 from zdash.ui.widgets.about_panel import AboutPanel
@@ -95,6 +96,9 @@ class DashboardScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
+        # The status bar (first row) and the replay bar (last) change every frame: drawn band
+        # by band, a frame does not take every widget's every line (zdash.ui.compositor).
+        self._compositor = BandedCompositor()
         self.chart_pref: bool | None = None  # None: shown when the terminal is tall enough
 
     def compose(self) -> ComposeResult:

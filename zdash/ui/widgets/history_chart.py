@@ -8,7 +8,8 @@ is drawn over a minute of the time axis (not stretched to the panel), and the pe
 drawn over the disk's line so both show where they are equal. Redrawn only when visible and
 when the data changed, and for new data at most every CHART_PERIOD_S: a plot of ten minutes gains nothing visible from a redraw
 every second, and plotext's two redraws were most of a frame's CPU. A change of pool, row,
-size or theme redraws at once."""
+theme redraws at once, and so does a new width (the samples binned to other columns); a new
+height alone is each plot's own redraw of the data it has."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from textual import getters
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
+from textual.geometry import Size
 from textual.reactive import var
 
 from zdash.feed.frame import Frame
@@ -27,7 +29,7 @@ from zdash.ui.series import PEER_METRICS, Line, chart_lines, peer_overlay, sampl
 from zdash.ui.vdev_rows import peers_of, pool_key, row_label, shown_pool
 from zdash.ui.widgets.plot import Plot
 
-Stamp = tuple[float, int, str, str, object, bool]  # frame time, samples, pool, row, size, peers
+Stamp = tuple[float, int, str, str, int, bool]  # frame time, samples, pool, row, plot width, peers
 Drawn = tuple[str, list[Line], str, str, bool]  # label, runs, component class, marker, joined
 CHART_PERIOD_S = 5.0  # a 10-minute plot's column is ~12 s wide: new data every 5 s shows all
 TICK_S = {60.0: 15.0, 120.0: 30.0, 300.0: 60.0, 600.0: 120.0}  # time-axis ticks per window (WINDOWS_S)
@@ -86,7 +88,18 @@ class HistoryChart(Horizontal):
         self._draw()
 
     def on_resize(self) -> None:
-        self._draw(force=True)
+        # A new width bins the samples to other columns: drawn at once. A new height alone (the
+        # findings table above grew) needs nothing here: each plot draws its figure again at
+        # its new size by itself.
+        self._draw()
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # Textual's layout pass hands the size it gave through the reactive virtual_size, which
+        # asks for another layout of the whole screen (~9 ms at 200x60) that moves nothing:
+        # this box's size is the layout's result, not an input to it.
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def _rgb(self, component: str) -> tuple[int, int, int]:
         """A theme colour for plotext (it takes RGB tuples, not Textual variables)."""
@@ -111,7 +124,8 @@ class HistoryChart(Horizontal):
         if not self.display or not self.screen.is_current:
             return  # hidden: drawn when shown again (on_show / screen resume)
         series = frame.series
-        stamp = (frame.time, len(series), pool.name, key, self.size, group is not None)
+        width = self.query_one("#chart-mbs", Plot).size.width  # what the samples are binned to
+        stamp = (frame.time, len(series), pool.name, key, width, group is not None)
         if stamp == self._drawn and not force:
             return
         now = self.app.clock.now()

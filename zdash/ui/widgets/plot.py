@@ -29,6 +29,7 @@ from rich.terminal_theme import TerminalTheme
 from rich.text import Text
 from textual.content import Content, Span
 from textual.css.styles import RulesMap
+from textual.geometry import Size
 from textual.strip import Strip
 from textual.style import Style as ContentStyle
 from textual.visual import RenderOptions, Visual
@@ -184,6 +185,12 @@ class MatrixVisual(Visual):
 
 class Plot(PlotextPlot):
     """PlotextPlot, drawn from the matrix (see the module's docstring)."""
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # As HistoryChart's: the size a layout gave asks for no second layout.
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def render(self) -> MatrixVisual:
         # As PlotextPlot.render sizes and themes the figure, then plotext's build() without
