@@ -382,7 +382,8 @@ class VdevTable(ScrollView, can_focus=True):
         otherwise, which Textual's pass draws."""
         styles = self.styles
         top, right, bottom, left = styles.gutter
-        if right or bottom or left or self.BLANK or not self._plain(styles):
+        # (Widget.BLANK, a widget drawn blank whatever it renders, is Textual 7.3's; 6.2 has none)
+        if right or bottom or left or getattr(self, "BLANK", False) or not self._plain(styles):
             return None
         width, _height = self.region.size
         content_width, content_height = self.content_region.size
