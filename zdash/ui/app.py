@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from textual.app import App, SystemCommand
+from textual.driver import Driver
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
@@ -139,6 +140,16 @@ class ZdashApp(App[None]):
         if self.crash_message is None:
             self.crash_message = crash_line(error, save_report(sys.argv, error))
         self.exit(return_code=1)
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's choice, but on a Linux terminal the driver whose input thread sleeps while
+        no key comes (zdash.ui.driver); a browser's or a test's driver as Textual chose it."""
+        driver = super().get_driver_class()
+        if driver.__module__ == "textual.drivers.linux_driver" and driver.__name__ == "LinuxDriver":
+            from zdash.ui.driver import QuietDriver
+
+            return QuietDriver
+        return driver
 
     def get_default_screen(self) -> Screen[None]:
         from zdash.ui.screens.dashboard import DashboardScreen

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.segment import Segment
+from rich.style import Style as RichStyle
 from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
@@ -39,6 +40,7 @@ from textual.widget import Widget
 
 NEWLINE = Content("\n")
 
+RUN_STYLES_KEPT = 4096  # a widget's kept run styles (a line's runs move as its text does): cleared past this
 LineKey = tuple[str, tuple[object, ...]]  # a line's text and its spans (Content == compares text only)
 
 
@@ -59,6 +61,9 @@ class LineCachedWidget(Widget):
         self._rows: list[tuple[int, int]] = []  # each row drawn: (line index, strip of that line)
         self._drawn = False  # lines taken at the current size at least once
         self._redrawing = False  # redraw() refreshing the rows it changed
+        # (a run's style, its x, its line) -> the Rich style Textual's pass gives it, over _run_base
+        self._run_styles: dict[tuple[Style, int, int], RichStyle] = {}
+        self._run_base: Style | None = None
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
@@ -151,7 +156,9 @@ class LineCachedWidget(Widget):
         """Line y's strip as Textual's pass makes it, for a line that fits the width in a widget
         drawn plainly (left-aligned, no line padding, no selection, no tabs): the pass's wrapping
         and cropping leave such a line as it is, so its runs are styled directly, each with its
-        offset (Content's _FormattedLine.to_strip, left-aligned). None: take the whole pass."""
+        offset (Content's _FormattedLine.to_strip, left-aligned); a run's Rich style is made once
+        for its style and place (a bar's or header's line changes a few runs a frame, in place).
+        None: take the whole pass."""
         if (
             not width
             or line.cell_length > width
@@ -161,10 +168,16 @@ class LineCachedWidget(Widget):
             or self.styles.line_pad
         ):
             return None
+        if style != self._run_base or len(self._run_styles) > RUN_STYLES_KEPT:
+            self._run_base, self._run_styles = style, {}
+        made = self._run_styles  # a run's Rich style, by its style and where it starts: made once
         segments: list[Segment] = []
         x = 0
         for text, text_style in line.render(style, end="", parse_style=self._get_style):
-            segments.append(Segment(text, (style + text_style).rich_style_with_offset(x, y)))
+            rich = made.get((text_style, x, y))
+            if rich is None:
+                rich = made[text_style, x, y] = (style + text_style).rich_style_with_offset(x, y)
+            segments.append(Segment(text, rich))
             x += len(text)
         strip = Strip(segments, line.cell_length)
         if self.auto_links and not self.is_container and not self.screen._selecting:
