@@ -174,3 +174,15 @@ async def test_the_wall_cycle_firing_while_the_screen_is_torn_down_does_not_cras
         clock.advance(app.settings.wall_cycle_s)
         await pilot.pause()
         assert app.return_code is None  # still running: the worker did not fail
+
+
+def test_a_finding_names_its_pool_once_and_any_other_subject_beside_it():
+    from zdash.checks.finding import Finding, Severity
+    from zdash.ui.screens.finding import finding_content
+
+    def provenance(kind: str, subject: str) -> str:
+        finding = Finding("scan", Severity.INFO, "tank", subject, kind, title="t", why="w")
+        return finding_content(finding)[1].plain.splitlines()[0]
+
+    assert provenance("pool", "tank") == "scan · pool tank"
+    assert provenance("leaf", "/dev/sdb") == "scan · pool tank · leaf /dev/sdb"

@@ -54,9 +54,10 @@ def finding_content(
     `picture`: drawn after the evidence (the disk's latency histogram)."""
     icon = tag(SEVERITY_ICON[f.severity], "bold " + ROLE_VAR[severity_role(f.severity)])
     title = join(icon, "  ", tag(f.title, "bold"))
-    lines: list[Content | str] = [
-        tag(f"{f.check} · pool {f.pool or '-'} · {f.subject_kind} {f.subject}", "$foreground-muted")
-    ]
+    said = [f.check, f"pool {f.pool or '-'}"]
+    if not (f.subject_kind == "pool" and f.subject == f.pool):  # the pool's own: said once
+        said.append(f"{f.subject_kind} {f.subject}")
+    lines: list[Content | str] = [tag(" · ".join(said), "$foreground-muted")]
     if gone_at is not None:
         lines.append(tag(f"No longer reported as of {fmt.clock(gone_at)}.", "bold $zd-ok"))
     lines += ["", tag("Why", "bold $text-primary"), tag(f.why)]
