@@ -147,6 +147,19 @@ async def test_a_finding_that_goes_leaves_the_chart_as_it_was_for_a_minute():
         assert table.size.height == 2
 
 
+def _layouts_counted(screen) -> list[tuple[object, ...]]:
+    """The screen's layouts from now on, one entry each (its _refresh_layout counted)."""
+    layouts: list[tuple[object, ...]] = []
+    lay_out = screen._refresh_layout
+
+    def counted(*args: object, **kwargs: object) -> None:
+        layouts.append(args)
+        lay_out(*args, **kwargs)
+
+    screen._refresh_layout = counted
+    return layouts
+
+
 async def test_a_finding_that_goes_while_the_rows_are_held_redraws_the_table_alone():
     """The slow disk's finding goes while the table holds three rows: the table repaints its
     rows, and the screen is not laid out again (a pass over every widget, the plots redrawn)."""
@@ -158,14 +171,7 @@ async def test_a_finding_that_goes_while_the_rows_are_held_redraws_the_table_alo
         table = app.screen.query_one(FindingsTable)
         await until(pilot, lambda: table.row_count == 3 and table.size.height == 3)
         await pilot.pause()
-        screen, layouts = app.screen, []
-        lay_out = screen._refresh_layout
-
-        def counted(*args: object, **kwargs: object) -> None:
-            layouts.append(args)
-            lay_out(*args, **kwargs)
-
-        screen._refresh_layout = counted
+        layouts = _layouts_counted(app.screen)
         await pilot.press("comma", "comma")
         frame = await wait_frame(pilot, lambda f: f.position.index == 14 and len(f.findings) == 2)
         await until(pilot, lambda: table.row_count == 2 and table.virtual_size.height == 2)
@@ -189,14 +195,7 @@ async def test_a_finding_that_comes_lays_the_screen_out_once_and_the_plots_fill_
         await until(pilot, lambda: table.row_count == 2)
         await pilot.pause()
         tall = chart.size.height
-        screen, layouts = app.screen, []
-        lay_out = screen._refresh_layout
-
-        def counted(*args: object, **kwargs: object) -> None:
-            layouts.append(args)
-            lay_out(*args, **kwargs)
-
-        screen._refresh_layout = counted
+        layouts = _layouts_counted(app.screen)
         await pilot.press("full_stop", "full_stop")
         await wait_frame(pilot, lambda f: len(f.findings) == 3)
         await until(pilot, lambda: table.row_count == 3 and chart.size.height == tall - 1)

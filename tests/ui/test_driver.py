@@ -4,12 +4,14 @@ wait for the input thread's long wait."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,7 +48,10 @@ Keys().run()
 """
 
 
-def _start(out: str, quit_after: float) -> tuple[subprocess.Popen[bytes], int]:
+@contextlib.contextmanager
+def _running(out: str, quit_after: float) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """The child app in a terminal of its own: (its process, the terminal's master side);
+    killed and the terminal closed after the test, however it ended."""
     master, slave = pty.openpty()
     env = {**os.environ, "TERM": "xterm-256color"}
     proc = subprocess.Popen(
@@ -58,7 +63,12 @@ def _start(out: str, quit_after: float) -> tuple[subprocess.Popen[bytes], int]:
         start_new_session=True,
     )
     os.close(slave)
-    return proc, master
+    try:
+        yield proc, master
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)
 
 
 def _drain(master: int) -> None:
@@ -83,8 +93,7 @@ def _wait_for(out: str, master: int, line: str) -> None:
 @pytest.mark.skipif(sys.platform != "linux", reason="a Linux terminal's driver")
 def test_keys_arrive_and_a_lone_escape_is_taken(tmp_path):
     out = str(tmp_path / "keys")
-    proc, master = _start(out, 0.0)
-    try:
+    with _running(out, 0.0) as (proc, master):
         _wait_for(out, master, "ready")
         os.write(master, b"\x1b")  # a lone Escape: a key only once ESCDELAY has passed with no more
         _wait_for(out, master, "escape")
@@ -92,24 +101,15 @@ def test_keys_arrive_and_a_lone_escape_is_taken(tmp_path):
         _wait_for(out, master, "x")
         os.write(master, b"\x11")  # ctrl+q: Textual's quit
         assert proc.wait(timeout=WAIT_S) == 0
-    finally:
-        proc.kill()
-        proc.wait()
-        os.close(master)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="a Linux terminal's driver")
 def test_quitting_with_no_key_pressed_does_not_wait_for_the_input_thread(tmp_path):
     out = str(tmp_path / "keys")
-    proc, master = _start(out, 1.0)
-    try:
+    with _running(out, 1.0) as (proc, master):
         _wait_for(out, master, "ready")
         started = time.monotonic()
         while proc.poll() is None and time.monotonic() - started < 30:
             _drain(master)
         # the thread's wait is 300 s: only its wake-up pipe ends it within 30
         assert proc.poll() == 0
-    finally:
-        proc.kill()
-        proc.wait()
-        os.close(master)
