@@ -306,13 +306,16 @@ def bench_screen(seconds: float, rounds: int, base: str | None = None) -> None:
             f"warm-up, median of {rounds} interleaved rounds)\n"
         )
         measured: dict[str, list[float]] = {name: [] for name, _, _ in runs}
+        coarse = 0  # windows read in /proc's clock ticks (a thread or child came or went)
         for _ in range(rounds):
             for name, argv, keys in runs:
-                used, wall = cpu_in_pty(argv, seconds, warmup=8.0, keys=keys)
+                split: dict[str, float] = {}
+                used, wall = cpu_in_pty(argv, seconds, warmup=8.0, keys=keys, split=split)
                 measured[name].append(used * 1000 / wall)
+                coarse += not split.get("precise")
         ms = {name: statistics.median(values) for name, values in measured.items()}
-        widths = [34, 10, 16, 12]
-        print(row(["process", "ms CPU/s", "x its table", "x glances"], widths, header=True))
+        widths = [34, 10, 13, 16, 12]
+        print(row(["process", "ms CPU/s", "rounds", "x its table", "x glances"], widths, header=True))
         tables = {
             "zdash replay, 100 leaves": f"Textual table, {synthetic_rows} rows",
             "zdash --demo (playing)": f"Textual table, {demo_rows} rows",
@@ -322,8 +325,17 @@ def bench_screen(seconds: float, rounds: int, base: str | None = None) -> None:
             table = tables.get(name)
             vs_table = f"{value / ms[table]:.2f}x" if table else "-"
             vs_glances = f"{value / ms['glances -t 1']:.2f}x" if "glances -t 1" in ms and table else "-"
-            print(row([name, f"{value:.1f}", vs_table, vs_glances], widths))
+            spread = f"{min(measured[name]):.1f}-{max(measured[name]):.1f}"
+            print(row([name, f"{value:.1f}", spread, vs_table, vs_glances], widths))
         print("\ngoal (issue #28): zdash <= 1.2x its table and <= 0.6x glances")
+        print(
+            "CPU read as each thread's nanoseconds (/proc/PID/task/TID/schedstat)"
+            + (
+                f"; {coarse} window(s) in /proc's 10 ms clock ticks (a thread or child came or went)"
+                if coarse
+                else ""
+            )
+        )
 
 
 # --- history ------------------------------------------------------------------------------------
