@@ -319,3 +319,44 @@ def test_a_folded_ticks_vdev_figures_read_from_its_columns_are_each_vdevs_own():
                 assert figures(v) == imbalance._own(p.io_of(v)), (n, v.name)
                 read += figures(v) is not None
     assert read
+
+
+@pytest.mark.parametrize("idle_every", [0, 3])
+def test_a_folded_pool_read_by_its_plan_keeps_what_reading_each_vdev_keeps(monkeypatch, idle_every):
+    """A steady pool's top-level vdevs are read by rows kept while its tree stays the same (no
+    lookup or tuple per vdev per tick): the memory the check keeps (bytes written, waits summed,
+    busy samples) and its findings are those of reading each vdev's figures, tick by tick,
+    across `zpool status` answers that remake the tree and ticks where some vdevs are idle."""
+    import copy
+
+    from tests.bench.synthetic import SyntheticHost
+    from zdash.fold import snapshots
+
+    host = SyntheticHost(leaves=24, layout="mirror", slow_every=7)
+    ticks = [host.tick(i) for i in range(16)]
+    if idle_every:  # every third top-level vdev idle now and then: its waits '-', from its leaves
+        for t in ticks[::idle_every]:
+            for s in t.samples:
+                if s.key == "iostat":
+                    lines = s.stdout.split("\n")
+                    for i, line in enumerate(lines):
+                        f = line.split("\t")
+                        if f[0].startswith("mirror-") and int(f[0][7:]) % 3 == 0:
+                            f[9:11] = ["-", "-"]
+                            lines[i] = "\t".join(f)
+                    object.__setattr__(s, "stdout", "\n".join(lines))
+    planned, by_vdev = imbalance.Tracker(CFG), imbalance.Tracker(CFG)
+    plans = 0
+    for snapshot in snapshots(ticks):
+        planned.observe(snapshot)
+        plans += bool(planned._plans)
+        with monkeypatch.context() as m:
+            m.setattr(imbalance._Plan, "of", staticmethod(lambda pool, tops, st: None))
+            by_vdev.observe(snapshot)
+        assert planned.memory() == by_vdev.memory()
+        assert planned.findings(snapshot) == by_vdev.findings(snapshot)
+    assert plans >= 12  # (read by its plan on most ticks)
+    twin = copy.deepcopy(planned)  # a replay's kept copy: made again from the next snapshot
+    twin.observe(snapshot)
+    by_vdev.observe(snapshot)
+    assert twin.memory() == by_vdev.memory()

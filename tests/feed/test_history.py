@@ -6,6 +6,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from tests.actions.helpers import snap, two_way
 from zdash.fold.series import Series
 
@@ -54,10 +56,13 @@ def _read_while_adding():
     assert len(series) == series.limit
 
 
-def test_the_chart_draws_the_figures_the_fold_read_for_every_vdev(monkeypatch):
-    """The rings are filled from the tick's columns (no IoStats or DiskIo made per vdev): every
-    vdev's points, the pool's own and a slow disk's among them, are those of its io_of/disk_of,
-    tick after tick (read and write bytes, disk waits with their gaps, %UTIL)."""
+@pytest.mark.parametrize("regrown", [False, True])
+def test_the_chart_draws_the_figures_the_fold_read_for_every_vdev(monkeypatch, regrown):
+    """The rings are filled from the tick's columns (no IoStats or DiskIo made per vdev), by a
+    plan per pool kept while its tree stays the same: every vdev's points, the pool's own and a
+    slow disk's among them, are those of its io_of/disk_of, tick after tick (read and write
+    bytes, disk waits with their gaps, %UTIL); also across a tree that changes (regrown: the
+    pool shrunk by a vdev halfway, the old ones' slots gaps from then on)."""
     import zdash.fold.series as series_module
     from tests.bench.synthetic import SyntheticHost
     from zdash.fold import Fold
@@ -65,20 +70,29 @@ def test_the_chart_draws_the_figures_the_fold_read_for_every_vdev(monkeypatch):
 
     fold = Fold(history=True)
     by_objects = Series()
-    host = SyntheticHost(leaves=24, layout="raidz2", width=6, slow_every=7)
+    hosts = [SyntheticHost(leaves=24, layout="raidz2", width=6, slow_every=7)]
+    if regrown:
+        hosts.append(SyntheticHost(leaves=18, layout="raidz2", width=6, slow_every=5))
+    pools = []
     for i in range(12):
-        snapshot = fold.observe(host.tick(i))
+        snapshot = fold.observe(hosts[(i * len(hosts)) // 12].tick(i))
+        pools.append(snapshot.pools[0])
         with monkeypatch.context() as m:  # the reader of each vdev's IoStats and DiskIo
             m.setattr(series_module, "_columns", lambda pool: lambda v: None)
+            m.setattr(by_objects, "_plan", lambda pool: None)
             by_objects.add(snapshot)
-    pool = snapshot.pools[0]
-    assert pool.measures is not None
+    assert pools[0].measures is not None and pools[-1].measures is not None
 
     def figures(points: dict[str, list[float]]) -> dict[str, list[float | None]]:
         return {k: [None if x != x else x for x in xs] for k, xs in points.items()}  # NaN: a gap
 
-    keys = [pool_key(pool)] + [v.key for v in pool.root.walk() if v is not pool.root]
-    for key in keys:
+    keys = {pool_key(p): p for p in pools} | {
+        v.key: p for p in pools for v in p.root.walk() if v is not p.root
+    }
+    for key, pool in keys.items():
         drawn = figures(fold.series.points(pool.name, key))
         assert drawn == figures(by_objects.points(pool.name, key)), key
-        assert len(drawn["x"]) == 12
+        assert len(drawn["x"]) == 12 or regrown, key
+    if regrown:  # the first tree's disks are gone from the second: gaps, not their old figures
+        gone = {v.key for v in pools[0].root.leaves()} - {v.key for v in pools[-1].root.leaves()}
+        assert gone and all(len(fold.series.points("tank", k)["x"]) < 12 for k in gone)

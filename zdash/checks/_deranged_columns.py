@@ -304,7 +304,7 @@ class Rings:
         self.verdict_at[at] = (pos + 1) % cap
         self.verdict_n[at] = np.minimum(self.verdict_n[at] + 1, cap)
         moved = ~np.isnan(nbytes)
-        if moved.any():
+        if _any(moved):
             at, nbytes, peers = at[moved], nbytes[moved], peers[moved]
             pos = self.bytes_at[at]
             self.bytes[at, pos, 0] = nbytes
@@ -312,6 +312,14 @@ class Rings:
             self.bytes_at[at] = (pos + 1) % cap
             self.bytes_n[at] = np.minimum(self.bytes_n[at] + 1, cap)
         self.normal_run[at] += 1
+
+
+# ufuncs' own reductions: ndarray.any/sum and np.flatnonzero/np.sort/np.full go through a
+# Python wrapper each (numpy's _methods, fromnumeric), a cost per call that a tick pays ~30
+# times, more than the work itself for a pool of a hundred disks (the same results).
+_any = np.logical_or.reduce
+_sum = np.add.reduce
+_NAN1 = np.array([NAN])
 
 
 def _oldest_first(ring: list[Any], at: int, n: int) -> list[Any]:
@@ -325,12 +333,13 @@ class _Figures:
     iostat's report and of the kernel's rates, -1: none), kept while the leaves, the pool's
     MeasureLayout and which columns there are stay the same."""
 
-    __slots__ = ("columns", "disk_rows", "io_rows", "leaves", "measure_layout")
+    __slots__ = ("columns", "disk_rows", "io_rows", "leaves", "measure_layout", "whole")
 
     def __init__(self, leaves: object, measure_layout: object, columns: tuple[bool, bool]) -> None:
         self.leaves, self.measure_layout, self.columns = leaves, measure_layout, columns
         self.io_rows: Ints | None = None
         self.disk_rows: Ints | None = None
+        self.whole = False  # every leaf has a row in both (the usual pool: _read_rows)
 
 
 class Columns:
@@ -413,6 +422,8 @@ class Columns:
             return np.array(metrics, dtype=np.float64).reshape(len(leaves), 4).T, np.array(
                 busy_now, dtype=np.bool_
             )
+        if f.whole and m.io_columns is not None and m.disk_columns is not None:
+            return _read_rows(m.io_columns, m.disk_columns, f.io_rows, f.disk_rows)
         return _read(m.io_columns, m.disk_columns, f.io_rows, f.disk_rows)
 
 
@@ -430,6 +441,7 @@ def _figures(m: Any, leaves: list[Vdev]) -> _Figures:
     ):
         return f  # figures of its own: the per-leaf reader
     f.io_rows, f.disk_rows = np.array(irs, dtype=np.intp), np.array(drs, dtype=np.intp)
+    f.whole = bool(leaves) and min(irs) >= 0 and min(drs) >= 0
     return f
 
 
@@ -495,6 +507,34 @@ def _read(
     return metrics, io_busy | disk_busy
 
 
+def _read_rows(
+    ic: tuple[Sequence[float | None], ...], dc: tuple[Sequence[float | None], ...], irs: Ints, drs: Ints
+) -> tuple[Floats, Bools]:
+    """_read where every leaf has a row in both (the usual pool): the six report columns it
+    reads made one array in one step, no masks (the same values: None is NaN either way)."""
+    n = len(irs)
+    read_ops, write_ops, read_bytes, write_bytes, wait_read, wait_write = np.array(
+        [ic[0], ic[1], ic[2], ic[3], ic[6], ic[7]], dtype=np.float64
+    )[:, irs]
+    io_busy = read_ops + write_ops >= BUSY_OPS
+    metrics = np.empty((4, n))
+    metrics[0] = np.array(dc[0], dtype=np.float64)[drs]
+    wait_read[wait_read == 0] = NAN  # `or None`: a stray 0 is not a measurement
+    wait_write[wait_write == 0] = NAN
+    metrics[1] = wait_read
+    metrics[2] = wait_write
+    metrics[3] = read_bytes + write_bytes
+    asked = ~io_busy
+    if _any(asked):  # the kernel's rates only where zpool's do not say (idle by its count)
+        util = metrics[0]
+        reads, writes = _column(dc[3], drs, asked), _column(dc[4], drs, asked)
+        disk_busy = asked & (
+            (util >= BUSY_UTIL) | (np.nan_to_num(reads, nan=0.0) + np.nan_to_num(writes, nan=0.0) >= BUSY_OPS)
+        )
+        return metrics, io_busy | disk_busy
+    return metrics, io_busy
+
+
 def _sorted(values: Floats) -> Floats:
     out: Floats = np.sort(values[~np.isnan(values)])
     return out
@@ -512,7 +552,9 @@ def _median_without(rows: Floats, counts: Ints, below: Ints) -> Floats:
         mid >= below, rows[at, np.minimum(mid + 1, width - 1)], rows[at, np.minimum(mid, width - 1)]
     )
     lo = np.where(
-        mid - 1 >= below, rows[at, np.minimum(mid, width - 1)], rows[at, np.clip(mid - 1, 0, width - 1)]
+        mid - 1 >= below,
+        rows[at, np.minimum(mid, width - 1)],
+        rows[at, np.maximum(np.minimum(mid - 1, width - 1), 0)],  # (np.clip, without its wrapper)
     )
     out: Floats = np.where(n % 2 == 1, hi, (lo + hi) / 2)
     out[n <= 0] = NAN
@@ -544,46 +586,56 @@ def observe_pool(
         (cfg.deranged_latency_ratio, cfg.deranged_latency_floor_ms * 1e6),
     )
     # Each group's columns sorted (as _deranged_samples._group builds them) and its screens.
+    # All four of a group sorted in one call (NaN sorts last: each row's first `counts` are
+    # its values, ascending, the same floats _sorted gives), the row read only where needed.
     ordered: list[list[Floats]] = []
-    screens = np.full((3, len(lay.members)), NAN)
+    screens = np.empty((3, len(lay.members)))
+    screens.fill(NAN)
     for g, members in enumerate(lay.members):
-        columns = [_sorted(metrics[n, members]) for n in range(4)]
+        block = metrics if len(members) == metrics.shape[1] else metrics[:, members]
+        rows = block.copy()
+        rows.sort(axis=1)
+        counts = np.count_nonzero(~np.isnan(rows), axis=1).tolist()
+        columns = [rows[n, : counts[n]] for n in range(4)]
         ordered.append(columns)
-        for n, ((ratio, floor), values) in enumerate(zip(floors, columns)):
-            if len(values) >= 2:  # max(floor, ratio x _lower_bound(values)), on Python floats
-                screens[n, g] = max(floor, ratio * float(values[(len(values) - 2) // 2]))
+        for n, (ratio, floor) in enumerate(floors):
+            if counts[n] >= 2:  # max(floor, ratio x _lower_bound(values)), on Python floats
+                screens[n, g] = max(floor, ratio * float(rows[n, (counts[n] - 2) // 2]))
     # _deranged_samples._quick over every leaf at once.
     values = metrics[:3]
     mine = screens[:, lay.group_index]
     has = ~np.isnan(values) & ~np.isnan(mine)
-    undecided = (has & (values >= np.where(has, mine, 0.0))).any(axis=0)
+    undecided = _any(has & (values >= np.where(has, mine, 0.0)), axis=0)
     # a reference on a metric needs another leaf of its vdev that measured it (alone: the pool's)
     counted = np.add.reduceat(~np.isnan(values), lay.starts, axis=1)[:, lay.top_of] > 1
-    verdict = (has & (counted | lay.alone)).any(axis=0)
+    verdict = _any(has & (counted | lay.alone), axis=0)
     evidence = ~undecided & verdict & busy_now
     if rebuilt:
         keys = lay.keys
         evidence &= np.array([keys[i] not in rebuilt for i in measured], dtype=np.bool_)
-    at = np.flatnonzero(evidence)
+    at = evidence.nonzero()[0]
     if len(at):
         nbytes = metrics[BYTES, at]
-        peers = np.full(len(at), NAN)
+        peers = np.empty(len(at))
+        peers.fill(NAN)
         moved = ~np.isnan(nbytes)
         alone = lay.alone[at]
         # in a vdev: its vdev's throughput without its own
-        inside = np.flatnonzero(moved & ~alone)
+        inside = (moved & ~alone).nonzero()[0]
         if len(inside):
-            row = np.append(metrics[BYTES], NAN)[lay.pad]  # [tops x width], NaN padded
+            row = np.concatenate((metrics[BYTES], _NAN1))[lay.pad]  # [tops x width], NaN padded
             tops = lay.top_of[at[inside]]
             own = nbytes[inside]
             if len(inside) * row.shape[1] <= _WIDE:
-                below = (row[tops] < own[:, None]).sum(axis=1)
+                below = _sum(row[tops] < own[:, None], axis=1)
             else:
                 below = np.array([np.count_nonzero(row[t] < v) for t, v in zip(tops.tolist(), own.tolist())])
-            counts = (~np.isnan(row)).sum(axis=1)[tops]
-            peers[inside] = _median_without(np.sort(row, axis=1)[tops], counts, below)
+            counts = _sum(~np.isnan(row), axis=1)[tops]
+            ordered_rows = row.copy()
+            ordered_rows.sort(axis=1)
+            peers[inside] = _median_without(ordered_rows[tops], counts, below)
         # alone in its vdev: the group's throughput without its own
-        lone = np.flatnonzero(moved & alone)
+        lone = (moved & alone).nonzero()[0]
         if len(lone):
             gids = lay.group_index[at[lone]]
             for g in np.unique(gids).tolist():
@@ -603,7 +655,7 @@ def observe_pool(
                 if rings.normal_run[j] >= clear:
                     st.raised, st.onset = False, None
                     rings.raised[j] = False
-    judged_at = np.flatnonzero(undecided)
+    judged_at = undecided.nonzero()[0]
     if not len(judged_at):
         return []
     # Judged in full, as sample_pool_lazy does for a vdev of like disks.

@@ -85,6 +85,66 @@ def _columns(pool: Pool) -> Callable[[Vdev], tuple[float, float, float, float, f
     return read
 
 
+class _Plan:
+    """What `Series.add` writes for one pool, made when its tree or the layout of its figures
+    changes and kept while they stay the same (a steady pool: every tick): per vdev in walk
+    order its five rings and its rows in the tick's columns (-1: none), so a tick is one loop
+    of reads and writes, with no walk, no key made and no ring looked up per vdev. Only for a
+    pool whose vdevs all read the columns (else each vdev is read as before)."""
+
+    __slots__ = ("disk", "io", "keys", "layout", "root", "rows", "seen")
+
+    def __init__(
+        self,
+        root: Vdev,
+        layout: object,
+        io: bool,
+        disk: bool,
+        keys: tuple[tuple[str, str], ...],
+        rows: list[tuple[array[float], array[float], array[float], array[float], array[float], int, int]],
+    ) -> None:
+        self.root, self.layout, self.io, self.disk, self.keys, self.rows = root, layout, io, disk, keys, rows
+        self.seen = [0]  # when its vdevs were seen last (Series._last_seen's cell for each)
+
+    def fits(self, pool: Pool) -> bool:
+        """Is it the plan of this tick's pool (the same tree, layout and columns)?"""
+        m = pool.measures
+        return (
+            m is not None
+            and pool.root is self.root
+            and m.layout is self.layout
+            and (m.io_columns is not None) == self.io == (m.io_at is not None)
+            and (m.disk_columns is not None) == self.disk == (m.disk_at is not None)
+        )
+
+    def write(self, pool: Pool, slot: int) -> None:
+        """The tick's five figures of every vdev into its rings at `slot` (what _columns reads)."""
+        m = pool.measures
+        assert m is not None
+        io, disk = m.io_columns, m.disk_columns
+        empty: Sequence[float | None] = ()
+        read_bytes, write_bytes = (io[2], io[3]) if io is not None else (empty, empty)
+        wait_r, wait_w = (io[6], io[7]) if io is not None else (empty, empty)
+        util = disk[0] if disk is not None else empty
+        # NaN for None ('-': no I/O of that kind), a column at a time (none in a busy pool)
+        if None in wait_r:
+            wait_r = [NAN if x is None else x for x in wait_r]
+        if None in wait_w:
+            wait_w = [NAN if x is None else x for x in wait_w]
+        if None in util:
+            util = [NAN if x is None else x for x in util]
+        # (bytes are always figures in a report, as IoStats has them; the rest has no None now)
+        rb, wb, wr, ww, ut = cast(
+            "tuple[Sequence[float], ...]", (read_bytes, write_bytes, wait_r, wait_w, util)
+        )
+        for r0, r1, r2, r3, r4, i, d in self.rows:
+            if i >= 0:
+                r0[slot], r1[slot], r2[slot], r3[slot] = rb[i], wb[i], wr[i], ww[i]
+            else:
+                r0[slot] = r1[slot] = r2[slot] = r3[slot] = NAN
+            r4[slot] = ut[d] if d >= 0 else NAN
+
+
 class Series:
     """Rings of the last HISTORY_MAX samples within HISTORY_SECONDS, by (pool, vdev key).
 
@@ -97,7 +157,8 @@ class Series:
         self._times: deque[float] = deque(maxlen=limit)
         self._n = 0  # samples added so far: slot = n % limit
         self._rings: dict[tuple[str, str], list[array[float]]] = {}
-        self._last_seen: dict[tuple[str, str], int] = {}
+        self._last_seen: dict[tuple[str, str], list[int]] = {}
+        self._plans: dict[str, _Plan] = {}  # per pool, while its tree and layout stay the same
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -114,31 +175,93 @@ class Series:
     def _add(self, snap: Snapshot) -> None:
         slot = self._n % self.limit
         self._n += 1
+        n = self._n
         self._times.append(snap.time)
         while len(self._times) > 1 and snap.time - self._times[0] > self.seconds:
             self._times.popleft()
+        # When each vdev was seen last: a one-item list shared by the vdevs seen together (a
+        # pool's plan keeps one and moves it on each tick: no write per vdev per tick).
+        last_seen = self._last_seen
+        seen = 0
+        names: set[str] = set()
+        plans: dict[str, _Plan] = {}
+        now: list[int] | None = None  # the cell of the vdevs read one by one this tick
         for pool in snap.pools:
+            plan = self._plans.get(pool.name) if pool.name not in names else None
+            if plan is not None and not plan.fits(pool):
+                plan = None
+            if plan is None and pool.name not in names:
+                plan = self._plan(pool)
+                if plan is not None:
+                    last_seen.update(dict.fromkeys(plan.keys, plan.seen))
+            names.add(pool.name)
+            if plan is not None:
+                plans[pool.name] = plan
+                plan.write(pool, slot)
+                plan.seen[0] = n
+                seen += len(plan.keys)
+                continue
+            if now is None:
+                now = [n]
             values = _columns(pool) if pool.measures is not None else None
             for v in pool.root.walk():
                 key = (pool.name, pool_key(pool) if v is pool.root else v.key)
-                rings = self._rings.get(key)
-                if rings is None:
-                    rings = self._rings[key] = [array("f", [NAN]) * self.limit for _ in METRICS]
+                rings = self._rings_of(key)
                 figures = values(v) if values is not None else None
                 if figures is None:
                     figures = _values(pool.io_of(v), pool.disk_of(v))
                 for ring, value in zip(rings, figures):
                     ring[slot] = value
-                self._last_seen[key] = self._n
+                cell = last_seen.get(key)
+                if cell is None or cell[0] != n:
+                    seen += 1
+                last_seen[key] = now
+        self._plans = plans
+        if seen == len(last_seen) and len(names) == len(snap.pools):
+            return  # every vdev known was seen this tick: none stale, none absent
         # A vdev not seen for a whole window has nothing left to draw: forget it.
-        stale = [k for k, n in self._last_seen.items() if self._n - n >= self.limit]
+        stale = [k for k, cell in last_seen.items() if n - cell[0] >= self.limit]
         for k in stale:
-            del self._rings[k], self._last_seen[k]
+            del self._rings[k], last_seen[k]
         # Slots of vdevs absent this tick must not keep an old value from `limit` ticks ago.
-        for k, n in self._last_seen.items():
-            if n != self._n:
+        for k, cell in last_seen.items():
+            if cell[0] != n:
                 for ring in self._rings[k]:
                     ring[slot] = NAN
+
+    def _rings_of(self, key: tuple[str, str]) -> list[array[float]]:
+        rings = self._rings.get(key)
+        if rings is None:
+            rings = self._rings[key] = [array("f", [NAN]) * self.limit for _ in METRICS]
+        return rings
+
+    def _plan(self, pool: Pool) -> _Plan | None:
+        """The pool's plan (see _Plan), or None where some vdev's figures are its own (read by
+        io_of/disk_of each tick) or a vdev key comes twice."""
+        m = pool.measures
+        if m is None or (m.io_columns is None) != (m.io_at is None):
+            return None
+        if (m.disk_columns is None) != (m.disk_at is None):
+            return None
+        lay = m.layout
+        io, disk = m.io_columns is not None, m.disk_columns is not None
+        keys: list[tuple[str, str]] = []
+        rows: list[tuple[array[float], array[float], array[float], array[float], array[float], int, int]] = []
+        for v in pool.root.walk():
+            k = m.slot_of(v)
+            if k is None:
+                return None
+            i = lay.io_rows[k] if io else -1
+            d = lay.disk_rows[k] if disk else -1
+            if (i < 0 and v.io is not None) or (d < 0 and v.disk is not None):
+                return None
+            key = (pool.name, pool_key(pool) if v is pool.root else v.key)
+            keys.append(key)
+            r0, r1, r2, r3, r4 = self._rings_of(key)
+            rows.append((r0, r1, r2, r3, r4, i, d))
+        if len(set(keys)) != len(keys):
+            return None
+        return _Plan(pool.root, lay, io, disk, tuple(keys), rows)
 
     def points(self, pool: str, key: str) -> dict[str, list[float]]:
         """x: seconds before the newest sample (<= 0); rmb/wmb: MiB/s; rms/wms: disk wait in ms;
