@@ -11,7 +11,9 @@ chart, the body and the screen itself, ~250 lines at 200x60) to write out a doze
 or touch share a band) and asks each widget for the lines of each band it overlaps only.
 Each band spans the screen's width, so the strips are cut at the same edges as before, and
 the widgets are painted in the same order: the lines written out are the same (tests/ui/
-test_compositor.py compares both ways). A full update (a layout, a resize) is Textual's own."""
+test_compositor.py compares both ways). A widget whose lines in a band would all be thrown away
+(every cut of them filled by widgets in front: the body behind the table, the screen behind
+everything) is not asked for them. A full update (a layout, a resize) is Textual's own."""
 
 from __future__ import annotations
 
@@ -64,14 +66,24 @@ class BandedCompositor(Compositor):
                 drawn = intersection(intersection(region, clip), band)
                 if not drawn:
                     continue
+                first_cut, last_cut = drawn.column_span
+                # Each line's cuts in the widget's span: its strip's pieces go to all but the
+                # last (the widget's right edge). Where a widget in front has filled every one
+                # of them (a container behind its children, the screen behind the body), the
+                # widget's lines would all be thrown away: they are not asked for.
+                line_cuts = [
+                    (y, [cut for cut in cuts[y] if last_cut >= cut >= first_cut]) for y in drawn.line_range
+                ]
+                if all(
+                    chops[y].get(cut) is not None for y, final_cuts in line_cuts for cut in final_cuts[:-1]
+                ):
+                    continue
                 strips = widget.render_lines(
                     Region(drawn.x - region.x, drawn.y - region.y, drawn.width, drawn.height)
                 )
                 render_x = drawn.x
-                first_cut, last_cut = drawn.column_span
-                for y, strip in zip(drawn.line_range, strips):
+                for (y, final_cuts), strip in zip(line_cuts, strips):
                     chops_line = chops[y]
-                    final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
                     cut_strips = strip.divide([cut - render_x for cut in final_cuts[1:]])
                     for cut, piece in zip(final_cuts, cut_strips):
                         if chops_line.get(cut) is None:

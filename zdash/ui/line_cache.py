@@ -39,6 +39,7 @@ from textual.visual import Visual
 from textual.widget import Widget
 
 NEWLINE = Content("\n")
+NO_LINK = RichStyle()  # the link style handed on for a line without links (where it is not read)
 
 RUN_STYLES_KEPT = 4096  # a widget's kept run styles (a line's runs move as its text does): cleared past this
 LineKey = tuple[str, tuple[object, ...]]  # a line's text and its spans (Content == compares text only)
@@ -61,8 +62,9 @@ class LineCachedWidget(Widget):
         self._rows: list[tuple[int, int]] = []  # each row drawn: (line index, strip of that line)
         self._drawn = False  # lines taken at the current size at least once
         self._redrawing = False  # redraw() refreshing the rows it changed
-        # (a run's style, its x, its line) -> the Rich style Textual's pass gives it, over _run_base
-        self._run_styles: dict[tuple[Style, int, int], RichStyle] = {}
+        # (a run's style, its x, its line) -> the Rich style Textual's pass gives it, over
+        # _run_base, and whether it has a click action (a link)
+        self._run_styles: dict[tuple[Style, int, int], tuple[RichStyle, bool]] = {}
         self._run_base: Style | None = None
 
     def refresh(
@@ -173,15 +175,21 @@ class LineCachedWidget(Widget):
         made = self._run_styles  # a run's Rich style, by its style and where it starts: made once
         segments: list[Segment] = []
         x = 0
+        linked = False  # a run with a click action: the link style applies to it
         for text, text_style in line.render(style, end="", parse_style=self._get_style):
-            rich = made.get((text_style, x, y))
-            if rich is None:
-                rich = made[text_style, x, y] = (style + text_style).rich_style_with_offset(x, y)
-            segments.append(Segment(text, rich))
+            run = made.get((text_style, x, y))
+            if run is None:
+                rich = (style + text_style).rich_style_with_offset(x, y)
+                run = made[text_style, x, y] = (rich, "@click" in rich.meta)
+            segments.append(Segment(text, run[0]))
+            linked = linked or run[1]
             x += len(text)
         strip = Strip(segments, line.cell_length)
         if self.auto_links and not self.is_container and not self.screen._selecting:
-            strip = strip._apply_link_style(self.link_style)  # as Visual.to_strips does
+            # As Visual.to_strips does. The link style (a walk of the CSS and the background
+            # colours) is read only for a line with a link: it styles the runs with a click
+            # action alone (Strip._apply_link_style).
+            strip = strip._apply_link_style(self.link_style if linked else NO_LINK)
         return strip
 
     def render_line(self, y: int) -> Strip:

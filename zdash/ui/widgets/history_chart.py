@@ -29,6 +29,8 @@ from zdash.ui.series import PEER_METRICS, Line, chart_lines, peer_overlay, sampl
 from zdash.ui.vdev_rows import peers_of, pool_key, row_label, shown_pool
 from zdash.ui.widgets.plot import Plot
 
+Group = tuple[Vdev, Vdev, list[Vdev]] | None  # a disk, its top-level vdev, its peers (peers_of)
+
 Stamp = tuple[float, int, str, str, int, bool]  # frame time, samples, pool, row, plot width, peers
 Drawn = tuple[str, list[Line], str, str, bool]  # label, runs, component class, marker, joined
 CHART_PERIOD_S = 5.0  # a 10-minute plot's column is ~12 s wide: new data every 5 s shows all
@@ -56,6 +58,8 @@ class HistoryChart(Horizontal):
         super().__init__(id=id)
         self._drawn: Stamp | None = None
         self._drawn_at = float("-inf")  # app clock
+        # (the pool's tree, (pool, selected row, peers) asked, the subject: see _subject)
+        self._subjects: tuple[Vdev, tuple[str, str | None, bool], tuple[str, str, Group]] | None = None
         self._deferred = False
         self._title = ""
 
@@ -110,14 +114,7 @@ class HistoryChart(Horizontal):
         pool = shown_pool(frame.snapshot, self.pool_name) if frame is not None else None
         if frame is None or pool is None or not self.is_mounted:
             return
-        key = self.selected
-        label = row_label(pool, key) if key is not None else None
-        if key is None or label is None:  # nothing selected, or a row of another pool
-            key, label = pool_key(pool), f"pool {pool.name}"
-        group = peers_of(pool, key) if self.peers else None
-        if group is not None:
-            disk, top, peers = group
-            label = f"{disk.name} against {_peers_name(peers)} in {top.name}"
+        key, label, group = self._subject(pool)
         if f"History · {label}" != self._title:  # a border title repaints, changed or not
             self._title = f"History · {label}"
             self.border_title = Content(self._title)  # names are text, never markup
@@ -143,6 +140,26 @@ class HistoryChart(Horizontal):
             self._draw_peers(frame, pool, key, group[2])
         else:
             self._draw_read_write(frame, pool, key)
+
+    def _subject(self, pool: Pool) -> tuple[str, str, Group]:
+        """The row the chart follows (the selected one, else the pool), its label and, for a
+        disk with the peer overlay on, its vdev and peers. Each is a walk of the pool's tree:
+        made again only when the tree (the fold keeps it while it reads the same), the pool,
+        the selection or the overlay changed, not every frame."""
+        asked = (pool.name, self.selected, self.peers)
+        kept = self._subjects
+        if kept is not None and kept[0] is pool.root and kept[1] == asked:
+            return kept[2]
+        key = self.selected
+        label = row_label(pool, key) if key is not None else None
+        if key is None or label is None:  # nothing selected, or a row of another pool
+            key, label = pool_key(pool), f"pool {pool.name}"
+        group = peers_of(pool, key) if self.peers else None
+        if group is not None:
+            disk, top, peers = group
+            label = f"{disk.name} against {_peers_name(peers)} in {top.name}"
+        self._subjects = (pool.root, asked, (key, label, group))
+        return key, label, group
 
     def _plot(self, widget: Plot, title: str, window: float, series: list[Drawn]) -> None:
         """One plot of `series`, each (label, its runs, component class, plotext marker, joined):

@@ -7,6 +7,7 @@ scan check's figures). Sizes in IEC units, labelled; rates in MiB/s."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from textual import getters
 from textual.content import Content
@@ -82,16 +83,22 @@ def gauge_line(pool: Pool, width: int, snap: Snapshot | None = None) -> Content:
     pct = pool.fill_pct
     if pct is None:
         return tag("CAP  no space figures yet", "$foreground-muted")
+    # Raw free is not what can be written: ZFS holds back slop space, and the root dataset's
+    # avail (reservations, raidz parity) is the truth. The capacity check's own figure.
+    room = headroom(snap, pool)[0] if snap is not None else None
+    return _gauge(pct, pool.alloc, pool.free, room, width)
+
+
+@lru_cache(maxsize=16)
+def _gauge(pct: float, alloc: int | None, free: int | None, room: float | None, width: int) -> Content:
+    """The gauge line of these figures: made once while they read the same (most ticks)."""
     role = fill_role(pct)
     filled, empty = fmt.bar_cells(pct / 100, width)
     chars: list[tuple[str, Role]] = [(c, role) for c in filled] + [(c, "bar-free") for c in empty]
     for mark, mark_role in MARKS:  # the 80 % and 90 % lines, drawn over the bar
         chars[min(width * mark // 100, width - 1)] = ("┃", mark_role)
     figure = tag(f"{fmt.fill(pct):>4}", "bold " + ROLE_VAR[role] if pct >= 80 else "bold")
-    used = tag(f"{fmt.fmt_bytes(pool.alloc)} used, {fmt.fmt_bytes(pool.free)} free", "$foreground-muted")
-    room = headroom(snap, pool)[0] if snap is not None else None
-    # Raw free is not what can be written: ZFS holds back slop space, and the root dataset's
-    # avail (reservations, raidz parity) is the truth. The capacity check's own figure.
+    used = tag(f"{fmt.fmt_bytes(alloc)} used, {fmt.fmt_bytes(free)} free", "$foreground-muted")
     writable = "" if room is None else join("  ", tag(f"{fmt.fmt_bytes(max(room, 0))} writable", "bold"))
     return join("CAP ", cell_content(merge_runs(chars)), " ", figure, "  ", used, writable)
 

@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 
 from textual import getters
 from textual.content import Content
-from textual.reactive import reactive
+from textual.reactive import reactive, var
 from textual.widget import Widget
 
 from zdash.feed.frame import Frame
@@ -51,12 +51,16 @@ class PoolTabs(Widget):
 
     app = getters.app(ZdashApp)
 
-    frame: reactive[Frame | None] = reactive(None)
+    # Not a repainting reactive: with one pool the tabs are hidden, and a hidden widget's
+    # repaint every frame was work for nothing.
+    frame: var[Frame | None] = var(None)
     pool_name: reactive[str | None] = reactive(None)
 
     def watch_frame(self, frame: Frame | None) -> None:
         if frame is not None:
             self.display = len(frame.snapshot.pools) > 1
+        if self.display:
+            self.refresh()
 
     def render(self) -> Content:
         if self.frame is None:

@@ -98,10 +98,28 @@ def marker_columns(pos: Position, columns: int, events: Sequence[Event]) -> dict
 def bar_content(
     pos: Position, width: int, timeline: Timeline | None = None, variables: Mapping[str, str] | None = None
 ) -> Content:
+    _start, columns = bar_span(pos, width)
+    return join(*bar_pieces(pos, columns, timeline, variables), tail_content(pos))
+
+
+def tail_content(pos: Position) -> Content:
+    return tag(_tail(pos), "$foreground-muted")
+
+
+def playhead(pos: Position, columns: int) -> int:
+    """The playhead's column on a bar `columns` wide (past the last at the recording's end)."""
+    return _column(pos.time, pos, columns) if not pos.at_end else columns
+
+
+def bar_pieces(
+    pos: Position, columns: int, timeline: Timeline | None = None, variables: Mapping[str, str] | None = None
+) -> tuple[Content, ...]:
+    """The bar's head and its runs of cells, `columns` wide: all but the tail (the tick count,
+    which moves every tick). They read the same while the playhead stays in its column, on the
+    same span, state, speed, events and theme (ReplayBar keeps them that long)."""
     state = tag("▶", "bold $zd-ok") if pos.playing else tag("❚❚", "bold $zd-warn")
     head = join(" ", state, f" {pos.speed:g}×  {fmt.clock(pos.start)} ")
-    _start, columns = bar_span(pos, width)
-    at = _column(pos.time, pos, columns) if not pos.at_end else columns
+    at = playhead(pos, columns)
     marks = marker_columns(pos, columns, timeline.events) if timeline is not None else {}
     runs: list[tuple[str, str]] = []  # (text, style), neighbours of one style joined
     for col in range(columns):
@@ -116,7 +134,7 @@ def bar_content(
             runs[-1] = (runs[-1][0] + cell[0], cell[1])
         else:
             runs.append(cell)
-    return join(head, *(tag(text, style) for text, style in runs), tag(_tail(pos), "$foreground-muted"))
+    return (head, *(tag(text, style) for text, style in runs))
 
 
 class ReplayBar(LineCachedWidget):
@@ -130,6 +148,7 @@ class ReplayBar(LineCachedWidget):
 
     frame: var[Frame | None] = var(None)
     timeline: var[Timeline | None] = var(None)
+    _pieces: tuple[tuple[object, ...], tuple[Content, ...]] | None = None  # (what they are made from, them)
 
     @property
     def position(self) -> Position | None:
@@ -148,7 +167,15 @@ class ReplayBar(LineCachedWidget):
         pos = self.position
         if pos is None:
             return []
-        return [bar_content(pos, self.size.width, self.timeline, self.app.theme_variables)]
+        _start, columns = bar_span(pos, self.size.width)
+        timeline, variables = self.timeline, self.app.theme_variables
+        # What the head and the runs of cells are made from: compared, not made, each frame (the
+        # playhead changes column every few dozen ticks of a long recording).
+        at = playhead(pos, columns)
+        key = (pos.playing, pos.speed, pos.start, pos.end, columns, at, timeline, variables)
+        if self._pieces is None or self._pieces[0] != key:
+            self._pieces = (key, bar_pieces(pos, columns, timeline, variables))
+        return [join(*self._pieces[1], tail_content(pos))]
 
     def on_click(self, event: events.Click) -> None:
         pos = self.position
