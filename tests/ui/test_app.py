@@ -237,6 +237,56 @@ async def test_a_finding_whose_title_moves_repaints_its_row_alone(monkeypatch):
         assert {r.y for regions in refreshed for r in regions} == {0}  # the worst finding's row
 
 
+async def test_the_findings_table_draws_what_datatable_draws_as_titles_move():
+    """The table keeps a drawn cell while it is the same cell (a live finding's new title no
+    longer draws its severity cell anew): tick by tick, focused and not, the cursor moved, its
+    lines are DataTable's own drawing of the same rows, segment by segment."""
+    from textual.geometry import Region
+    from textual.widgets import DataTable
+
+    from zdash.scenarios import path_of
+
+    app = replay_app(path_of("deranged-mirror"), start=16, playing=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_frame(pilot, lambda f: len(f.findings) == 3)
+        table = app.screen.query_one(FindingsTable)
+        await until(pilot, lambda: table.row_count == 3)
+
+        def drawn(own: bool) -> list[list[tuple[str, object]]]:
+            table._clear_caches()
+            if own:  # DataTable's drawing: every cell drawn anew
+                table._drawn_cells.clear()
+                render_cell, table._render_cell = (
+                    table._render_cell,
+                    lambda *a, **k: DataTable._render_cell(table, *a, **k),
+                )
+            try:
+                lines = table.render_lines(Region(0, 0, *table.size))
+            finally:
+                if own:
+                    table._render_cell = render_cell
+            return [[(s.text, s.style) for s in line] for line in lines]
+
+        titles = set()
+        for step in range(6):
+            if step == 2:
+                await pilot.press("f")  # the table focused: the cursor's own colours
+            if step == 4:
+                await pilot.press("down")
+            last = app.frame
+            await pilot.press("full_stop")
+            frame = await wait_frame(pilot, lambda f, last=last: f is not last)
+            await until(
+                pilot, lambda frame=frame: str(table.get_row_at(0)[1]).endswith(frame.findings[0].title[-8:])
+            )
+            await pilot.pause()
+            titles.add(frame.findings[0].title)
+            table._clear_caches()
+            table.render_lines(Region(0, 0, *table.size))  # the kept cells drawn, as a frame does
+            assert drawn(own=False) == drawn(own=True)
+        assert len(titles) > 1  # the worst finding's title moved while drawn
+
+
 async def test_degraded_findings_appear_and_open(recordings):
     path = recordings["degraded"]
     app = replay_app(path, start=first_tick(path, "health"))

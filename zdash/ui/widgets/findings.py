@@ -42,6 +42,7 @@ _SEV_WIDTH = max(len(word) for word in SEVERITY_ICON.values())  # "? STALE" whol
 
 NONE_KEY = "-"
 SHRINK_AFTER_S = 60.0  # fewer findings for this long (app clock): the table gives its rows back
+DRAWN_CELLS_KEPT = 256  # drawn cells remembered (a finding's cells as drawn): cleared past this
 RowCells = tuple[tuple[str, Role], tuple[str, Role]]  # (severity, title) as (text, role)
 
 
@@ -94,6 +95,8 @@ class FindingsTable(DataTable[Any]):
         self._chosen = False  # the admin moved the cursor: it follows their finding, not the worst
         self._held = 0  # rows the table keeps its height for
         self._fewer_since: float | None = None  # app clock: since when it has had fewer
+        # (row, column, how drawn) -> (the cell's Text, its row and column keys, its lines)
+        self._drawn_cells: dict[tuple[Any, ...], tuple[Any, tuple[Any, Any], Any]] = {}
 
     def rest_on_worst(self) -> None:
         """Back on the worst finding (row 0), and following it until the admin moves again."""
@@ -198,6 +201,46 @@ class FindingsTable(DataTable[Any]):
                                 self._row_only = None
             self._order, self._cells = order, cells
         self._hold_height(len(order))
+
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: Style,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+    ) -> Any:
+        """DataTable's own, kept by the cell shown: DataTable keys its drawn cells by a count of
+        every update, so a live finding's new title drew its unchanged severity cell anew as
+        well, each a pass through Rich. A cell is the same Text object until updated (_draw
+        puts a new one in only where it reads otherwise)."""
+        if row_index < 0 or column_index < 0:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        row_key = self._row_locations.get_key(row_index)
+        column_key = self._column_locations.get_key(column_index)
+        if row_key is None or column_key is None:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        cell = self._data.get(row_key, {}).get(column_key)
+        key = (
+            row_index,
+            column_index,
+            base_style,
+            width,
+            cursor,
+            hover,
+            self._show_hover_cursor,
+            self._pseudo_class_state,
+            self.rows[row_key].height if row_key in self.rows else None,
+        )
+        kept = self._drawn_cells.get(key)
+        if kept is not None and cell is not None and kept[0] is cell and kept[1] == (row_key, column_key):
+            return kept[2]
+        lines = super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        if len(self._drawn_cells) > DRAWN_CELLS_KEPT:
+            self._drawn_cells.clear()
+        self._drawn_cells[key] = (cell, (row_key, column_key), lines)
+        return lines
 
     def _update_dimensions(self, new_rows: Any) -> None:
         """DataTable's own (on idle, after rows came or went), which sets the virtual size."""

@@ -167,11 +167,15 @@ class VdevTable(ScrollView, can_focus=True):
         self._numeric: list[bool] = []
         self._styles: dict[Role, Style] = {}
         # (key, cursor, focus, final) -> the row drawn, what its line was made for (end, pad
-        # style, the quick pass's final), its line
+        # style, the quick pass's final), its line, the cells it was made of, as drawn, and the
+        # style they were drawn in
         self._lines: dict[
-            tuple[str, bool, bool, bool], tuple[Row, tuple[int, Style, _Final | None], Strip]
+            tuple[str, bool, bool, bool],
+            tuple[Row, tuple[int, Style, _Final | None], Strip, tuple[Cell, ...], list[_Drawn], Style],
         ] = {}
         self._header: Strip | None = None
+        # ((the cells' length, what the line is made for), a row line's tail, the line's length)
+        self._tail: tuple[tuple[int, tuple[int, Style, _Final | None]], list[Segment], int] | None = None
         # By row style (the table's, the cursor's), column and cell: its segments, and the same
         # through the line filters of _filtered_for (the quick pass's rows; None until asked).
         # Cells repeat from tick to tick and row to row.
@@ -482,6 +486,22 @@ class VdevTable(ScrollView, can_focus=True):
         css = self.get_component_styles(component)
         return Style(bgcolor=(self.styles.background + css.background).rich_color)
 
+    def _tail_of(self, end: int, pad: Style, final: _Final | None) -> tuple[list[Segment], int]:
+        """What follows a row's cells: padding to `end` in `pad`, and with `final` to the content
+        width in Textual's style, filtered; and the line's length with it. The same for every
+        row (kept in self._tail while made for the same)."""
+        length = self._length
+        tail: list[Segment] = []
+        if length < end:
+            tail.append(Segment(" " * (end - length), pad))
+            length = end
+        if final is not None:
+            if length < final[0]:  # under the scrollbar, as Textual extends a line
+                tail.append(Segment(" " * (final[0] - length), final[1]))
+                length = final[0]
+            tail = _filter(tail, final)
+        return tail, length
+
     def _row_strip(self, i: int, end: int, pad: Style, final: _Final | None = None) -> Strip:
         """Row i's line, extended to `end` cells with `pad` (what crop_extend would add): one
         Strip made for a row whose figures changed, not three (the row, its simplified copy
@@ -507,6 +527,15 @@ class VdevTable(ScrollView, can_focus=True):
                     for drawn_cell in by_cell.values():
                         drawn_cell.filtered = None
             self._filtered_for = final[2:]
+            self._lines.clear()  # their cells were filtered otherwise
+            cached = None
+        # The cells this row's line was last made of, where made in the same style: a cell
+        # that is the same object (a row keeps its name, state and error cells while its vdev
+        # reads the same) is that one, without looking it up by its value.
+        before: tuple[Cell, ...] = ()
+        made_before: list[_Drawn] = []
+        if cached is not None and cached[5] == base:
+            before, made_before = cached[3], cached[4]
         # Each cell's segments are simplified when first made: a row joins them, merging only
         # where one cell's last run and the next cell's first have the same style (what
         # Segment.simplify over the whole row gives, for a comparison per cell, not per run).
@@ -517,14 +546,20 @@ class VdevTable(ScrollView, can_focus=True):
         if columns is None:
             columns = self._cells[base] = [{} for _ in self._widths]
         last: Style | None = None  # the style of the last segment before any filter
+        made_now: list[_Drawn] = []
         for column, cell in enumerate(row.cells):
-            # A row whose figures moved keeps most of its cells (name, state, errors, fill...)
-            kept = columns[column]
-            made = kept.get(cell)
-            if made is None:
-                width, right = self._widths[column], self._numeric[column]
-                made = kept[cell] = _Drawn(_cell_segments(cell, width, right, base, self._styles))
-                self._cells_made += 1
+            if before and before[column] is cell:
+                made = made_before[column]
+            else:
+                # A row whose figures moved keeps most of its cells (name, state, errors, fill...)
+                kept = columns[column]
+                found = kept.get(cell)
+                if found is None:
+                    width, right = self._widths[column], self._numeric[column]
+                    found = kept[cell] = _Drawn(_cell_segments(cell, width, right, base, self._styles))
+                    self._cells_made += 1
+                made = found
+            made_now.append(made)
             drawn = shown = made.segments
             if final is not None:
                 filtered = made.filtered
@@ -541,17 +576,11 @@ class VdevTable(ScrollView, can_focus=True):
         if self._cells_made > CELLS_KEPT:
             self._cells.clear()
             self._cells_made = 0
-        length = self._length
-        tail: list[Segment] = []
-        if length < end:
-            tail.append(Segment(" " * (end - length), pad))
-            length = end
-        if final is not None:
-            if length < final[0]:  # under the scrollbar, as Textual extends a line
-                tail.append(Segment(" " * (final[0] - length), final[1]))
-                length = final[0]
-            tail = _filter(tail, final)
+        tail_for = (self._length, made_for)
+        if self._tail is None or self._tail[0] != tail_for:
+            self._tail = (tail_for, *self._tail_of(end, pad, final))
+        _, tail, length = self._tail
         segments += tail
         strip = Strip(segments, length)
-        self._lines[key] = (row, made_for, strip)
+        self._lines[key] = (row, made_for, strip, row.cells, made_now, base)
         return strip
