@@ -325,8 +325,9 @@ def test_a_folded_ticks_vdev_figures_read_from_its_columns_are_each_vdevs_own():
 def test_a_folded_pool_read_by_its_plan_keeps_what_reading_each_vdev_keeps(monkeypatch, idle_every):
     """A steady pool's top-level vdevs are read by rows kept while its tree stays the same (no
     lookup or tuple per vdev per tick): the memory the check keeps (bytes written, waits summed,
-    busy samples) and its findings are those of reading each vdev's figures, tick by tick,
-    across `zpool status` answers that remake the tree and ticks where some vdevs are idle."""
+    busy samples) and its findings (kept while the tree alone decides them) are those of reading
+    each vdev's figures and judging anew, tick by tick, across `zpool status` answers that remake
+    the tree and ticks where some vdevs are idle."""
     import copy
 
     from tests.bench.synthetic import SyntheticHost
@@ -350,11 +351,13 @@ def test_a_folded_pool_read_by_its_plan_keeps_what_reading_each_vdev_keeps(monke
     for snapshot in snapshots(ticks):
         planned.observe(snapshot)
         plans += bool(planned._plans)
-        with monkeypatch.context() as m:
+        with monkeypatch.context() as m:  # each vdev read, each finding made, every tick
             m.setattr(imbalance._Plan, "of", staticmethod(lambda pool, tops, st: None))
+            m.setattr(imbalance, "_by_tree", lambda pool, tops, cfg: (False, None))
             by_vdev.observe(snapshot)
+            made = by_vdev.findings(snapshot)
         assert planned.memory() == by_vdev.memory()
-        assert planned.findings(snapshot) == by_vdev.findings(snapshot)
+        assert planned.findings(snapshot) == made
     assert plans >= 12  # (read by its plan on most ticks)
     twin = copy.deepcopy(planned)  # a replay's kept copy: made again from the next snapshot
     twin.observe(snapshot)

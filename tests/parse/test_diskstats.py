@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zdash.model import DiskIo
 from zdash.parse import ParseError
 from zdash.parse.diskstats import DiskCounters, disk_rates, parse_diskstats, rates_between
 
@@ -194,7 +195,12 @@ def test_rates_read_a_column_at_a_time_are_each_disks_own(pair, dt):
     expected = {dev: r for dev in after if dev in before and (r := disk_rates(before[dev], after[dev], dt))}
     parsed_before, parsed_after = parse_diskstats(_file(before)), parse_diskstats(_file(after))
     assert dict(parsed_after) == after
-    assert rates_between(parsed_before, parsed_after, dt) == expected
+    rates = rates_between(parsed_before, parsed_after, dt)
+    assert rates == expected
+    # each figure's column read whole (the awaits, rates and bytes are made when first read)
+    for k, field in enumerate(DiskIo.__dataclass_fields__):
+        if field != "device" and set(rates.names) <= set(expected):
+            assert list(rates.columns[k - 1]) == [getattr(expected[d], field) for d in rates.names]
     assert rates_between(parsed_before, parse_diskstats(_file(before)), dt) == {
         dev: disk_rates(c, c, dt) for dev, c in before.items()
     }

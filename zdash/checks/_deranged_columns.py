@@ -305,7 +305,8 @@ class Rings:
         self.verdict_n[at] = np.minimum(self.verdict_n[at] + 1, cap)
         moved = ~np.isnan(nbytes)
         if _any(moved):
-            at, nbytes, peers = at[moved], nbytes[moved], peers[moved]
+            if not _all(moved):
+                at, nbytes, peers = at[moved], nbytes[moved], peers[moved]
             pos = self.bytes_at[at]
             self.bytes[at, pos, 0] = nbytes
             self.bytes[at, pos, 1] = peers
@@ -318,6 +319,7 @@ class Rings:
 # Python wrapper each (numpy's _methods, fromnumeric), a cost per call that a tick pays ~30
 # times, more than the work itself for a pool of a hundred disks (the same results).
 _any = np.logical_or.reduce
+_all = np.logical_and.reduce
 _sum = np.add.reduce
 _NAN1 = np.array([NAN])
 
@@ -540,6 +542,12 @@ def _sorted(values: Floats) -> Floats:
     return out
 
 
+def _values_of(group: tuple[Floats, list[int]], n: int) -> Floats:
+    """A group's values of metric n, ascending (its sorted row without the NaNs after them)."""
+    rows, counts = group
+    return rows[n, : counts[n]]
+
+
 def _median_without(rows: Floats, counts: Ints, below: Ints) -> Floats:
     """_deranged_samples._median_without of each leaf's own value from its sorted row
     (`rows`: [leaves x width], NaN after the `counts` values; `below`: how many of the row are
@@ -588,16 +596,15 @@ def observe_pool(
     # Each group's columns sorted (as _deranged_samples._group builds them) and its screens.
     # All four of a group sorted in one call (NaN sorts last: each row's first `counts` are
     # its values, ascending, the same floats _sorted gives), the row read only where needed.
-    ordered: list[list[Floats]] = []
+    ordered: list[tuple[Floats, list[int]]] = []  # per group: its rows sorted, the values in each
     screens = np.empty((3, len(lay.members)))
     screens.fill(NAN)
     for g, members in enumerate(lay.members):
         block = metrics if len(members) == metrics.shape[1] else metrics[:, members]
         rows = block.copy()
         rows.sort(axis=1)
-        counts = np.count_nonzero(~np.isnan(rows), axis=1).tolist()
-        columns = [rows[n, : counts[n]] for n in range(4)]
-        ordered.append(columns)
+        counts = _sum(~np.isnan(rows), axis=1).tolist()
+        ordered.append((rows, counts))
         for n, (ratio, floor) in enumerate(floors):
             if counts[n] >= 2:  # max(floor, ratio x _lower_bound(values)), on Python floats
                 screens[n, g] = max(floor, ratio * float(rows[n, (counts[n] - 2) // 2]))
@@ -640,7 +647,7 @@ def observe_pool(
             gids = lay.group_index[at[lone]]
             for g in np.unique(gids).tolist():
                 which = lone[gids == g]
-                values_g = ordered[g][BYTES]
+                values_g = _values_of(ordered[g], BYTES)
                 below = np.searchsorted(values_g, nbytes[which], side="left")
                 rows = np.broadcast_to(np.append(values_g, NAN), (len(which), len(values_g) + 1))
                 peers[which] = _median_without(rows, np.full(len(which), len(values_g)), below)
@@ -670,7 +677,7 @@ def observe_pool(
         if group is None:
             group = groups[g] = _Group(
                 [leaves[k] for k in lay.members[g].tolist()],
-                [column.tolist() for column in ordered[g]],
+                [_values_of(ordered[g], n).tolist() for n in range(4)],
                 [None if np.isnan(s) else float(s) for s in screens[:, g].tolist()],
             )
         top_sorted = [_sorted(metrics[n, start:end]).tolist() for n in range(4)]

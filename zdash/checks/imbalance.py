@@ -179,12 +179,14 @@ class _Plan:
 
 
 class Tracker(tracker.Tracker):
-    TRANSIENT = ("_plans",)  # (work saved: made again from the next snapshot)
+    TRANSIENT = ("_plans", "_kept")  # (work saved: made again from the next snapshot)
 
     def __init__(self, cfg: CheckConfig) -> None:
         super().__init__(cfg)
         self._pools: dict[str, _Pool] = {}
         self._plans: dict[str, _Plan] | None = {}
+        # per pool: (its tops, its `zpool add`s, the finding their tree alone gave)
+        self._kept: dict[str, tuple[tuple[Vdev, ...], tuple[str, ...], Finding | None]] | None = {}
 
     def observe(self, snap: Snapshot) -> None:
         dt = snap.interval or 1.0
@@ -217,11 +219,31 @@ class Tracker(tracker.Tracker):
             del self._pools[gone]
 
     def findings(self, snap: Snapshot) -> list[Finding]:
-        return [
-            f
-            for pool in snap.pools
-            if (f := _pool_imbalance(pool, self._pools.get(pool.name, _Pool()), self.cfg))
-        ]
+        # A pool whose fill spread is below the threshold is judged by its tree alone
+        # (_share_imbalance): with the same top-level vdevs (the same objects) and the same
+        # `zpool add`s, the same finding, kept until they change.
+        kept, self._kept = self._kept or {}, {}
+        out: list[Finding] = []
+        for pool in snap.pools:
+            tops = normal_vdevs(pool)
+            last = kept.get(pool.name)
+            if (
+                last is not None
+                and last[1] == pool.added_devices
+                and len(last[0]) == len(tops)
+                and all(map(operator.is_, tops, last[0]))
+            ):
+                f = last[2]
+                self._kept[pool.name] = last
+            else:
+                by_tree, f = _by_tree(pool, tops, self.cfg)
+                if by_tree:
+                    self._kept[pool.name] = (tops, pool.added_devices, f)
+                else:
+                    f = _pool_imbalance(pool, self._pools.get(pool.name, _Pool()), self.cfg)
+            if f:
+                out.append(f)
+        return out
 
 
 def check(history: Sequence[Snapshot], cfg: CheckConfig) -> list[Finding]:
@@ -280,6 +302,18 @@ def _added_later(pool: Pool, v: Vdev) -> bool:
 def _add_evidence(pool: Pool, vdevs: Sequence[Vdev]) -> list[tuple[str, str]]:
     late = [v.name for v in vdevs if _added_later(pool, v)]
     return [("Added by `zpool add`", ", ".join(late))] if late else []
+
+
+def _by_tree(pool: Pool, tops: tuple[Vdev, ...], cfg: CheckConfig) -> tuple[bool, Finding | None]:
+    """(True, what _pool_imbalance says) where that depends on the tree alone (fewer than two
+    vdevs with a fill, or a spread below the threshold: _share_imbalance); else (False, None)."""
+    pcts = [pct for v in tops if (pct := v.fill_pct) is not None]
+    if len(pcts) < 2:
+        return True, None
+    spread = max(pcts) - min(pcts)
+    if spread < cfg.imbalance_info_spread_pct:
+        return True, _share_imbalance(pool, [v for v in tops if v.fill_pct is not None], spread, cfg)
+    return False, None
 
 
 def _pool_imbalance(pool: Pool, st: _Pool, cfg: CheckConfig) -> Finding | None:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Container, Iterator, Mapping, Sequence
 from itertools import repeat
 from operator import itemgetter, sub
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 from zdash.model import DiskIo, builder_of
 from zdash.parse import ParseError
@@ -330,6 +330,62 @@ def _rates_by_device(
     return out
 
 
+_AWAIT, _PER_S, _BYTES_PER_S = range(3)  # what a _Made column is made of
+
+
+class _Made(Sequence[float | None]):
+    """A rate column made (whole) the first time it is read: the fold reads a tick's %UTIL and
+    queue of every disk, the rest only for the few disks a check or a row asks about. `how`:
+    _AWAIT (ms per request: time / count, None for none), _PER_S (count / dt) or _BYTES_PER_S
+    (sectors x 512 / dt), over the counters' deltas `a` (and `b`, the counts an await divides
+    by). The same list either way (made once: two threads reading it at once make equal ones);
+    no more objects a tick than the list it stands for."""
+
+    __slots__ = ("_a", "_b", "_dt", "_how", "_values")
+
+    def __init__(self, how: int, a: list[int], b: list[int] | None, dt: float) -> None:
+        self._how, self._dt = how, dt
+        self._a: list[int] | None = a
+        self._b: list[int] | None = b
+        self._values: list[float | None] | None = None
+
+    def _all(self) -> list[float | None]:
+        values = self._values
+        if values is None:
+            a, b, dt = self._a, self._b, self._dt
+            assert a is not None
+            if self._how == _AWAIT:
+                assert b is not None
+                values = [t / n if n else None for t, n in zip(a, b)]
+            elif self._how == _PER_S:
+                values = [n / dt for n in a]
+            else:
+                values = [x * SECTOR / dt for x in a]
+            self._values, self._a, self._b = values, None, None  # (the deltas, let go)
+        return values
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, i: int) -> float | None: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[float | None]: ...
+    def __getitem__(self, i: int | slice) -> float | list[float | None] | None:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[float | None]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return self._all() == (list(other) if isinstance(other, Sequence) else other)
+
+    __hash__ = None  # type: ignore[assignment]  # (a list's equality: unhashable, as a list)
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
 def _rates_by_column(prev: DiskTable, cur: DiskTable, dt: float) -> DiskRates | None:
     """rates_between for two files that list the same devices in the same order (the usual
     case, tick after tick), a column at a time: the same figures, by the same expressions.
@@ -345,12 +401,13 @@ def _rates_by_column(prev: DiskTable, cur: DiskTable, dt: float) -> DiskRates | 
         cur.names,
         (
             [min(100.0, x / ms * 100.0) for x in io_ms],
-            [t / n if n else None for t, n in zip(read_ms, reads)],
-            [t / n if n else None for t, n in zip(write_ms, writes)],
-            [n / dt for n in reads],
-            [n / dt for n in writes],
-            [x * SECTOR / dt for x in read_sectors],
-            [x * SECTOR / dt for x in write_sectors],
+            # (the awaits, rates and bytes are read for a few disks a tick, if any: made when read)
+            _Made(_AWAIT, read_ms, reads, dt),
+            _Made(_AWAIT, write_ms, writes, dt),
+            _Made(_PER_S, reads, None, dt),
+            _Made(_PER_S, writes, None, dt),
+            _Made(_BYTES_PER_S, read_sectors, None, dt),
+            _Made(_BYTES_PER_S, write_sectors, None, dt),
             [  # _queue, inline: a call per disk is most of its cost at 5,000 disks
                 w / ms if w or not b else (float(f) if f else None)
                 for w, b, f in zip(weighted_ms, io_ms, cur.columns[_IN_FLIGHT])
