@@ -835,6 +835,23 @@ def _sections(text: str, level: str) -> list[tuple[str, str]]:
     return out
 
 
+def _shown(argv: list[str]) -> list[str]:
+    """The bench's arguments as the docs show them: a --screen-base checkout by its commit, not
+    by a path on the machine that ran it (a published page names nothing outside the repository)."""
+    shown = list(argv)
+    for i, arg in enumerate(shown):
+        base = arg.split("=", 1)[1] if arg.startswith("--screen-base=") else None
+        if base is None and i > 0 and shown[i - 1] == "--screen-base":
+            base = arg
+        if base is not None:
+            described = subprocess.run(
+                ["git", "-C", base, "describe", "--always"], capture_output=True, text=True, check=False
+            ).stdout.strip()
+            named = f"BASE (a checkout of {described or 'another commit'})"
+            shown[i] = f"--screen-base={named}" if arg.startswith("--screen-base=") else named
+    return shown
+
+
 def _into_markdown(path: str, bench: Callable[[], int], argv: list[str]) -> int:
     """Runs the bench, then writes each section it printed into the generated block of `path`
     (between BEGIN and END; added at the end when there is none), under a line saying when, on
@@ -851,7 +868,7 @@ def _into_markdown(path: str, bench: Callable[[], int], argv: list[str]) -> int:
     if subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "zdash", "tests"], check=False).returncode:
         commit += " + uncommitted changes"
     stamp = (
-        f"*Run {started} on commit `{commit or 'unknown'}`: `python -m tests.bench.bench {' '.join(argv)}`, "
+        f"*Run {started} on commit `{commit or 'unknown'}`: `python -m tests.bench.bench {' '.join(_shown(argv))}`, "
         f"1-minute load {load_before:.2f} at the start and {os.getloadavg()[0]:.2f} at the end.*"
     )
     fresh = {
