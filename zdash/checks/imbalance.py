@@ -116,6 +116,12 @@ def _wait_ns(figures: Callable[[Vdev], _Figures | None], v: Vdev) -> float | Non
     return own if own is not None else median_or_none(_wait_ns(figures, c) for c in v.children)
 
 
+def _same_vdevs(these: tuple[Vdev, ...], those: tuple[Vdev, ...]) -> bool:
+    """The same top-level vdevs, object for object: the fold keeps a vdev's object while it
+    reads the same, so what was worked out from them still holds."""
+    return len(these) == len(those) and all(map(operator.is_, these, those))
+
+
 class _Plan:
     """Where a pool's top-level vdevs read their figures in the tick's columns (their rows) and
     their memory (_Vdev), made when the tops or the layout of the columns change and kept while
@@ -148,8 +154,7 @@ class _Plan:
             and m.io_columns is not None
             and m.io_at is not None
             and st is self.st
-            and len(tops) == len(self.tops)
-            and all(map(operator.is_, tops, self.tops))
+            and _same_vdevs(tops, self.tops)
         )
 
     def observe(self, pool: Pool, dt: float) -> None:
@@ -227,12 +232,7 @@ class Tracker(tracker.Tracker):
         for pool in snap.pools:
             tops = normal_vdevs(pool)
             last = kept.get(pool.name)
-            if (
-                last is not None
-                and last[1] == pool.added_devices
-                and len(last[0]) == len(tops)
-                and all(map(operator.is_, tops, last[0]))
-            ):
+            if last is not None and last[1] == pool.added_devices and _same_vdevs(tops, last[0]):
                 f = last[2]
                 self._kept[pool.name] = last
             else:
